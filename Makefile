@@ -1,0 +1,27 @@
+# fullgraph: `make demo` runs the checker on the bundled fixtures, `make test` runs every test.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test e2e-vscode bench docs clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/fullgraph check fixtures/ --statistics; test $$? -le 1
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+docs: $(STAMP)
+	$(BIN)/python -m fullgraph.rules.docs docs/rules
+
+clean:
+	rm -rf $(VENV) .pytest_cache
