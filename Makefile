@@ -20,6 +20,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+e2e-vscode: $(STAMP)
+	PYTHON=$(abspath $(BIN)/python) bash vscode-client/e2e/run.sh
+
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules
 

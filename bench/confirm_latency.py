@@ -1,0 +1,63 @@
+"""Cold (new worker) and warm confirmation time per target; prints a markdown table.
+
+    python bench/confirm_latency.py [DIR ...]     (default: fixtures/)
+
+Targets are the files' ``fullgraph_example*`` factories (and ``[tool.fullgraph.confirm]``
+entries). Goals on the 2-core CPU machine: warm <= 1 s, cold <= 8 s.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from fullgraph.config import load_config
+from fullgraph.confirm.client import ConfirmClient, ConfirmError
+from fullgraph.confirm.targets import targets_for
+
+ROOT = Path(__file__).resolve().parent.parent
+WARM_RUNS = 3
+
+
+def targets(folders: list[Path]):
+    for folder in folders:
+        for path in sorted(folder.rglob("*.py")):
+            yield from targets_for(str(path), config=load_config(path))
+
+
+def timed(client: ConfirmClient, payload: dict) -> tuple[float, str]:
+    start = time.perf_counter()
+    try:
+        result = client.request(payload)
+        note = "graphs " + ", ".join(str(s["graphs"]) for s in result["input_sets"])
+    except ConfirmError as e:
+        note = f"{e.kind}: {str(e)[:60]}"
+    return time.perf_counter() - start, note
+
+
+def main(argv: list[str]) -> int:
+    folders = [Path(a) for a in argv] or [ROOT / "fixtures"]
+    rows = []
+    for target in targets(folders):
+        with ConfirmClient() as client:
+            cold, note = timed(client, target.payload())
+            warm = statistics.median(timed(client, target.payload())[0] for _ in range(WARM_RUNS))
+        rows.append((str(Path(target.path).relative_to(ROOT)) + (f"::{target.name}" if target.name else ""),
+                     cold, warm, note))
+    if not rows:
+        print(f"no targets (fullgraph_example factories) under {', '.join(map(str, folders))}")
+        return 1
+    print("| target | cold (s) | warm (s) | result |")
+    print("|---|---:|---:|---|")
+    for name, cold, warm, note in rows:
+        print(f"| {name} | {cold:.2f} | {warm:.2f} | {note} |")
+    colds, warms = [r[1] for r in rows], [r[2] for r in rows]
+    print(f"\n{len(rows)} targets; cold median {statistics.median(colds):.2f} s (max {max(colds):.2f}, goal <= 8); "
+          f"warm median {statistics.median(warms):.2f} s (max {max(warms):.2f}, goal <= 1)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

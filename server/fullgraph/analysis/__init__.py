@@ -1,0 +1,1 @@
+"""Static analysis: import aliases, compiled regions, tensor facts and the per-function walk."""

@@ -1,0 +1,262 @@
+"""Tensor facts: which expressions hold tensors, evaluated in statement order.
+
+A fact is ``TENSOR``, ``VALUE`` (known not to be a tensor), ``None`` (unknown) or a
+:class:`Module` (an ``nn.Module`` instance, whose calls return tensors).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+TENSOR = "tensor"
+VALUE = "value"
+
+
+@dataclass(frozen=True)
+class Module:
+    """An nn.Module value: `cls` is an in-file class name or a qualified name such as
+    ``torch.nn.LSTM``; `element` is the module class held by a ModuleList/Sequential."""
+
+    cls: str
+    element: "Module | None" = None
+
+
+# Attributes of anything that are metadata, never tensors.
+VALUE_ATTRS = frozenset(
+    "shape dtype device ndim is_cuda is_sparse is_quantized is_meta is_leaf requires_grad "
+    "layout names training itemsize nbytes is_nested is_cpu is_mps".split()
+)
+TENSOR_ATTRS = frozenset("T mT H mH data grad real imag".split())
+# Tensor methods whose result is not a tensor.
+VALUE_METHODS = frozenset(
+    "size dim ndimension numel nelement element_size item tolist numpy data_ptr is_contiguous "
+    "is_floating_point is_complex get_device stride storage_offset __len__ is_inference "
+    "untyped_storage storage is_pinned is_shared dim_order is_set_to equal".split()
+)
+# Methods only tensors have: a call of one on an unknown receiver yields a tensor.
+TENSOR_ONLY_METHODS = frozenset(
+    "unsqueeze masked_fill masked_fill_ softmax log_softmax contiguous permute type_as new_zeros "
+    "new_ones new_full new_empty new_tensor clamp clamp_ expand expand_as repeat_interleave "
+    "unflatten narrow detach matmul bmm masked_select index_select gather scatter scatter_add "
+    "isnan isinf isfinite sigmoid relu float half bfloat16 long bool int triu tril softplus "
+    "transpose_ view_as reshape_as flip roll addmm baddbmm logsumexp topk argmax argmin".split()
+)
+# `torch.*` callables that do not return tensors.
+TORCH_VALUE_FUNCS = frozenset(
+    "is_tensor is_floating_point is_complex numel is_grad_enabled get_default_dtype "
+    "is_inference_mode_enabled device dtype Size finfo iinfo no_grad enable_grad set_grad_enabled "
+    "inference_mode autocast manual_seed compile typename is_storage is_nonzero equal result_type "
+    "promote_types can_cast initial_seed seed use_deterministic_algorithms is_autocast_enabled "
+    "get_autocast_dtype sym_int sym_float sym_max sym_min sym_not Generator set_default_dtype "
+    "get_num_threads set_num_threads is_anomaly_enabled broadcast_shapes".split()
+)
+TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
+VALUE_BUILTINS = frozenset(
+    "len isinstance issubclass int float bool str repr range hasattr callable id hash type "
+    "format round divmod ord chr tuple list dict set frozenset enumerate zip".split()
+)
+CONFIG_NAMES = frozenset(("config", "cfg", "args", "opt", "hparams", "settings"))
+SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex"))
+
+
+def is_tensor_qualname(q: str) -> bool:
+    """True for `torch.*` names whose call returns a tensor."""
+    if q.startswith(TENSOR_NAMESPACES):
+        return True
+    parts = q.split(".")
+    if len(parts) != 2 or parts[0] != "torch":
+        return q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+    name = parts[1]
+    if name in TORCH_VALUE_FUNCS or name.startswith("_"):
+        return False
+    return name.islower() or name.endswith("Tensor")
+
+
+def annotation_fact(node: ast.expr | None, resolve) -> str | None:
+    """The fact an annotation gives: Tensor / Optional[Tensor] / Tensor | None, or scalars."""
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value.replace(" ", "")
+        if text in SCALAR_ANNOTATIONS:
+            return VALUE
+        return TENSOR if text.split("|")[0].split("[")[-1].rstrip("]").endswith("Tensor") else None
+    if isinstance(node, ast.Subscript):  # Optional[Tensor]
+        head = resolve(node.value) or getattr(node.value, "id", "") or getattr(node.value, "attr", "")
+        if head.endswith("Optional"):
+            return annotation_fact(node.slice, resolve)
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [annotation_fact(s, resolve) for s in (node.left, node.right)]
+        if any(isinstance(s, ast.Constant) and s.value is None for s in (node.left, node.right)):
+            return next((f for f in sides if f), None)
+        return sides[0] if sides[0] == sides[1] else None
+    if isinstance(node, ast.Name) and node.id in SCALAR_ANNOTATIONS:
+        return VALUE
+    q = resolve(node) or (node.id if isinstance(node, ast.Name) else "")
+    return TENSOR if q.endswith("Tensor") else None
+
+
+class Facts:
+    """Per-function environment of name -> fact, and the expression evaluator."""
+
+    def __init__(self, resolve, self_attr) -> None:
+        self.env: dict[str, object] = {}
+        self.resolve = resolve  # Name/Attribute chain -> qualified import name
+        self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
+
+    def kind(self, node: ast.AST):
+        """The fact for an expression at the current point of the walk."""
+        method = _KIND.get(type(node))
+        return method(self, node) if method else None
+
+    def bind(self, target: ast.AST, fact) -> None:
+        """Record an assignment to `target` (names, tuples and starred names)."""
+        if isinstance(target, ast.Name):
+            self.env[target.id] = fact
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            element = fact if fact in (TENSOR, VALUE) else None
+            for t in target.elts:
+                self.bind(t, element)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, VALUE if fact == VALUE else None)
+
+    def bind_assign(self, target: ast.AST, value: ast.AST) -> None:
+        """Bind `target = value`, element-wise when both are tuples of the same length."""
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+                and len(target.elts) == len(value.elts):
+            for t, v in zip(target.elts, value.elts):
+                self.bind_assign(t, v)
+        else:
+            self.bind(target, self.kind(value))
+
+    def iter_element(self, node: ast.AST):
+        """The fact for the loop variable of `for v in node`."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            return VALUE
+        fact = self.kind(node)
+        if isinstance(fact, Module):
+            return fact.element
+        return TENSOR if fact == TENSOR else None
+
+    def is_tensor(self, node: ast.AST) -> bool:
+        return self.kind(node) == TENSOR
+
+    def data_dependent(self, node: ast.AST) -> bool:
+        """True when evaluating `node` for truth needs a tensor's value."""
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.data_dependent(node.operand)
+        if isinstance(node, ast.BoolOp):
+            return any(self.data_dependent(v) for v in node.values)
+        return self.kind(node) == TENSOR
+
+    # -- evaluators by node type -------------------------------------------------------
+
+    def _name(self, node: ast.Name):
+        return self.env.get(node.id)
+
+    def _constant(self, node):
+        return VALUE
+
+    def _attribute(self, node: ast.Attribute):
+        if node.attr in VALUE_ATTRS:
+            return VALUE
+        base = node.value
+        if isinstance(base, ast.Name):
+            if base.id == "self":
+                return self.self_attr(node.attr)
+            if base.id in CONFIG_NAMES:
+                return VALUE
+        elif isinstance(base, ast.Attribute) and base.attr in CONFIG_NAMES:
+            return VALUE
+        if node.attr in TENSOR_ATTRS and self.kind(base) == TENSOR:
+            return TENSOR
+        return None
+
+    def _call(self, node: ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name):
+            bound = self.env.get(func.id, _MISSING)
+            if bound is not _MISSING:
+                return TENSOR if isinstance(bound, Module) else None
+            if func.id in VALUE_BUILTINS:
+                return VALUE
+            if func.id in ("max", "min", "abs", "sum"):
+                facts = [self.kind(a) for a in node.args]
+                return TENSOR if TENSOR in facts else (VALUE if facts and all(f == VALUE for f in facts) else None)
+        q = self.resolve(func)
+        if q is not None:
+            return TENSOR if is_tensor_qualname(q) else None
+        if isinstance(func, ast.Attribute):
+            if isinstance(self.kind(func), Module):
+                return TENSOR
+            receiver = self.kind(func.value)
+            name = func.attr
+            if receiver == TENSOR:
+                if name in VALUE_METHODS or (name == "type" and not node.args and not node.keywords):
+                    return VALUE
+                return TENSOR
+            if isinstance(receiver, Module):
+                return TENSOR if name in ("forward", "__call__") else None
+            if name in TENSOR_ONLY_METHODS:
+                return TENSOR
+            return None
+        fact = self.kind(func)
+        return TENSOR if isinstance(fact, Module) else None
+
+    def _binop(self, node: ast.BinOp):
+        left, right = self.kind(node.left), self.kind(node.right)
+        if TENSOR in (left, right):
+            return TENSOR
+        return VALUE if left == VALUE and right == VALUE else None
+
+    def _compare(self, node: ast.Compare):
+        if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+            return VALUE
+        facts = [self.kind(node.left), *(self.kind(c) for c in node.comparators)]
+        if TENSOR in facts:
+            return TENSOR
+        return VALUE if all(f == VALUE for f in facts) else None
+
+    def _unaryop(self, node: ast.UnaryOp):
+        if isinstance(node.op, ast.Not):
+            return VALUE if self.kind(node.operand) == VALUE else None
+        return self.kind(node.operand)
+
+    def _boolop(self, node: ast.BoolOp):
+        facts = [self.kind(v) for v in node.values]
+        if TENSOR in facts:
+            return TENSOR
+        return VALUE if all(f == VALUE for f in facts) else None
+
+    def _ifexp(self, node: ast.IfExp):
+        body, orelse = self.kind(node.body), self.kind(node.orelse)
+        return body if body == orelse else None
+
+    def _subscript(self, node: ast.Subscript):
+        value = self.kind(node.value)
+        if isinstance(value, Module):
+            return value.element
+        return value if value in (TENSOR, VALUE) else None
+
+    def _wrapped(self, node):
+        return self.kind(node.value)
+
+
+_MISSING = object()
+_KIND = {
+    ast.Name: Facts._name,
+    ast.Constant: Facts._constant,
+    ast.JoinedStr: Facts._constant,
+    ast.Attribute: Facts._attribute,
+    ast.Call: Facts._call,
+    ast.BinOp: Facts._binop,
+    ast.Compare: Facts._compare,
+    ast.UnaryOp: Facts._unaryop,
+    ast.BoolOp: Facts._boolop,
+    ast.IfExp: Facts._ifexp,
+    ast.Subscript: Facts._subscript,
+    ast.NamedExpr: Facts._wrapped,
+    ast.Starred: Facts._wrapped,
+}

@@ -1,0 +1,282 @@
+"""The one pass per compiled function: follow tensor facts in statement order, run the
+rules registered for each node type, and collect in-file callees for the region closure."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from fullgraph.analysis.facts import TENSOR, Facts, Module, annotation_fact
+from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
+
+COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
+                       "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
+COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
+NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+@dataclass
+class Visit:
+    """How a function is reached: its entry, the call path from it, the facts of its args."""
+
+    function: FunctionInfo
+    entry: FunctionInfo
+    path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
+    in_loop: bool = False  # some call on the path sits in a loop
+    arg_facts: tuple = ()
+
+
+@dataclass
+class Raw:
+    """A rule hit before it becomes a Finding."""
+
+    code: str
+    node: ast.AST
+    message: str
+    confidence: str
+    in_loop: bool
+    gb_ids: tuple[str, ...] | None = None
+
+
+class Walker:
+    """Walks one function body; rules call back into it (facts, resolve, report)."""
+
+    def __init__(self, index: ModuleIndex, visit: Visit, checks: dict) -> None:
+        self.index = index
+        self.visit_info = visit
+        self.function = visit.function
+        self.checks = checks
+        self.facts = Facts(self.resolve, self._self_attr)
+        self.parents: list[ast.AST] = []
+        self.loop_depth = 0
+        self.raws: list[Raw] = []
+        self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
+        self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
+        self._handlers = {
+            ast.If: self._if, ast.IfExp: self._if, ast.While: self._while, ast.For: self._for, ast.AsyncFor: self._for,
+            ast.Assign: self._assign, ast.AnnAssign: self._annassign, ast.AugAssign: self._augassign,
+            ast.NamedExpr: self._namedexpr, ast.With: self._with, ast.AsyncWith: self._with,
+            ast.FunctionDef: self._nested_def, ast.AsyncFunctionDef: self._nested_def,
+            ast.Lambda: self._skip, ast.ClassDef: self._skip, ast.Call: self._call,
+            **{c: self._comprehension for c in _COMPREHENSIONS},
+        }
+
+    # -- services for rules -------------------------------------------------------------
+
+    @property
+    def is_entry(self) -> bool:
+        return self.visit_info.entry is self.function
+
+    @property
+    def in_loop(self) -> bool:
+        return self.loop_depth > 0 or self.visit_info.in_loop
+
+    def kind(self, node: ast.AST):
+        return self.facts.kind(node)
+
+    def is_tensor(self, node: ast.AST) -> bool:
+        return self.facts.kind(node) == TENSOR
+
+    def resolve(self, node: ast.AST) -> str | None:
+        """Qualified import name of a Name/Attribute chain, unless its root is a local."""
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id in self.facts.env:
+            return None
+        return self.index.aliases.resolve(node)
+
+    def is_builtin(self, name: str) -> bool:
+        """True when `name` is not rebound locally or in the file (so it is the builtin)."""
+        return name not in self.facts.env and name not in self.index.functions \
+            and name not in self.index.classes and name not in self.index.aliases.names
+
+    def parent(self, level: int = 1) -> ast.AST | None:
+        """The ancestor `level` steps up from the node being checked."""
+        return self.parents[-level - 1] if len(self.parents) > level else None
+
+    def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
+               gb_ids: tuple[str, ...] | None = None) -> None:
+        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids))
+
+    def callee(self, call: ast.Call) -> FunctionInfo | None:
+        """The in-file function a call runs, when it can be resolved."""
+        func = call.func
+        index = self.index
+        if isinstance(func, ast.Name):
+            if func.id not in self.facts.env:
+                return index.functions.get(func.id)
+            return self._forward_of(self.facts.env[func.id])
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+                and self.function.cls is not None:
+            method = index.method(self.function.cls.name, func.attr)
+            if method is not None:
+                return method
+            return self._forward_of(index.attr(self.function.cls, func.attr))
+        if isinstance(func, ast.Subscript):
+            return self._forward_of(self.kind(func))
+        return None
+
+    def _forward_of(self, fact) -> FunctionInfo | None:
+        if isinstance(fact, Module) and fact.cls in self.index.classes:
+            return self.index.method(fact.cls, "forward")
+        return None
+
+    def _self_attr(self, name: str):
+        cls: ClassInfo | None = self.function.cls
+        return self.index.attr(cls, name) if cls is not None else None
+
+    # -- the walk ------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Bind the parameters, then walk the body."""
+        self._bind_params()
+        for stmt in self.function.node.body:
+            self.visit(stmt)
+
+    def visit(self, node: ast.AST) -> None:
+        self.parents.append(node)
+        for check in self.checks.get(type(node), ()):
+            check(node, self)
+        handler = self._handlers.get(type(node))
+        if handler is None:
+            for child in ast.iter_child_nodes(node):
+                self.visit(child)
+        else:
+            handler(node)
+        self.parents.pop()
+
+    def _visit_all(self, nodes) -> None:
+        for n in nodes:
+            self.visit(n)
+
+    def _bind_params(self) -> None:
+        node = self.function.node
+        args = node.args
+        positional = args.posonlyargs + args.args
+        defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        is_method = self.function.cls is not None and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+        is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
+        passed = list(self.visit_info.arg_facts)
+        if is_method and positional:
+            positional, defaults = positional[1:], defaults[1:]
+        for i, (arg, default) in enumerate([*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]):
+            fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
+            if fact is None and i < len(positional) and i < len(passed):
+                fact = passed[i]
+            if fact is None and is_forward and default is None:
+                fact = TENSOR
+            self.facts.env[arg.arg] = fact
+        for extra in (args.vararg, args.kwarg):
+            if extra is not None:
+                self.facts.env[extra.arg] = None
+
+    def _value_under_compile(self, test: ast.AST) -> bool | None:
+        """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces."""
+        if isinstance(test, ast.Call) and not test.args:
+            q = self.resolve(test.func)
+            if q in COMPILING:
+                return True
+            if q in NOT_UNDER_COMPILE:
+                return False
+            name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
+            return True if name in COMPILING_NAMES else None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            value = self._value_under_compile(test.operand)
+            return None if value is None else not value
+        if isinstance(test, ast.BoolOp):
+            values = [self._value_under_compile(v) for v in test.values]
+            decisive = isinstance(test.op, ast.Or)  # True decides `or`, False decides `and`
+            if decisive in values:
+                return decisive
+            return (not decisive) if all(v is (not decisive) for v in values) else None
+        return None
+
+    def _if(self, node: ast.If | ast.IfExp) -> None:
+        """Skip the branch Dynamo never traces under an `is_compiling()` guard."""
+        value = self._value_under_compile(node.test)
+        self.visit(node.test)
+        statement = isinstance(node, ast.If)
+        if value is not False:
+            self._visit_all(node.body) if statement else self.visit(node.body)
+        if value is not True:
+            self._visit_all(node.orelse) if statement else self.visit(node.orelse)
+
+    def _loop_body(self, node) -> None:
+        self.loop_depth += 1
+        self._visit_all(node.body)
+        self.loop_depth -= 1
+        self._visit_all(node.orelse)
+
+    def _while(self, node: ast.While) -> None:
+        self.visit(node.test)
+        self._loop_body(node)
+
+    def _for(self, node: ast.For) -> None:
+        self.visit(node.iter)
+        self.facts.bind(node.target, self.facts.iter_element(node.iter))
+        self.visit(node.target)
+        self._loop_body(node)
+
+    def _assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        for target in node.targets:
+            self.visit(target)
+            self.facts.bind_assign(target, node.value)
+
+    def _annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+        self.visit(node.target)
+        fact = annotation_fact(node.annotation, self.index.aliases.resolve)
+        if fact is None and node.value is not None:
+            fact = self.kind(node.value)
+        self.facts.bind(node.target, fact)
+
+    def _augassign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        self.visit(node.target)
+        if self.is_tensor(node.value):
+            self.facts.bind(node.target, TENSOR)
+
+    def _namedexpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.facts.bind(node.target, self.kind(node.value))
+
+    def _with(self, node) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.facts.bind(item.optional_vars, None)
+        self._visit_all(node.body)
+
+    def _nested_def(self, node) -> None:
+        """A nested def runs only when called: walk its decorators and defaults only."""
+        self._visit_all(node.decorator_list)
+        self._visit_all(node.args.defaults)
+        self._visit_all(d for d in node.args.kw_defaults if d is not None)
+        self.facts.env[node.name] = None
+
+    def _skip(self, node) -> None:
+        """Lambdas and class bodies are not walked (rules on the node itself already ran)."""
+
+    def _comprehension(self, node) -> None:
+        for gen in node.generators:
+            self.visit(gen.iter)
+            self.facts.bind(gen.target, self.facts.iter_element(gen.iter))
+            self._visit_all(gen.ifs)
+        if isinstance(node, ast.DictComp):
+            self.visit(node.key)
+            self.visit(node.value)
+        else:
+            self.visit(node.elt)
+
+    def _call(self, node: ast.Call) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        target = self.callee(node)
+        if target is not None and not target.disabled:
+            arg_facts = tuple(self.kind(a) for a in node.args)
+            self.calls.append((target, node, arg_facts, self.in_loop))

@@ -1,0 +1,102 @@
+"""`fullgraph check PATH...`: report likely graph breaks (exit 1 when any, 2 on usage errors)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from fullgraph.commands.options import add_config_arguments, config_from_args
+from fullgraph.config import Config
+from fullgraph.findings import Finding
+
+HELP = "report likely graph breaks (exit 1 when any)"
+SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
+                       ".pytest_cache", "build", "dist"))
+PARALLEL_MIN_FILES = 16  # below this, starting worker processes costs more than it saves
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
+    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument("--statistics", action="store_true", help="count findings per rule")
+    parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
+    add_config_arguments(parser)
+
+
+def collect_files(paths: list[str], config: Config) -> list[str]:
+    """Python files under `paths` (folders recursively, skipping excluded and tool folders)."""
+    files: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_file():
+            files.append(str(path))
+            continue
+        for folder, dirs, names in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
+                             and not config.excludes(os.path.join(folder, d)))
+            files.extend(os.path.join(folder, n) for n in sorted(names)
+                         if n.endswith((".py", ".pyi")) and not config.excludes(os.path.join(folder, n)))
+    return files
+
+
+def check_file(path: str, config: Config) -> list[Finding]:
+    """Findings of one file; an unreadable file gives one FG000."""
+    from fullgraph.engine import analyze
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return [Finding(path, 1, 0, 1, 1, "FG000", f"cannot read the file: {exc.strerror}", severity="error")]
+    return analyze(data, path, config)
+
+
+def _check_all(files: list[str], config: Config, jobs: int) -> list[Finding]:
+    workers = jobs or os.cpu_count() or 1
+    if workers == 1 or len(files) < PARALLEL_MIN_FILES:
+        return [f for path in files for f in check_file(path, config)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
+        return [f for chunk in chunks for f in chunk]
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        print(f"fullgraph check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    try:
+        config = config_from_args(args, args.paths[0])
+    except ValueError as exc:
+        print(f"fullgraph check: bad configuration: {exc}", file=sys.stderr)
+        return 2
+    files = collect_files(args.paths, config)
+    findings = _check_all(files, config, args.jobs)
+    if args.format == "json":
+        print(json.dumps([f.to_dict() for f in findings], indent=2))
+    elif args.format == "sarif":
+        from fullgraph.commands.sarif import sarif_log
+
+        print(json.dumps(sarif_log(findings), indent=2))
+    else:
+        for f in findings:
+            print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}")
+    if args.statistics:
+        _print_statistics(findings, sys.stdout if args.format == "text" else sys.stderr)
+    if args.format == "text":
+        noun = "finding" if len(findings) == 1 else "findings"
+        print(f"Found {len(findings)} {noun} in {len(files)} file{'s' if len(files) != 1 else ''}.",
+              file=sys.stderr)
+    return 1 if findings else 0
+
+
+def _print_statistics(findings: list[Finding], out) -> None:
+    from fullgraph.rules.catalog import get_rule
+
+    for code, count in sorted(Counter(f.code for f in findings).items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = get_rule(code)
+        print(f"{count:6d}  {code}  {rule.name if rule else ''}", file=out)

@@ -1,0 +1,24 @@
+"""Options shared by `check`, `fix` and `confirm`: rule selection and compiled-region mode."""
+
+from __future__ import annotations
+
+import argparse
+
+from fullgraph.config import ASSUME_COMPILED, Config, load_config
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--select`, `--ignore`, `--config`, `--assume-compiled`."""
+    parser.add_argument("--select", metavar="CODES", help="comma-separated code prefixes to report (e.g. FG1,FG301)")
+    parser.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to leave out")
+    parser.add_argument("--config", metavar="PYPROJECT",
+                        help="pyproject.toml to read [tool.fullgraph] from (default: nearest to the first path)")
+    parser.add_argument("--assume-compiled", choices=ASSUME_COMPILED,
+                        help="which functions count as compiled: nn.Module forwards (modules, default), "
+                             "only torch.compile'd ones (decorated), or every function (all)")
+
+
+def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
+    """The pyproject config with the command-line overrides applied; ValueError when invalid."""
+    config = load_config(args.config or start_path)
+    return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled})

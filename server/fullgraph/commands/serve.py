@@ -1,0 +1,24 @@
+"""`fullgraph serve`: the language server on stdio."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+HELP = "start the language server on stdio"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--stdio`` is accepted (and is the only transport) because vscode-languageclient appends it."""
+    parser.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
+    parser.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                        help="level of the log written to stderr")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the client sends exit; returns the exit code."""
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from fullgraph.lsp.features import create_server
+
+    create_server().start_io()
+    return 0

@@ -1,0 +1,116 @@
+"""`[tool.fullgraph]` settings: rule selection, severities, compiled-region mode, excludes."""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePath
+
+ASSUME_COMPILED = ("modules", "decorated", "all")
+_KNOWN = {"select", "ignore", "assume_compiled", "severity", "exclude"}
+
+
+def _codes(value) -> tuple[str, ...]:
+    """A code list from a TOML list or a comma-separated string, upper-cased."""
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(str(v).strip().upper() for v in value if str(v).strip())
+
+
+@dataclass(frozen=True)
+class Config:
+    """What to report and where; every field has a working default."""
+
+    select: tuple[str, ...] = ("FG",)
+    ignore: tuple[str, ...] = ()
+    assume_compiled: str = "modules"
+    severity: dict = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+    root: str | None = None  # folder of the pyproject.toml it came from (exclude globs are relative to it)
+
+    def selects(self, code: str) -> bool:
+        """True when the most specific matching prefix is in `select` rather than `ignore`."""
+        sel = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        ign = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
+        return sel >= 0 and sel > ign
+
+    def severity_for(self, code: str, default: str) -> str:
+        """The configured severity for `code` (longest matching prefix), else `default`."""
+        best = max((p for p in self.severity if code.startswith(p)), key=len, default=None)
+        return self.severity[best] if best is not None else default
+
+    def excludes(self, path: str) -> bool:
+        """True when `path` (or one of its folders) matches an `exclude` glob."""
+        if not self.exclude:
+            return False
+        p = PurePath(path)
+        if self.root and p.is_absolute():
+            try:
+                p = p.relative_to(self.root)
+            except ValueError:
+                pass
+        parts = p.as_posix()
+        names = p.parts
+        for pattern in self.exclude:
+            pat = pattern.rstrip("/")
+            if fnmatch.fnmatch(parts, pat) or fnmatch.fnmatch(parts, pat + "/*"):
+                return True
+            if "/" not in pat and any(fnmatch.fnmatch(n, pat) for n in names):
+                return True
+        return False
+
+    def merged(self, overrides: dict) -> "Config":
+        """A copy with `overrides` applied (keys as in pyproject; `-` or `_`)."""
+        changes: dict = {}
+        extra = dict(self.extra)
+        for key, value in overrides.items():
+            name = key.replace("-", "_")
+            if value is None:
+                continue
+            if name in ("select", "ignore"):
+                changes[name] = _codes(value)
+            elif name == "exclude":
+                changes[name] = tuple([value] if isinstance(value, str) else value)
+            elif name == "assume_compiled":
+                if value not in ASSUME_COMPILED:
+                    raise ValueError(f"assume_compiled must be one of {', '.join(ASSUME_COMPILED)}, not {value!r}")
+                changes[name] = value
+            elif name == "severity":
+                if not isinstance(value, dict):
+                    raise ValueError("severity must be a table of CODE = severity")
+                changes[name] = {**self.severity, **{k.upper(): str(v) for k, v in value.items()}}
+            elif name == "root":
+                changes[name] = str(value)
+            else:
+                extra[key] = value
+        return replace(self, extra=extra, **changes)
+
+
+def find_pyproject(start_path: str | Path) -> Path | None:
+    """The nearest `pyproject.toml` at or above `start_path` (or `start_path` itself if a .toml file)."""
+    p = Path(start_path).resolve()
+    if p.suffix == ".toml" and p.is_file():
+        return p
+    for folder in [p, *p.parents] if p.is_dir() else p.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_config(start_path: str | Path = ".") -> Config:
+    """`Config` from the nearest pyproject's `[tool.fullgraph]`; defaults if none.
+
+    Raises ValueError on an unreadable file or a bad setting (front ends report it).
+    """
+    pyproject = find_pyproject(start_path)
+    if pyproject is None:
+        return Config()
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"{pyproject}: {exc}") from exc
+    table = data.get("tool", {}).get("fullgraph", {})
+    return Config(root=str(pyproject.parent)).merged(table)

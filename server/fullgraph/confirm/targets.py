@@ -1,0 +1,113 @@
+"""Confirmation targets: which callable to run, and which factory makes its sample inputs.
+
+Two conventions, both without changing model code:
+
+* a module-level ``fullgraph_example()`` (the file's default target) or
+  ``fullgraph_example_<Target>()`` in the model's file, returning ``(callable, args, kwargs)``
+  or a list of such tuples (one per input set);
+* ``[tool.fullgraph.confirm]`` entries ``"path.py::Target" = "tests/factories.py:make_model"``
+  (paths relative to the pyproject's folder).
+
+The same table holds the settings ``severity``, ``on-save``, ``python``, ``timeout``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from dataclasses import dataclass
+
+PREFIX = "fullgraph_example"
+SETTINGS = {"severity", "on_save", "onsave", "python", "interpreter", "timeout", "rss_cap_mb", "enable"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One thing to confirm: a file, a target name (None: the default) and its factory."""
+
+    path: str  # absolute path of the model's file
+    name: str | None = None
+    factory: str | None = None  # "abs/path/file.py:function"; None: the factory lives in `path`
+    root: str = ""  # project root (added to the worker's sys.path)
+
+    @property
+    def label(self) -> str:
+        return f"{os.path.basename(self.path)}::{self.name}" if self.name else os.path.basename(self.path)
+
+    def payload(self, op: str = "confirm", **extra) -> dict:
+        """The worker request for this target."""
+        return {"op": op, "path": self.path, "target": self.name, "factory": self.factory,
+                "root": self.root or os.path.dirname(self.path), **extra}
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """``path.py::Target`` as (path, target name or None)."""
+    path, sep, name = spec.partition("::")
+    return path, (name or None) if sep else None
+
+
+def confirm_table(config) -> dict:
+    """``[tool.fullgraph.confirm]`` from a Config (empty when absent)."""
+    table = getattr(config, "extra", {}).get("confirm", {}) if config is not None else {}
+    return table if isinstance(table, dict) else {}
+
+
+def setting(config, *names: str, default=None):
+    """A confirm setting by any of its spellings (``on-save``, ``on_save``, ``onSave``)."""
+    table = {k.replace("-", "_").lower(): v for k, v in confirm_table(config).items()}
+    return next((table[n.lower()] for n in names if n.lower() in table), default)
+
+
+def factories(source: str | bytes) -> dict[str | None, int]:
+    """The module-level factories of a source text: target name (None: default) -> def line.
+
+    A text that does not parse gets the default target, so that running it reports why.
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {None: 1}
+    found: dict[str | None, int] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith(PREFIX):
+            rest = node.name[len(PREFIX) :]
+            if rest == "":
+                found[None] = node.lineno
+            elif rest.startswith("_") and len(rest) > 1:
+                found[rest[1:]] = node.lineno
+    return found
+
+
+def project_root(path: str, config=None) -> str:
+    """The config's root, else the file's folder."""
+    root = getattr(config, "root", None)
+    return os.path.abspath(root) if root else os.path.dirname(os.path.abspath(path))
+
+
+def targets_for(path: str, source: str | bytes | None = None, config=None, name: str | None = None,
+                explicit: bool = False) -> list[Target]:
+    """Every target of ``path`` (or only ``name`` when ``explicit``) with its factory.
+
+    An explicitly named target with no factory is still returned, so that running it
+    reports the missing factory.
+    """
+    path = os.path.abspath(path)
+    root = project_root(path, config)
+    if source is None:
+        try:
+            with open(path, "rb") as f:
+                source = f.read()
+        except OSError:
+            source = b""
+    found: dict[str | None, Target] = {n: Target(path, n, None, root) for n in factories(source)}
+    for key, value in confirm_table(config).items():
+        if key.replace("-", "_").lower() in SETTINGS or not isinstance(value, str):
+            continue
+        file, target = parse_spec(key)
+        if os.path.abspath(os.path.join(root, file)) != path:
+            continue
+        fpath, _, func = value.rpartition(":")
+        found[target] = Target(path, target, f"{os.path.abspath(os.path.join(root, fpath))}:{func}", root)
+    if explicit:
+        return [found.get(name) or Target(path, name, None, root)]
+    return list(found.values())

@@ -1,0 +1,197 @@
+"""`analyze()`: source text in, sorted findings out. Never raises."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import re
+import sys
+import tokenize
+from collections import deque
+from dataclasses import dataclass, field
+
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.walker import Raw, Visit, Walker
+from fullgraph.config import Config
+from fullgraph.findings import Finding, Location
+from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.rules.catalog import RULES, checks
+from fullgraph.suppression import suppressed
+
+CHECKS = checks()
+LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
+
+
+@dataclass
+class Report:
+    """The findings of one document and its compiled entry points."""
+
+    findings: list[Finding] = field(default_factory=list)
+    entries: list[Location] = field(default_factory=list)
+
+
+class _Lines:
+    """The source split into lines on demand; converts UTF-8 byte columns to code points."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lines: list[str] | None = None
+
+    def line(self, number: int) -> str:
+        if self._lines is None:
+            self._lines = _NEWLINE.split(self.text)
+        return self._lines[number - 1] if 0 < number <= len(self._lines) else ""
+
+    def col(self, number: int, byte_col: int) -> int:
+        text = self.line(number)
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+def decode(source: str | bytes) -> str | None:
+    """Source text, honouring a PEP 263 coding line for bytes; None when undecodable."""
+    if isinstance(source, str):
+        return source[1:] if source.startswith("\ufeff") else source
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+        return source.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+
+
+def _fg000(path: str, message: str, line: int = 1, col: int = 0, end_line: int | None = None,
+           end_col: int | None = None) -> Finding:
+    line = max(line, 1)
+    col = max(col, 0)
+    end_line = max(end_line or line, line)
+    end_col = end_col if end_col is not None and (end_line > line or end_col > col) else col + 1
+    return Finding(path, line, col, end_line, end_col, "FG000", message, severity="error")
+
+
+def _parse(text: str, path: str) -> ast.Module | Finding:
+    try:
+        return ast.parse(text, filename=path)
+    except SyntaxError as exc:
+        line = exc.lineno or 1
+        col = (exc.offset or 1) - 1
+        end_line = exc.end_lineno if exc.end_lineno and exc.end_lineno >= line else line
+        end_col = (exc.end_offset or 0) - 1 if exc.end_offset and exc.end_offset > 0 else None
+        return _fg000(path, f"syntax error: {exc.msg}", line, col, end_line, end_col)
+    except ValueError as exc:  # null bytes
+        return _fg000(path, f"cannot parse: {exc}")
+    except (RecursionError, MemoryError):
+        return _fg000(path, "cannot parse: the code is nested too deeply")
+
+
+def analyze(source: str | bytes, path: str = "<string>", config: Config | None = None) -> list[Finding]:
+    """Likely graph breaks in `source`, sorted by (line, col, code)."""
+    return analyze_document(source, path, config).findings
+
+
+def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None) -> Report:
+    """Findings plus the compiled entry points of one document."""
+    config = config or Config()
+    text = decode(source)
+    if text is None:
+        return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
+    parsed = _parse(text, path)
+    if isinstance(parsed, Finding):
+        return _filtered(Report([parsed]), config)
+    try:
+        return _analyze_tree(parsed, text, path, config)
+    except (RecursionError, MemoryError):
+        return _filtered(Report([_fg000(path, "cannot analyze: the code is nested too deeply")]), config)
+
+
+def _filtered(report: Report, config: Config) -> Report:
+    report.findings = [f.with_(severity=config.severity_for(f.code, f.severity))
+                       for f in report.findings if config.selects(f.code)]
+    return report
+
+
+def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Report:
+    index = ModuleIndex(tree, text)
+    entries = index.entries(config.assume_compiled)
+    lines = _Lines(text)
+    seen: dict[tuple, Finding] = {}
+    for walker, visit in _walk_region(index, entries, path):
+        for raw in walker.raws:
+            if not config.selects(raw.code):
+                continue
+            finding = _finding(raw, visit, path, lines, config)
+            if finding is not None:
+                seen.setdefault((finding.line, finding.col, finding.code), finding)
+    findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
+    return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries])
+
+
+def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str):
+    """Each function of the compiled region walked once (breadth first from the entries)."""
+    queue = deque(Visit(e, e) for e in entries)
+    queued = {id(e) for e in entries}
+    while queue:
+        visit = queue.popleft()
+        walker = Walker(index, visit, CHECKS)
+        try:
+            walker.run()
+        except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
+            print(f"fullgraph: internal error in {path} ({visit.function.qualname}): "
+                  f"{type(exc).__name__}: {exc}", file=sys.stderr)
+            continue
+        yield walker, visit
+        for target, call, arg_facts, in_loop in walker.calls:
+            if id(target) not in queued:
+                queued.add(id(target))
+                queue.append(Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
+                                   visit.in_loop or in_loop, arg_facts))
+
+
+def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location:
+    end_line = node.end_lineno or node.lineno
+    return Location(path, node.lineno, lines.col(node.lineno, node.col_offset), end_line,
+                    lines.col(end_line, node.end_col_offset or 0), message)
+
+
+def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config) -> Finding | None:
+    node = raw.node
+    rule = RULES[raw.code]
+    line = node.lineno
+    if suppressed(lines.line(line), raw.code):
+        return None
+    end_node = node.test if isinstance(node, _HEADER_ONLY) else node
+    end_line = end_node.end_lineno or line
+    gb_ids = raw.gb_ids or rule.gb_ids
+    message = raw.message
+    if raw.in_loop:
+        gb_ids = (*gb_ids, "GB7000")
+        message += LOOP_NOTE
+    related = ()
+    if visit.path:
+        related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
+                   *(_location(call, path, lines, f"called from `{caller}`") for caller, call in visit.path))
+    finding = Finding(
+        path, line, lines.col(line, node.col_offset), end_line, lines.col(end_line, end_node.end_col_offset or 0),
+        raw.code, message, severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence,
+        gb_ids=gb_ids, fix=rule.fix_kind, related=related,
+        data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop},
+    )
+    if rule.fix_kind:
+        finding = finding.with_(fix_blocked=decline_reason(_fix_scope(visit.function), finding))
+    return finding
+
+
+def _fix_scope(function: FunctionInfo) -> ast.Module:
+    """The function (with its class's `__init__`) as a small module, so that the precondition
+    checks stay local to it however large the file or class is."""
+    cls = function.cls
+    if cls is None:
+        return ast.Module(body=[function.node], type_ignores=[])
+    init = cls.methods.get("__init__")
+    body = [init.node] if init is not None and init is not function else []
+    shell = copy.copy(cls.node)
+    shell.body = [*body, function.node]
+    return ast.Module(body=[shell], type_ignores=[])

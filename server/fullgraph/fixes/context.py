@@ -1,0 +1,53 @@
+"""What every rewrite needs: the source, its ``ast``, the torch alias and fresh names."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from fullgraph.fixes.conditions import Lowering
+from fullgraph.fixes.edits import Fix, TextEdit, code_point_col
+from fullgraph.fixes.names import NameMaker, torch_alias, torch_import_edit
+
+
+@dataclass
+class FixContext:
+    """One source text under repair."""
+
+    source: str
+    tree: ast.Module
+    names: NameMaker = field(init=False)
+
+    def __post_init__(self):
+        self.names = NameMaker(self.tree)
+
+    @property
+    def torch(self) -> str:
+        return torch_alias(self.tree) or "torch"
+
+    @property
+    def lowering(self) -> Lowering:
+        return Lowering(self.source, self.torch)
+
+    def text(self, node: ast.AST) -> str:
+        """Original source text of a node (parenthesized when it spans lines)."""
+        return self.lowering.text(node)
+
+    def make_fix(self, title: str, edit: TextEdit | None, kind: str, needs_torch: bool = True) -> list[Fix]:
+        """A one-fix list (with ``import torch`` added when needed), or [] when there is no edit."""
+        if edit is None:
+            return []
+        edits = [edit]
+        extra = torch_import_edit(self.tree) if needs_torch else None
+        if extra is not None:
+            edits.insert(0, extra)
+        return [Fix(title, tuple(edits), preferred=True, kind=kind)]
+
+    def expression_edit(self, node: ast.expr, replacement: str) -> TextEdit | None:
+        """An edit replacing one expression's exact source range; None if a comment sits inside it."""
+        segment = ast.get_source_segment(self.source, node)
+        if segment is None or "#" in segment:
+            return None
+        lines = self.source.split("\n")
+        return TextEdit(node.lineno, code_point_col(lines[node.lineno - 1], node.col_offset),
+                        node.end_lineno, code_point_col(lines[node.end_lineno - 1], node.end_col_offset), replacement)

@@ -1,0 +1,307 @@
+"""Deferral: print/logging/warnings calls move to an epilogue before each return of the entry.
+
+The tensor values an argument needs are captured where the call stood; whatever turns them
+into Python values (``.item()``, ``str()``, f-strings, ``%``) runs in the epilogue, after the
+graph, so the printed text is unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from fullgraph.fixes.comments import carry_comments
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
+from fullgraph.fixes.names import import_line, torch_alias
+from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.purity import dotted
+from fullgraph.fixes.sites import enclosing_function, parents
+from fullgraph.fixes.slicing import cst_statement, indent, open_slice, replace, statement_line
+
+CONVERSION_CALLS = {"str", "repr", "format", "round", "float", "int", "bool", "len", "abs"}
+CONVERSION_METHODS = {"item", "tolist", "format", "join"}
+SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
+
+
+class CapturePlan:
+    """Which sub-expressions of a call's arguments are captured at the call site."""
+
+    def __init__(self, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str, in_loop: bool):
+        self.ctx, self.fn, self.call, self.suffix = ctx, fn, call, suffix
+        self.local = _local_names(fn)
+        # Outside loops a name nobody rebinds or mutates later can be read in the epilogue itself.
+        self.stable = set() if in_loop else {name for name in self.local
+                                             if not _rebound_after(fn, name, call.lineno) and not _mutated_in_place(fn, name)}
+        self.captured: list[ast.expr] = []
+        for arg in call.args:
+            self._split(arg.value if isinstance(arg, ast.Starred) else arg)
+        for keyword in call.keywords:
+            self._split(keyword.value)
+        self.temps = [ctx.names.fresh(f"{_base(node)}_{suffix}") for node in self.captured]
+
+    def _split(self, node: ast.expr) -> None:
+        if isinstance(node, ast.Constant) or self._global(node) or (isinstance(node, ast.Name) and node.id in self.stable):
+            return
+        if _is_conversion(node):
+            for child in _operands(node):
+                self._split(child)
+            return
+        self.captured.append(node)
+
+    def _global(self, node: ast.expr) -> bool:
+        name = dotted(node)
+        return name is not None and name.split(".")[0] not in self.local
+
+    def capture_value(self, node: ast.expr) -> str:
+        """The captured expression, snapshotted when later code could mutate it in place."""
+        text = self.ctx.text(node)
+        name = dotted(node)
+        if name is not None and _mutated_in_place(self.fn, name):
+            return f"{text}.detach().clone()"
+        return text
+
+    def epilogue_call(self) -> str:
+        """The call's source with captured sub-expressions replaced by their temporaries."""
+        source = self.ctx.source
+        starts = line_starts(source)
+        lines = source.split("\n")
+
+        def offset(line: int, col: int) -> int:
+            return starts[line - 1] + code_point_col(lines[line - 1], col)
+
+        start, end = offset(self.call.lineno, self.call.col_offset), offset(self.call.end_lineno, self.call.end_col_offset)
+        text = source[start:end]
+        spans = sorted(((offset(n.lineno, n.col_offset) - start, offset(n.end_lineno, n.end_col_offset) - start, t)
+                        for n, t in zip(self.captured, self.temps)), reverse=True)
+        for lo, hi, temp in spans:
+            text = text[:lo] + temp + text[hi:]
+        return text
+
+
+def _local_names(fn: ast.AST) -> set[str]:
+    args = fn.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    names |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names
+
+
+def _rebound_after(fn: ast.AST, name: str, line: int) -> bool:
+    """Whether ``name`` is assigned on a line after ``line`` in ``fn``."""
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and n.lineno > line
+               for n in ast.walk(fn))
+
+
+def _is_conversion(node: ast.expr) -> bool:
+    """An expression that turns tensors into Python values or text."""
+    if isinstance(node, (ast.JoinedStr, ast.FormattedValue, ast.Tuple, ast.List, ast.Dict)):
+        return True
+    if isinstance(node, ast.BinOp):
+        return any(isinstance(s, (ast.JoinedStr,)) or (isinstance(s, ast.Constant) and isinstance(s.value, str))
+                   for s in (node.left, node.right)) or _is_conversion(node.left)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name):
+            return node.func.id in CONVERSION_CALLS
+        if isinstance(node.func, ast.Attribute):
+            receiver_is_text = isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
+            return node.func.attr in ("item", "tolist") or (receiver_is_text and node.func.attr in CONVERSION_METHODS)
+    return False
+
+
+def _operands(node: ast.expr) -> list[ast.expr]:
+    """The sub-expressions a conversion converts."""
+    if isinstance(node, ast.JoinedStr):
+        return [v for v in node.values if isinstance(v, ast.FormattedValue)]
+    if isinstance(node, ast.FormattedValue):
+        return [node.value] + ([node.format_spec] if node.format_spec is not None else [])
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return list(node.elts)
+    if isinstance(node, ast.Dict):
+        return [v for v in (*node.keys, *node.values) if v is not None]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("item", "tolist"):
+        return [node.func.value]
+    return [*node.args, *(k.value for k in node.keywords)]
+
+
+def _base(node: ast.expr) -> str:
+    """A readable stem for a temporary holding ``node``."""
+    if isinstance(node, ast.Call):
+        return _base(node.func)
+    if isinstance(node, ast.Attribute):
+        inner = _base(node.value)
+        return node.attr if inner in ("self", "value") else f"{inner}_{node.attr}"
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript):
+        return _base(node.value)
+    return "value"
+
+
+def _mutated_in_place(fn: ast.AST, name: str) -> bool:
+    """Whether ``fn`` mutates ``name`` in place (``x.add_()``, ``x[i] = ...``, ``out=x``)."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") and dotted(node.func.value) == name:
+                return True
+            if any(k.arg == "out" and dotted(k.value) == name for k in node.keywords):
+                return True
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Subscript) and dotted(t.value) == name for t in targets):
+                return True
+    return False
+
+
+def _ancestors(tree: ast.AST, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
+    chain = parents(tree)
+    out = []
+    node = chain.get(node)
+    while node is not None and node is not fn:
+        out.append(node)
+        node = chain.get(node)
+    return out
+
+
+def _returns(fn: ast.AST) -> list[ast.Return]:
+    """Returns of ``fn`` itself (not of nested functions or classes)."""
+    out, stack = [], list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return):
+            out.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
+    """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
+    if decline_reason(ctx.tree, finding) is not None:
+        return []
+    chain = parents(ctx.tree)
+    stmt = chain[call]
+    fn = enclosing_function(ctx.tree, call)
+    ancestors = _ancestors(ctx.tree, stmt, fn)
+    in_loop = any(isinstance(a, (ast.For, ast.While)) for a in ancestors)
+    conditional = any(isinstance(a, ast.If) for a in ancestors)
+    returns = _returns(fn)
+    if any(isinstance(a, (ast.For, ast.While)) for r in returns for a in _ancestors(ctx.tree, r, fn)):
+        return []
+    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop)
+    call_text = plan.epilogue_call()
+    top: list[str] = []
+    site = [f"{t} = {plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured)]
+    if in_loop:
+        records = ctx.names.fresh(f"{_base(call.func)}_calls")
+        replay = ctx.names.fresh(f"replay_{_base(call.func)}")
+        fields = ", ".join(plan.temps)
+        row = f"({fields},)" if len(plan.temps) == 1 else f"({fields})"
+        top = [f"{records} = []",
+               f"def {replay}(calls):\n" + indent(f"for {row} in calls:\n" + indent(call_text + "\n"))]
+        site = [f"{records}.append(({', '.join(plan.capture_value(n) for n in plan.captured)}{',' if len(plan.captured) == 1 else ''}))"]
+        epilogue = f"{replay}({records})"
+    elif conditional:
+        flag = ctx.names.fresh(f"{_base(call.func)}_pending")
+        top = [f"{flag} = False"]
+        site.append(f"{flag} = True")
+        epilogue = f"if {flag}:\n" + indent(call_text + "\n")
+    else:
+        epilogue = call_text
+    piece = open_slice(ctx.source, ctx.tree, fn)
+    replacements: dict = {}
+    site_line = _line_of(piece, stmt)
+    if site_line is None:
+        return []
+    new_site = [cst.parse_statement(s + "\n") for s in site]
+    if not new_site and _only_statement(chain.get(stmt), stmt):
+        new_site = [cst.parse_statement("pass\n")]
+    replacements[site_line] = carry_comments([site_line], new_site) if new_site else _keep_comments_only(site_line)
+    for ret in returns:
+        if ret.lineno < stmt.lineno:
+            continue
+        line = _line_of(piece, ret)
+        if line is None:
+            return []
+        new = [cst.parse_statement(epilogue + "\n")]
+        if ret.value is not None and not isinstance(ret.value, (ast.Name, ast.Constant)):
+            result = ctx.names.fresh("result")
+            new.insert(0, cst.parse_statement(f"{result} = {ctx.text(ret.value)}\n"))
+            new.append(cst.parse_statement(f"return {result}\n"))
+        else:
+            new.append(line.with_changes(leading_lines=()))
+        replacements[line] = carry_comments([line], new) if line not in replacements else replacements[line]
+    module = replace(piece.module, replacements)
+    module = _add_top_and_tail(piece, module, top, epilogue, fn)
+    return ctx.make_fix("Defer to the end of the compiled function", piece.edit(module), "defer", needs_torch=False)
+
+
+def _line_of(piece, stmt: ast.stmt):
+    node = cst_statement(piece, stmt)
+    if node is None:
+        return None
+    line = statement_line(piece.module, node)
+    if isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1:
+        return None
+    return line
+
+
+def _only_statement(parent: ast.AST | None, stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is alone in its block (removing it would leave the block empty)."""
+    return any(getattr(parent, f, None) == [stmt] for f in ("body", "orelse", "finalbody"))
+
+
+def _keep_comments_only(line: cst.SimpleStatementLine) -> list:
+    """Remove a statement line, or leave ``pass`` holding its comments when it has any."""
+    has_comment = line.trailing_whitespace.comment is not None or any(l.comment for l in line.leading_lines)
+    return [line.with_changes(body=[cst.Pass()])] if has_comment else []
+
+
+def _add_top_and_tail(piece, module: cst.Module, top: list[str], epilogue: str, fn: ast.AST) -> cst.Module:
+    """Add setup statements after the docstring and the epilogue at the end of a body that can fall through."""
+    fn_node = module.body[0].body.body[0] if piece.wrapped else module.body[0]
+    body = list(fn_node.body.body)
+    falls_through = not isinstance(fn.body[-1], (ast.Return, ast.Raise))
+    if falls_through:
+        body.append(cst.parse_statement(epilogue + "\n"))
+    doc = 1 if (isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant)
+                and isinstance(fn.body[0].value.value, str)) else 0
+    body[doc:doc] = [cst.parse_statement(s + "\n") for s in top]
+    new_fn = fn_node.with_changes(body=fn_node.body.with_changes(body=body))
+    return replace(module, {fn_node: new_fn})
+
+
+def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
+    """Let Dynamo reorder (print, warnings) or ignore (logger methods) the call: one module-level line."""
+    callee = dotted(call.func)
+    if callee is None:
+        return []
+    torch = torch_alias(ctx.tree) or "torch"
+    knob = "ignore_logger_methods" if finding.code == "FG302" else "reorderable_logging_functions"
+    line_text = f"{torch}._dynamo.config.{knob}.add({callee})"
+    if line_text in ctx.source:
+        return []
+    fn = enclosing_function(ctx.tree, call)
+    if fn is not None and callee.split(".")[0] in _local_names(fn):
+        return []
+    position = _after_definition(ctx.tree, callee.split(".")[0])
+    prefix = "" if torch_alias(ctx.tree) else "import torch\n"
+    edit = TextEdit(position, 0, position, 0, prefix + line_text + "\n")
+    title = ("Let Dynamo skip this logger method (ignore_logger_methods)" if finding.code == "FG302"
+             else "Let Dynamo reorder this call (reorderable_logging_functions)")
+    return [Fix(title, (edit,), preferred=False, kind="defer")]
+
+
+def _after_definition(tree: ast.Module, name: str) -> int:
+    """The line after the top-level statement binding ``name`` (or after the imports)."""
+    line = import_line(tree)
+    for node in tree.body:
+        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        if name in bound and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            line = max(line, node.end_lineno + 1)
+    return line

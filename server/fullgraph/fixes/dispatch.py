@@ -1,0 +1,58 @@
+"""``fixes_for``: the quick fixes for one finding, computed on its enclosing function."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.deferral import config_alternative, defer_call
+from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.keep_tensor import keep_tensor, test_if
+from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
+from fullgraph.fixes.sites import finding_node
+from fullgraph.fixes.trap import lower_trap
+
+
+def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
+    """Decoded text and its ``ast``, or None for undecodable or invalid code."""
+    try:
+        text = source.decode("utf-8") if isinstance(source, bytes) else source
+        return text, ast.parse(text)
+    except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
+        return None
+
+
+def fixes_for(source: str | bytes, finding) -> list[Fix]:
+    """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
+    parsed = parse(source)
+    if parsed is None:
+        return []
+    try:
+        return _fixes(FixContext(*parsed), finding)
+    except (RecursionError, ValueError, SyntaxError, KeyError, IndexError, AttributeError, TypeError):
+        return []
+    except Exception as exc:  # libcst parser errors and anything unforeseen must not reach the editor
+        if type(exc).__module__.startswith("libcst"):
+            return []
+        raise
+
+
+def _fixes(ctx: FixContext, finding) -> list[Fix]:
+    node = finding_node(ctx.tree, finding)
+    if node is None:
+        return []
+    code = finding.code
+    if code == "FG101" and isinstance(node, ast.If):
+        return predicate_if(ctx, node)
+    if code == "FG103" and isinstance(node, ast.IfExp):
+        return predicate_ternary(ctx, node)
+    if code == "FG105" and isinstance(node, (ast.BoolOp, ast.UnaryOp)):
+        return lower_boolean(ctx, node)
+    if code in ("FG104", "FG107"):
+        return lower_trap(ctx, node, finding)
+    if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):
+        return defer_call(ctx, node, finding) + config_alternative(FixContext(ctx.source, ctx.tree), node, finding)
+    if code in ("FG201", "FG204") and isinstance(node, ast.Call):
+        branch = test_if(ctx.tree, node)
+        return predicate_if(ctx, branch) if branch is not None else keep_tensor(ctx, node)
+    return []

@@ -1,0 +1,98 @@
+"""Keep-tensor: drop ``.item()``/``float(t)``/``int(t)`` when the value only feeds tensor arithmetic."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.fixes.conditions import python_params, tensor_attributes
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.purity import TORCH_NAMESPACES, dotted
+from fullgraph.fixes.sites import enclosing_function, parents
+
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+def converted(call: ast.Call) -> ast.expr | None:
+    """The tensor a scalar conversion reads (``t`` in ``t.item()`` or ``float(t)``)."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "item" and not call.args and not call.keywords:
+        return call.func.value
+    if isinstance(call.func, ast.Name) and call.func.id in ("float", "int") and len(call.args) == 1 and not call.keywords:
+        return call.args[0]
+    return None
+
+
+class TensorGuess:
+    """Whether an expression is a tensor, from parameters, tensor attributes and torch calls."""
+
+    def __init__(self, tree: ast.AST, fn: ast.AST):
+        args = fn.args
+        self.params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - python_params(fn) - {"self", "cls"}
+        self.attrs = tensor_attributes(tree)
+
+    def __call__(self, node: ast.expr) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id in self.params
+        if isinstance(node, ast.Attribute):
+            return isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs
+        if isinstance(node, ast.Call):
+            name = dotted(node.func) or ""
+            return name.rpartition(".")[0] in TORCH_NAMESPACES or (isinstance(node.func, ast.Attribute) and self(node.func.value))
+        if isinstance(node, ast.BinOp):
+            return self(node.left) or self(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return self(node.operand)
+        if isinstance(node, ast.Subscript):
+            return self(node.value)
+        return False
+
+
+def _feeds_tensor_math(node: ast.expr, chain: dict, is_tensor: TensorGuess) -> bool:
+    """Whether ``node`` sits in an arithmetic expression that has a tensor operand."""
+    parent = chain.get(node)
+    while isinstance(parent, ast.UnaryOp) and isinstance(parent.op, (ast.USub, ast.UAdd)):
+        node, parent = parent, chain.get(parent)
+    if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, ARITHMETIC)):
+        return False
+    other = parent.right if parent.left is node else parent.left
+    return is_tensor(other) or _feeds_tensor_math(parent, chain, is_tensor)
+
+
+def test_if(tree: ast.AST, node: ast.expr) -> ast.If | None:
+    """The ``if`` whose condition holds ``node`` (``if t.item() > 0:``), if any."""
+    chain = parents(tree)
+    child, parent = node, chain.get(node)
+    while isinstance(parent, ast.expr):
+        child, parent = parent, chain.get(parent)
+    return parent if isinstance(parent, ast.If) and parent.test is child else None
+
+
+def keep_tensor_reason(tree: ast.AST, call: ast.Call) -> str | None:
+    """Why the conversion can't simply be dropped, or None when every use is tensor arithmetic."""
+    tensor = converted(call)
+    fn = enclosing_function(tree, call)
+    if tensor is None or fn is None:
+        return "not a `.item()`/`float()`/`int()` conversion inside a function"
+    chain = parents(tree)
+    is_tensor = TensorGuess(tree, fn)
+    parent = chain.get(call)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        if len(stores) != 1 or not uses:
+            return f"`{name}` is reassigned or unused"
+        if not all(_feeds_tensor_math(u, chain, is_tensor) for u in uses):
+            return f"`{name}` is used as a Python number, not only in tensor arithmetic"
+        return None
+    if not _feeds_tensor_math(call, chain, is_tensor):
+        return "the Python number is used outside tensor arithmetic"
+    return None
+
+
+def keep_tensor(ctx: FixContext, call: ast.Call) -> list[Fix]:
+    """Replace the conversion with the tensor itself when every use is tensor arithmetic."""
+    if keep_tensor_reason(ctx.tree, call) is not None:
+        return []
+    edit = ctx.expression_edit(call, ctx.lowering.atom(converted(call)))
+    return ctx.make_fix("Keep the tensor (drop the Python scalar conversion)", edit, "keep-tensor", needs_torch=False)

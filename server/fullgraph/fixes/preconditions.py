@@ -1,0 +1,319 @@
+"""Cheap ``ast``-only checks: can this finding take its fix, and if not, why not.
+
+The engine calls :func:`decline_reason` on every analysis to fill ``Finding.fix_blocked``,
+so it only looks at the few nodes around the finding.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from dataclasses import dataclass, field
+
+from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
+from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
+from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
+from fullgraph.fixes.sites import enclosing_function, finding_node, parents
+
+PREDICATE_CODES = {"FG101", "FG103", "FG105"}
+TRAP_CODES = {"FG104", "FG107"}
+DEFER_CODES = {"FG301", "FG302", "FG303"}
+KEEP_TENSOR_CODES = {"FG201", "FG204"}
+BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
+
+
+def decline_reason(tree: ast.Module, finding) -> str | None:
+    """Why ``finding`` cannot be fixed safely, or None when its fix applies."""
+    try:
+        node = finding_node(tree, finding)
+        if node is None:
+            return None if finding.code not in PREDICATE_CODES | TRAP_CODES | DEFER_CODES else "the flagged code was not found"
+        if finding.code == "FG101":
+            return if_reason(tree, node)
+        if finding.code == "FG103":
+            return _values_reason([node.body, node.orelse], "branch")
+        if finding.code == "FG104":
+            return _assert_reason(tree, node)
+        if finding.code == "FG107":
+            return _guard_reason(tree, node)
+        if finding.code in DEFER_CODES:
+            return defer_reason(tree, node, finding)
+        if finding.code in KEEP_TENSOR_CODES:
+            branch = test_if(tree, node)
+            return if_reason(tree, branch) if branch is not None else keep_tensor_reason(tree, node)
+    except RecursionError:
+        return "the code is too deeply nested to rewrite"
+    return None
+
+
+def _values_reason(values, where: str) -> str | None:
+    """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``."""
+    for value in values:
+        call = impure_call(value)
+        if call is not None:
+            return f"{where} calls `{callee_text(call)}`, which would run on both sides"
+        kind = non_tensor_value(value)
+        if kind is not None:
+            return f"{where} produces {kind}, which is not a tensor"
+        sub = risky_subscript(value)
+        if sub is not None:
+            return f"{where} indexes `{ast.unparse(sub)}` with a data-dependent index, which could raise on the side not taken"
+    return None
+
+
+def if_chain(node: ast.If) -> tuple[list[ast.expr], list[list[ast.stmt]]]:
+    """Conditions and bodies of an ``if``/``elif``/``else`` chain; bodies has one extra for ``else`` (maybe empty)."""
+    tests, bodies = [], []
+    while True:
+        tests.append(node.test)
+        bodies.append(node.body)
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            continue
+        bodies.append(node.orelse)
+        return tests, bodies
+
+
+def target_name(target: ast.expr, buffers: set[str]) -> str | None:
+    """``x`` or ``self.buf`` (a registered buffer) as an assignable predication target."""
+    if isinstance(target, ast.Name):
+        return target.id
+    if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+            and target.value.id == "self" and target.attr in buffers):
+        return f"self.{target.attr}"
+    return None
+
+
+def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
+    """Why one branch statement can't be predicated."""
+    if isinstance(stmt, ast.Pass):
+        return None
+    if isinstance(stmt, ast.Return):
+        return "branch returns nothing" if stmt.value is None else _values_reason([stmt.value], "branch")
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if stmt.value is None:
+            return "branch only annotates a name"
+        for target in targets:
+            if isinstance(target, ast.Subscript):
+                return f"branch mutates `{ast.unparse(target)}` in place"
+            if target_name(target, buffers) is None:
+                return f"branch assigns `{ast.unparse(target)}`, which is not a local name or registered buffer"
+        return _values_reason([stmt.value], "branch")
+    if isinstance(stmt, ast.AugAssign):
+        return f"branch updates `{ast.unparse(stmt.target)}` in place (`{ast.unparse(stmt).strip()}`)"
+    if isinstance(stmt, ast.Expr):
+        if isinstance(stmt.value, ast.Call):
+            return f"branch calls `{callee_text(stmt.value)}`, a side effect that would run on both sides"
+        return None if isinstance(stmt.value, ast.Constant) else "branch has an expression statement"
+    return f"branch contains a `{type(stmt).__name__.lower()}` statement"
+
+
+def _bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
+    """Whether ``name`` is a parameter or assigned on a line before ``node`` in ``fn``."""
+    if name.startswith("self."):
+        return True
+    if fn is None:
+        return False
+    args = fn.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    if name in params:
+        return True
+    for sub in ast.walk(fn):
+        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store) and sub.lineno < node.lineno:
+            return True
+    return False
+
+
+def following_statement(tree: ast.AST, node: ast.stmt) -> ast.stmt | None:
+    """The statement right after ``node`` in its block, if any."""
+    parent = parents(tree).get(node)
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list) and node in block:
+            index = block.index(node)
+            return block[index + 1] if index + 1 < len(block) else None
+    return None
+
+
+def assigned_names(body: list[ast.stmt], buffers: set[str]) -> list[str]:
+    """Names assigned in a branch, in order, without repeats."""
+    names: list[str] = []
+    for stmt in body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        for target in targets:
+            name = target_name(target, buffers) if target is not None else None
+            if name is not None and name not in names:
+                names.append(name)
+    return names
+
+
+@dataclass
+class IfPlan:
+    """How an ``if`` chain on a tensor is predicated."""
+
+    shape: str  # "return", "early-return", "assign" (torch.where per name) or "cond" (torch.cond)
+    tests: list[ast.expr]
+    bodies: list[list[ast.stmt]]  # one per test, then the else body (maybe empty)
+    names: list[str]  # assigned names, in order
+    following: ast.Return | None = None  # the return an early return merges with
+    python: list[ast.expr] = field(default_factory=list)  # Python operands kept as a real `if`
+
+
+def _reads(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _needs_cond(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) -> bool:
+    """Whether branch values depend on names the rewrite rebinds (then per-name ``torch.where`` is wrong)."""
+    for body in bodies:
+        seen: list[str] = []
+        for stmt in body:
+            if isinstance(stmt, ast.Pass):
+                continue
+            targets = assigned_names([stmt], buffers)
+            if any(t in seen for t in targets) or (_reads(stmt.value) & (set(names) - set(targets))):
+                return True
+            seen.extend(targets)
+    return False
+
+
+def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
+    """The predication plan for an ``if`` on a tensor, or why there is none."""
+    if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node.test)):
+        return "the condition assigns a name (`:=`)"
+    fn = enclosing_function(tree, node)
+    flags, tensor_attrs, buffers = python_params(fn), tensor_attributes(tree), buffer_names(tree)
+    tests, bodies = if_chain(node)
+    python, _ = split_python(tests[0], flags, tensor_attrs)
+    if python and len(tests) > 1:
+        return "an `elif` follows a condition that mixes Python and tensor values"
+    for test in tests:
+        reason = mixed_reason(test, flags, tensor_attrs)
+        if reason is not None:
+            return reason
+        for sub in ast.walk(test):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("tolist", "numpy"):
+                return f"the condition converts with `.{sub.func.attr}()`"
+    for test in tests[1:]:
+        call = impure_call(test)
+        if call is not None and not _is_scalar_conversion(call):
+            return f"the `elif` condition calls `{callee_text(call)}`, which would run even when an earlier branch is taken"
+    for body in bodies:
+        for stmt in body:
+            reason = _statement_reason(stmt, buffers)
+            if reason is not None:
+                return reason
+        if any(isinstance(s, ast.Return) for s in body[:-1]):
+            return "branch has statements after its `return`"
+    returns = [bool(body) and isinstance(body[-1], ast.Return) for body in bodies]
+    if any(returns):
+        if python:
+            return "a branch returns under a condition that mixes Python and tensor values"
+        if all(returns[:-1]) and not bodies[-1]:
+            after = following_statement(tree, node)
+            if isinstance(after, ast.Return) and after.value is not None:
+                reason = _values_reason([after.value], "the following return")
+                return reason or IfPlan("early-return", tests, bodies, [], after)
+            return "one branch returns and the other falls through into more code"
+        if not all(returns):
+            return "one branch returns and the other falls through into more code"
+        if any(len(body) > 1 for body in bodies):
+            return "a returning branch has statements before its `return`"
+        return IfPlan("return", tests, bodies, [])
+    every = [assigned_names(body, buffers) for body in bodies]
+    names = list(dict.fromkeys(n for names in every for n in names))
+    if not names:
+        return "the branches assign nothing"
+    for name in names:
+        if not all(name in assigned for assigned in every) and not _bound_before(fn, node, name):
+            return f"`{name}` is only assigned on some paths and is not bound before the `if`"
+    if not _needs_cond(bodies, names, buffers):
+        return IfPlan("assign", tests, bodies, names, python=python)
+    if len(tests) > 1:
+        return "an `elif` chain whose branches depend on their own assignments"
+    if any(n.startswith("self.") for n in names):
+        return "branches with several dependent statements assign a buffer"
+    return IfPlan("cond", tests, bodies, names, python=python)
+
+
+def _is_scalar_conversion(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "item" or (
+        isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
+
+
+def if_reason(tree: ast.AST, node: ast.If) -> str | None:
+    """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``."""
+    plan = plan_if(tree, node)
+    return plan if isinstance(plan, str) else None
+
+
+def _string_literal(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _in_try(tree: ast.AST, node: ast.AST) -> bool:
+    """Whether ``node`` sits inside a ``try`` body that could catch what it raises."""
+    chain = parents(tree)
+    child, parent = node, chain.get(node)
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(parent, ast.Try) and child in parent.body and parent.handlers:
+            return True
+        child, parent = parent, chain.get(parent)
+    return False
+
+
+def _assert_reason(tree: ast.AST, node: ast.Assert) -> str | None:
+    if node.msg is not None and not _string_literal(node.msg):
+        return "the assert message is not a string literal"
+    if _in_try(tree, node):
+        return "the assert is inside a `try` that could catch it"
+    return None
+
+
+def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
+    if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
+        return if_reason(tree, node)
+    exc = node.body[0]
+    if exc.cause is not None:
+        return "the `raise` has a `from` clause"
+    call = exc.exc
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.keywords
+            and len(call.args) <= 1 and all(_string_literal(a) for a in call.args)):
+        return "the raised exception is not `E(\"literal message\")`"
+    if call.func.id not in BUILTIN_EXCEPTIONS:
+        return f"`{call.func.id}` is not a builtin exception"
+    if _in_try(tree, node):
+        return "the `raise` is inside a `try` that could catch it"
+    return None
+
+
+def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
+    """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
+    chain = parents(tree)
+    stmt = chain.get(call)
+    if not isinstance(stmt, ast.Expr):
+        return "the call's result is used"
+    fn = enclosing_function(tree, call)
+    if fn is None:
+        return "the call is not inside a function"
+    entry = finding.data.get("entry") if isinstance(finding.data, dict) else None
+    if entry and entry.rpartition(".")[2] != fn.name:
+        return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
+        return "the entry is a generator or coroutine"
+    if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
+        return "an argument assigns a name (`:=`)"
+    if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
+        return "an argument holds a comprehension or lambda"
+    node = stmt
+    while node is not fn:
+        node = chain.get(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not fn:
+            return "the call is inside a nested function"
+        if isinstance(node, (ast.Try, ast.With, ast.AsyncWith, ast.AsyncFor, ast.Match)):
+            return f"the call is inside a `{type(node).__name__.lower()}` block"
+        if node is None:
+            return "the call is not inside a function"
+    return None

@@ -1,0 +1,116 @@
+"""Predication: an ``if``/ternary/``and``/``or`` on a tensor becomes ``torch.where`` or ``torch.cond``."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.preconditions import IfPlan, _bound_before, assigned_names, plan_if
+from fullgraph.fixes.conditions import buffer_names
+from fullgraph.fixes.slicing import function_slice, indent, splice
+
+
+def _nested_where(ctx: FixContext, conds: list[str], values: list[str]) -> str:
+    """``where(c1, v1, where(c2, v2, v_else))``."""
+    out = values[-1]
+    for cond, value in zip(reversed(conds), reversed(values[:-1])):
+        out = f"{ctx.torch}.where({cond}, {value}, {out})"
+    return out
+
+
+def _condition(ctx: FixContext, plan: IfPlan, index: int) -> str:
+    """The lowered tensor part of test ``index`` (Python operands of the first test left out)."""
+    test = plan.tests[index]
+    if index == 0 and plan.python:
+        operands = [v for v in test.values if not any(v is p for p in plan.python)]
+        return ctx.lowering.lower(ast.BoolOp(op=ast.And(), values=operands) if len(operands) > 1 else operands[0])
+    return ctx.lowering.lower(test)
+
+
+def _branch_value(ctx: FixContext, body: list[ast.stmt], name: str, buffers: set[str]) -> str:
+    for stmt in body:
+        if name in assigned_names([stmt], buffers):
+            return ctx.text(stmt.value)
+    return name
+
+
+def _conditions(ctx: FixContext, plan: IfPlan, uses: int) -> tuple[list[str], list[str]]:
+    """Lowered conditions, bound to temporaries first when each is used more than once."""
+    conds = [_condition(ctx, plan, i) for i in range(len(plan.tests))]
+    if uses <= 1:
+        return conds, []
+    names = [ctx.names.fresh("cond") for _ in conds]
+    return names, [f"{n} = {c}" for n, c in zip(names, conds)]
+
+
+def _assign_statements(ctx: FixContext, plan: IfPlan) -> list[str]:
+    buffers = buffer_names(ctx.tree)
+    conds, setup = _conditions(ctx, plan, len(plan.names))
+    out = list(setup)
+    for name in plan.names:
+        values = [_branch_value(ctx, body, name, buffers) for body in plan.bodies]
+        where = _nested_where(ctx, conds, values)
+        out.append(f"{name}.copy_({where})" if name.startswith("self.") else f"{name} = {where}")
+    return out
+
+
+def _cond_statements(ctx: FixContext, plan: IfPlan, fn: ast.AST, node: ast.If) -> list[str]:
+    operands = [n for n in plan.names if _bound_before(fn, node, n)]
+    params = ", ".join(operands)
+    outputs = ", ".join(plan.names)
+    buffers = buffer_names(ctx.tree)
+    defs = []
+    for label, body in (("true_fn", plan.bodies[0]), ("false_fn", plan.bodies[1])):
+        name = ctx.names.fresh(label)
+        lines = [ctx.text(stmt) for stmt in body if not isinstance(stmt, ast.Pass)]
+        assigned = assigned_names(body, buffers)
+        # torch.cond rejects a branch output that aliases an input, so pass-through values are copied.
+        returned = [n if n in assigned else f"{n}.clone()" for n in plan.names]
+        lines.append(f"return {', '.join(returned)}")
+        defs.append((name, f"def {name}({params}):\n" + indent("\n".join(lines) + "\n")))
+    packed = f"({params},)" if len(operands) == 1 else f"({params})"
+    cond = _condition(ctx, plan, 0)
+    call = f"{outputs} = {ctx.torch}.cond({cond}, {defs[0][0]}, {defs[1][0]}, {packed})"
+    return [defs[0][1], defs[1][1], call]
+
+
+def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
+    """``torch.where``/``torch.cond`` for an ``if`` chain, as one edit of its function."""
+    plan = plan_if(ctx.tree, node)
+    if isinstance(plan, str):
+        return []
+    piece = function_slice(ctx.source, ctx.tree, node)
+    if piece is None:
+        return []
+    old: list[ast.stmt] = [node]
+    title = "Predicate with torch.where"
+    if plan.shape in ("return", "early-return"):
+        values = [ctx.text(body[-1].value) for body in plan.bodies[:-1]]
+        if plan.shape == "early-return":
+            values.append(ctx.text(plan.following.value))
+            old.append(plan.following)
+        else:
+            values.append(ctx.text(plan.bodies[-1][-1].value))
+        conds, setup = _conditions(ctx, plan, 1)
+        new = [f"return {_nested_where(ctx, conds, values)}"]
+    elif plan.shape == "assign":
+        new = _assign_statements(ctx, plan)
+    else:
+        new = _cond_statements(ctx, plan, piece.fn, node)
+        title = "Predicate with torch.cond"
+    if plan.python:
+        guard = " and ".join(ctx.text(p) for p in plan.python)
+        new = [f"if {guard}:\n" + indent("\n".join(new) + "\n")]
+    return ctx.make_fix(title, splice(piece, old, new), "predicate")
+
+
+def predicate_ternary(ctx: FixContext, node: ast.IfExp) -> list[Fix]:
+    """``a if c else b`` on a tensor ``c`` → ``torch.where(c, a, b)``."""
+    where = f"{ctx.torch}.where({ctx.lowering.lower(node.test)}, {ctx.text(node.body)}, {ctx.text(node.orelse)})"
+    return ctx.make_fix("Predicate with torch.where", ctx.expression_edit(node, where), "predicate")
+
+
+def lower_boolean(ctx: FixContext, node: ast.expr) -> list[Fix]:
+    """``a and b``/``a or b``/``not a`` on tensors → ``torch.logical_*``."""
+    return ctx.make_fix("Use torch.logical_and/or/not", ctx.expression_edit(node, ctx.lowering.lower(node)), "predicate")

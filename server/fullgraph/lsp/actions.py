@@ -1,0 +1,65 @@
+"""Quick fixes, the suppression action and fix-all (source action, resolve and command)."""
+
+from __future__ import annotations
+
+import logging
+
+from lsprotocol import types
+
+from fullgraph import fixes  # its names import libcst on first use
+from fullgraph.fixes.edits import minimal_edit
+from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
+from fullgraph.lsp.documents import SYNTAX_ERROR
+from fullgraph.lsp.positions import Encoder, split_lines
+
+log = logging.getLogger(__name__)
+
+FIX_ALL_KIND = "source.fixAll.fullgraph"
+FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"
+APPLY_FIX_ALL = "fullgraph.applyFixAll"
+
+
+def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
+                encoding: str) -> list[types.CodeAction]:
+    """Actions for our diagnostics computed on this very version (runs in a worker thread)."""
+    enc = Encoder(split_lines(source), encoding)
+    actions = []
+    for diag in diagnostics:
+        data = diag.data if isinstance(diag.data, dict) else {}
+        if diag.source != SOURCE or data.get("version") != version or "finding" not in data:
+            continue
+        finding = finding_from_dict(data["finding"])
+        if finding.code == SYNTAX_ERROR:
+            continue
+        found = fixes.fixes_for(source, finding) if finding.fix and not finding.fix_blocked else []
+        suppress = fixes.suppression_fix(source, finding)
+        for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
+            actions.append(types.CodeAction(
+                title=f"{SOURCE} ({finding.code}): {title}", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
+                is_preferred=bool(fix.preferred) or None,
+                edit=versioned_edit(uri, version, to_text_edits(fix.edits, enc))))
+    return actions
+
+
+def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, encoding: str) -> types.WorkspaceEdit | None:
+    """The file's fix-all as one minimal edit, or None when nothing changes (worker thread)."""
+    result = fixes.fix_all(source, path, config)
+    edit = minimal_edit(source, 0, len(source), result.source)
+    return versioned_edit(uri, version, to_text_edits([edit], Encoder(split_lines(source), encoding))) if edit else None
+
+
+def fix_all_action(uri: str, version: int | None, edit: types.WorkspaceEdit | None, lazy: bool) -> types.CodeAction:
+    """The ``source.fixAll.fullgraph`` action; ``lazy`` leaves the edit to codeAction/resolve."""
+    return types.CodeAction(
+        title=FIX_ALL_TITLE, kind=FIX_ALL_KIND, edit=None if lazy else edit,
+        data={"uri": uri, "version": version, "fixAll": True} if lazy else None)
+
+
+def wants(only: list[str] | None, kind: str) -> bool:
+    """Whether a request's ``context.only`` admits actions of ``kind``."""
+    return not only or any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def has_fixable(findings) -> bool:
+    """Whether fix-all can possibly change anything."""
+    return any(f.fix and not f.fix_blocked for f in findings)

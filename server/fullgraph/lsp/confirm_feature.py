@@ -1,0 +1,181 @@
+"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all.
+
+User code runs only on an explicit request (the ``fullgraph.confirm`` command or its
+CodeLens, ``fullgraph.verifiedFixAll``) or on save when ``confirm.onSave`` is on; never
+when a document is opened. Confirmation runs on the saved file, so a document with
+unsaved changes is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+import uuid
+
+from lsprotocol import types
+
+from fullgraph.confirm.client import ConfirmClient
+from fullgraph.confirm.document import confirm_document
+from fullgraph.confirm.targets import targets_for
+from fullgraph.confirm.verify import verify_fix_all
+from fullgraph.fixes.edits import minimal_edit
+from fullgraph.lsp.convert import to_text_edits, versioned_edit
+from fullgraph.lsp.positions import Encoder, split_lines
+
+CONFIRM = "fullgraph.confirm"
+VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
+LENS_TITLE = "Confirm with Dynamo"
+
+
+class Clients:
+    """One warm worker per interpreter, closed when the server exits."""
+
+    def __init__(self) -> None:
+        self.by_python: dict = {}
+        atexit.register(self.close)
+
+    def get(self, confirm: dict) -> ConfirmClient:
+        python = confirm.get("interpreter") or None
+        client = self.by_python.get(python)
+        if client is None:
+            client = self.by_python[python] = ConfirmClient(python=python)
+        client.timeout = float(confirm.get("timeout") or client.timeout)
+        return client
+
+    def close(self) -> None:
+        for client in self.by_python.values():
+            client.close()
+
+
+def _saved_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+class Progress:
+    """Cancellable work-done progress (when the client supports it) tied to a cancel event."""
+
+    def __init__(self, ls, title: str):
+        self.ls, self.title, self.cancel = ls, title, threading.Event()
+        window = ls.client_capabilities.window
+        self.token = str(uuid.uuid4()) if window and window.work_done_progress else None
+        self.loop = asyncio.get_running_loop()
+
+    async def __aenter__(self) -> "Progress":
+        if self.token:
+            await self.ls.work_done_progress.create_async(self.token)
+            self.ls.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
+                title=self.title, cancellable=True, percentage=0))
+            self.ls.work_done_progress.tokens[self.token].add_done_callback(lambda _: self.cancel.set())
+        return self
+
+    def report(self, done: int, total: int, label: str) -> None:
+        """Called from the worker thread before each target."""
+        if self.token:
+            value = types.WorkDoneProgressReport(message=label, percentage=int(100 * done / max(total, 1)))
+            self.loop.call_soon_threadsafe(self.ls.work_done_progress.report, self.token, value)
+
+    async def __aexit__(self, *exc) -> None:
+        if exc[0] is asyncio.CancelledError:
+            self.cancel.set()
+        if self.token:
+            self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
+
+
+def _check(ls, uri: str):
+    """(analysis, path, settings) or a refusal reason for running user code on ``uri``."""
+    analysis = ls.analysis(uri)
+    path = ls.document_path(uri)
+    if analysis is None or path is None:
+        return None, "the document is not open as a file"
+    if _saved_text(path) != analysis.source:
+        return None, "save the file first: confirmation runs the file on disk"
+    return (analysis, path, ls.settings.for_path(path)), None
+
+
+def register(server) -> None:
+    """Add the confirm command, its CodeLens, the on-save hook and verified fix-all."""
+    clients = Clients()
+
+    async def run_confirm(ls, uri: str, target=None) -> dict:
+        checked, reason = _check(ls, uri)
+        if checked is None:
+            return {"ok": False, "reason": reason}
+        analysis, path, settings = checked
+        name, explicit = (target or None, True) if target is not None else (None, False)
+        client = clients.get(settings.confirm)
+        async with Progress(ls, "Confirming with Dynamo") as progress:
+            done = await ls.run_in_pool(lambda: confirm_document(
+                client, path, analysis.source, analysis.findings, settings.config, name=name, explicit=explicit,
+                cancel=progress.cancel, progress=progress.report))
+        targets = [o.summary() for o in done.outcomes]
+        if not done.outcomes:
+            return {"ok": False, "reason": "no sample inputs: define fullgraph_example()", "targets": []}
+        replaced = ls.replace_findings(uri, analysis.version, done.findings)
+        errors = [t["error"]["message"] for t in targets if "error" in t]
+        for message in errors:
+            ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
+                                                           message=f"fullgraph confirm: {message}"))
+        return {"ok": not errors, "replaced": replaced, "targets": targets}
+
+    @server.command(CONFIRM)
+    async def confirm(ls, uri: str, target: str | None = None, *_):
+        """Run the document's targets (``target``: one of them, ``""`` the default one)."""
+        return await run_confirm(ls, uri, target)
+
+    @server.command(VERIFIED_FIX_ALL)
+    async def verified_fix_all(ls, uri: str, version: int | None = None, *_):
+        """Fix-all checked on the sample inputs; applied only when outputs are identical."""
+        checked, reason = _check(ls, uri)
+        if checked is None or (version is not None and not ls.is_current(uri, version)):
+            return {"applied": False, "reason": reason or f"stale version {version}"}
+        analysis, path, settings = checked
+        async with Progress(ls, "Verifying fix-all with Dynamo") as progress:
+            result = await ls.run_in_pool(lambda: verify_fix_all(
+                clients.get(settings.confirm), path, analysis.source, settings.config, cancel=progress.cancel))
+        ls.window_show_message(types.ShowMessageParams(
+            type=types.MessageType.Info if result.ok else types.MessageType.Warning,
+            message=f"fullgraph verified fix-all: {result.message}"))
+        edit = minimal_edit(analysis.source, 0, len(analysis.source), result.source) if result.ok else None
+        if edit is None or not ls.is_current(uri, analysis.version):
+            return {"applied": False, "reason": result.message}
+        enc = Encoder(split_lines(analysis.source), ls.workspace.position_encoding)
+        answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
+            edit=versioned_edit(uri, analysis.version, to_text_edits([edit], enc)), label="fullgraph: verified fix-all"))
+        return {"applied": answer.applied, "reason": result.message}
+
+    def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
+        path = ls.document_path(uri)
+        if path is None:
+            return []
+        targets = targets_for(path, analysis.source, ls.settings.for_path(path).config)
+        names = {t.name for t in targets}
+        enc = Encoder(analysis.lines, ls.workspace.position_encoding)
+        out = []
+        for entry in analysis.entries:
+            named = next((n for n in names if n and (entry.message == n or entry.message.startswith(n + "."))), None)
+            if named is None and None not in names:
+                continue
+            out.append(types.CodeLens(
+                range=enc.range(entry.line, entry.col, entry.line, entry.col),
+                command=types.Command(title=LENS_TITLE, command=CONFIRM, arguments=[uri, named or ""])))
+        return out
+
+    def on_save(ls, uri: str) -> None:
+        path = ls.document_path(uri)
+        if path is not None and ls.settings.for_path(path).confirm.get("onSave"):
+            asyncio.ensure_future(confirm_when_analysed(ls, uri))
+
+    async def confirm_when_analysed(ls, uri: str) -> None:
+        for _ in range(100):  # the save's own analysis comes first (at most ~5 s)
+            if ls.fresh_analysis(uri) is not None:
+                break
+            await asyncio.sleep(0.05)
+        await run_confirm(ls, uri)
+
+    server.lens_providers.append(lenses)
+    server.save_hooks.append(on_save)

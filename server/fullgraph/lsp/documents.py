@@ -1,0 +1,88 @@
+"""What the server knows about one open document: the last analysis and the last good one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from lsprotocol import types
+
+from fullgraph.findings import Finding, Location
+
+SYNTAX_ERROR = "FG000"
+
+
+@dataclass
+class Analysis:
+    """Findings of one text snapshot, with their diagnostics in the client's encoding."""
+
+    version: int | None
+    source: str
+    lines: list[str]
+    findings: list[Finding]
+    entries: list[Location]
+    diagnostics: list[types.Diagnostic]
+
+    @property
+    def broken(self) -> bool:
+        """True when the snapshot did not parse (an FG000 finding)."""
+        return any(f.code == SYNTAX_ERROR for f in self.findings)
+
+
+@dataclass
+class DocumentState:
+    """Per-URI state; ``current`` is what was last published, ``good`` the last parseable one."""
+
+    uri: str
+    current: Analysis | None = None
+    good: Analysis | None = None
+    task: object = None  # the pending asyncio task (debounce + analysis)
+    result_id: int = 0
+    extra: dict = field(default_factory=dict)  # room for extensions (e.g. confirmation state)
+
+
+def _unchanged_shift(old: list[str], new: list[str]):
+    """Map a 1-based old line to its new line when its text is unchanged (None otherwise)."""
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(old), len(new)) - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    middle_old, middle_new = old[prefix:len(old) - suffix], new[prefix:len(new) - suffix]
+    moved: dict[int, int] = {}
+    for block in SequenceMatcher(None, middle_old, middle_new).get_matching_blocks():
+        for i in range(block.size):
+            moved[prefix + block.a + i + 1] = prefix + block.b + i + 1
+    delta = len(new) - len(old)
+
+    def shift(line: int) -> int | None:
+        if line <= prefix:
+            return line
+        if line > len(old) - suffix:
+            return line + delta
+        return moved.get(line)
+
+    return shift
+
+
+def _moved(item, shift):
+    start, end = shift(item.line), shift(item.end_line)
+    if start is None or end is None or end - start != item.end_line - item.line:
+        return None
+    return item if start == item.line else _relocate(item, start, end)
+
+
+def _relocate(item, start: int, end: int):
+    if isinstance(item, Finding):
+        return item.with_(line=start, end_line=end)
+    return Location(item.path, start, item.col, end, item.end_col, item.message)
+
+
+def carry_over(good: Analysis, lines: list[str], findings: list[Finding]) -> tuple[list[Finding], list[Location]]:
+    """Syntax-error findings plus the last good findings and entries whose text is unchanged."""
+    shift = _unchanged_shift(good.lines, lines)
+    kept = [m for f in good.findings if (m := _moved(f, shift)) is not None]
+    entries = [m for e in good.entries if (m := _moved(e, shift)) is not None]
+    errors = [f for f in findings if f.code == SYNTAX_ERROR]
+    return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code)), entries

@@ -1,0 +1,221 @@
+"""LSP handlers: each one translates a request into scheduler, actions, hover or lens calls."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+
+from lsprotocol import types
+
+from fullgraph.lsp import actions
+from fullgraph.lsp.hover import covers, hover_markdown
+from fullgraph.lsp.lens import breaks_lenses
+from fullgraph.lsp.positions import Encoder
+from fullgraph.lsp.server import FullgraphServer
+
+SECTION = "fullgraph"
+CONFIRM_FEATURE = "fullgraph.lsp.confirm_feature"
+FIXES_MODULE = "fullgraph.fixes.dispatch"
+
+
+def _caps(ls: FullgraphServer):
+    return ls.client_capabilities
+
+
+def _supports_pull(caps: types.ClientCapabilities) -> bool:
+    return bool(caps.text_document and caps.text_document.diagnostic)
+
+
+def _supports_lazy_edit(caps: types.ClientCapabilities) -> bool:
+    action = caps.text_document.code_action if caps.text_document else None
+    resolve = action.resolve_support if action else None
+    return bool(action and action.data_support and resolve and "edit" in resolve.properties)
+
+
+def _supports_configuration(caps: types.ClientCapabilities) -> bool:
+    return bool(caps.workspace and caps.workspace.configuration)
+
+
+async def pull_settings(ls: FullgraphServer) -> None:
+    """Ask the client for section ``fullgraph`` and merge it over the initialization options."""
+    if not _supports_configuration(_caps(ls)):
+        return
+    try:
+        answer = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
+    except Exception as error:  # a client that cannot answer keeps the previous settings
+        ls.log_error("workspace/configuration failed", error)
+        return
+    ls.settings.update(ls.init_settings, answer[0] if answer else None)
+
+
+async def _register_configuration(ls: FullgraphServer) -> None:
+    """Ask for didChangeConfiguration (clients using the pull model only send it when asked)."""
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[
+            types.Registration(id="fullgraph-configuration", method=types.WORKSPACE_DID_CHANGE_CONFIGURATION)]))
+    except Exception as error:
+        ls.log_warning(f"client/registerCapability failed: {error}")
+
+
+def _register_documents(server: FullgraphServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: FullgraphServer, params: types.InitializeParams):
+        options = params.initialization_options
+        ls.init_settings = options.get("settings", options) if isinstance(options, dict) else {}
+        ls.settings.update(ls.init_settings)
+        ls.lazy_fix_all = _supports_lazy_edit(params.capabilities)
+        if _supports_pull(params.capabilities):
+            ls.pull_diagnostics = True
+            server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(
+                identifier=SECTION, inter_file_dependencies=False, workspace_diagnostics=False))(pull_diagnostics)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: FullgraphServer, params: types.InitializedParams):
+        caps = _caps(ls)
+        if caps.workspace and caps.workspace.did_change_configuration and \
+                caps.workspace.did_change_configuration.dynamic_registration:
+            asyncio.ensure_future(_register_configuration(ls))
+        await pull_settings(ls)
+        ls.reanalyze_all()
+        ls.pool.submit(importlib.import_module, FIXES_MODULE)  # warm libcst before the first code action
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: FullgraphServer, params: types.DidOpenTextDocumentParams):
+        ls.scheduler.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: FullgraphServer, params: types.DidChangeTextDocumentParams):
+        uri = params.text_document.uri
+        settings = ls.settings.for_path(ls.document_path(uri))
+        if settings.run == "onType":
+            ls.scheduler.schedule(uri, settings.debounce_s)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: FullgraphServer, params: types.DidSaveTextDocumentParams):
+        uri = params.text_document.uri
+        ls.scheduler.schedule(uri)
+        for hook in list(ls.save_hooks):
+            hook(ls, uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: FullgraphServer, params: types.DidCloseTextDocumentParams):
+        ls.scheduler.forget(params.text_document.uri)
+        ls.clear(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: FullgraphServer, params: types.DidChangeConfigurationParams):
+        pushed = params.settings
+        if isinstance(pushed, dict) and isinstance(pushed.get(SECTION), dict):
+            ls.settings.update(ls.init_settings, pushed[SECTION])
+        await pull_settings(ls)
+        ls.reanalyze_all()
+
+
+async def pull_diagnostics(ls: FullgraphServer, params: types.DocumentDiagnosticParams):
+    """``textDocument/diagnostic``: the current version's diagnostics (analysed now if needed)."""
+    uri = params.text_document.uri
+    analysis = ls.fresh_analysis(uri)
+    if analysis is None:
+        analysis = await ls.scheduler.analyze_now(uri) or ls.analysis(uri)
+    state = ls.scheduler.state(uri)
+    result_id = f"{analysis.version if analysis else 0}.{state.result_id}"
+    if params.previous_result_id == result_id:
+        return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
+    return types.FullDocumentDiagnosticReport(items=analysis.diagnostics if analysis else [], result_id=result_id)
+
+
+def _register_actions(server: FullgraphServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND], resolve_provider=True))
+    async def code_action(ls: FullgraphServer, params: types.CodeActionParams):
+        uri = params.text_document.uri
+        doc = ls.workspace.get_text_document(uri)
+        version, source, only = doc.version, doc.source, params.context.only
+        encoding = ls.workspace.position_encoding
+        result = []
+        if actions.wants(only, types.CodeActionKind.QuickFix):
+            result += await ls.run_in_pool(actions.quick_fixes, uri, version, source,
+                                           list(params.context.diagnostics), encoding)
+        analysis = ls.fresh_analysis(uri)
+        if actions.wants(only, actions.FIX_ALL_KIND) and (analysis is None or actions.has_fixable(analysis.findings)):
+            edit = None
+            if not ls.lazy_fix_all:
+                path = ls.document_path(uri)
+                config = ls.settings.for_path(path).config
+                edit = await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri, config, encoding)
+            if ls.lazy_fix_all or edit is not None:
+                result.append(actions.fix_all_action(uri, version, edit, ls.lazy_fix_all))
+        return result or None
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve(ls: FullgraphServer, action: types.CodeAction):
+        data = action.data if isinstance(action.data, dict) else {}
+        if not data.get("fixAll") or not ls.is_current(data.get("uri", ""), data.get("version")):
+            return action
+        uri = data["uri"]
+        doc = ls.workspace.get_text_document(uri)
+        path = ls.document_path(uri)
+        action.edit = await ls.run_in_pool(actions.fix_all_edit, uri, doc.version, doc.source, path or uri,
+                                           ls.settings.for_path(path).config, ls.workspace.position_encoding)
+        return action
+
+    @server.command(actions.APPLY_FIX_ALL)
+    async def apply_fix_all(ls: FullgraphServer, uri: str, version: int):
+        """Apply the file's fix-all as one versioned edit; refuses a version that is not current."""
+        if not ls.is_current(uri, version):
+            return {"applied": False, "reason": f"stale version {version}"}
+        doc = ls.workspace.get_text_document(uri)
+        path = ls.document_path(uri)
+        edit = await ls.run_in_pool(actions.fix_all_edit, uri, version, doc.source, path or uri,
+                                    ls.settings.for_path(path).config, ls.workspace.position_encoding)
+        if edit is None:
+            return {"applied": False, "reason": "nothing to fix"}
+        if not ls.is_current(uri, version):
+            return {"applied": False, "reason": f"stale version {version}"}
+        answer = await ls.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(edit=edit, label=actions.FIX_ALL_TITLE))
+        return {"applied": answer.applied, "reason": answer.failure_reason}
+
+
+def _register_views(server: FullgraphServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(ls: FullgraphServer, params: types.HoverParams):
+        uri = params.text_document.uri
+        analysis = ls.fresh_analysis(uri)
+        if analysis is None:
+            return None
+        enc = Encoder(analysis.lines, ls.workspace.position_encoding)
+        line, col = enc.from_client(params.position)
+        under = [f for f in analysis.findings if covers(f, line, col)]
+        if not under:
+            return None
+        text = await ls.run_in_pool(hover_markdown, analysis.source, under)
+        first = under[0]
+        return types.Hover(
+            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+            range=enc.range(first.line, first.col, first.end_line, first.end_col))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: FullgraphServer, params: types.CodeLensParams):
+        uri = params.text_document.uri
+        analysis = ls.analysis(uri)
+        if analysis is None:
+            return None
+        lenses = breaks_lenses(uri, analysis, ls.workspace.position_encoding, actions.APPLY_FIX_ALL)
+        for provider in list(ls.lens_providers):
+            lenses += provider(ls, uri, analysis) or []
+        return lenses
+
+
+def create_server() -> FullgraphServer:
+    """A server with every feature registered (plus confirmation when that module exists)."""
+    server = FullgraphServer()
+    _register_documents(server)
+    _register_actions(server)
+    _register_views(server)
+    if importlib.util.find_spec(CONFIRM_FEATURE) is not None:
+        importlib.import_module(CONFIRM_FEATURE).register(server)
+    return server
+

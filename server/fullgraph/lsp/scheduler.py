@@ -1,0 +1,91 @@
+"""Per-document debounced analysis off the protocol loop, never published for a stale version."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from fullgraph.engine import analyze_document
+from fullgraph.lsp.convert import to_diagnostic
+from fullgraph.lsp.documents import Analysis, DocumentState, carry_over
+from fullgraph.lsp.positions import Encoder, split_lines
+
+if TYPE_CHECKING:
+    from fullgraph.lsp.server import FullgraphServer
+
+log = logging.getLogger(__name__)
+
+
+def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config,
+                     encoding: str, good: Analysis | None) -> Analysis:
+    """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors."""
+    lines = split_lines(source)
+    report = analyze_document(source, path or uri, config)
+    findings, entries = list(report.findings), list(report.entries)
+    analysis = Analysis(version, source, lines, findings, entries, [])
+    if analysis.broken and good is not None:
+        analysis.findings, analysis.entries = carry_over(good, lines, findings)
+    enc = Encoder(lines, encoding)
+    analysis.diagnostics = [to_diagnostic(f, uri, version, path, enc) for f in analysis.findings]
+    return analysis
+
+
+class Scheduler:
+    """Debounces analysis per URI and publishes only results for the document's current version."""
+
+    def __init__(self, server: "FullgraphServer"):
+        self.server = server
+        self.states: dict[str, DocumentState] = {}
+
+    def state(self, uri: str) -> DocumentState:
+        """The state of ``uri``, created on first use."""
+        return self.states.setdefault(uri, DocumentState(uri))
+
+    def schedule(self, uri: str, delay: float = 0.0) -> asyncio.Task:
+        """(Re)start the analysis of ``uri`` after ``delay`` seconds, cancelling a pending one."""
+        state = self.state(uri)
+        if state.task is not None and not state.task.done():
+            state.task.cancel()
+        state.task = asyncio.ensure_future(self._run(state, delay))
+        state.task.add_done_callback(self._report)
+        return state.task
+
+    def _report(self, task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.server.log_error("analysis failed", task.exception())
+
+    def forget(self, uri: str) -> None:
+        """Drop a closed document's state and pending work."""
+        state = self.states.pop(uri, None)
+        if state is not None and state.task is not None:
+            state.task.cancel()
+
+    async def _run(self, state: DocumentState, delay: float) -> Analysis | None:
+        if delay:
+            await asyncio.sleep(delay)
+        return await self.analyze_now(state.uri)
+
+    async def analyze_now(self, uri: str) -> Analysis | None:
+        """Analyse the current text of ``uri`` in the thread pool and publish it if still current."""
+        server = self.server
+        doc = server.workspace.get_text_document(uri)
+        version, source, path = doc.version, doc.source, server.document_path(uri)
+        state = self.state(uri)
+        settings = server.settings.for_path(path)
+        if not settings.enable or settings.config.excludes(path or uri):
+            state.current = Analysis(version, source, split_lines(source), [], [], [])
+            server.publish(uri, state.current)
+            return state.current
+        loop = asyncio.get_running_loop()
+        analysis = await loop.run_in_executor(
+            server.pool, analyze_snapshot, uri, version, source, path, settings.config,
+            server.workspace.position_encoding, state.good)
+        if not server.is_current(uri, version, source):
+            log.debug("dropping stale analysis of %s v%s", uri, version)
+            return None
+        state.current = analysis
+        if not analysis.broken:
+            state.good = analysis
+        server.publish(uri, analysis)
+        return analysis

@@ -1,0 +1,122 @@
+"""The fullgraph language server object: state, publishing, and the extension point.
+
+Extension point (used by ``fullgraph.lsp.confirm_feature``):
+
+* ``server.analysis(uri)`` is the last published :class:`~fullgraph.lsp.documents.Analysis`
+  of an open document (``version``, ``source``, ``findings``, ``entries``).
+* ``server.replace_findings(uri, version, findings)`` swaps in other findings (for example
+  static findings merged with Dynamo-confirmed ones) for that exact document version and
+  republishes them; it returns False and changes nothing when the document has moved on.
+* ``server.lens_providers`` is a list of ``provider(server, uri, analysis) -> list[CodeLens]``;
+  each is called on ``textDocument/codeLens`` after the built-in breaks lens.
+* ``server.save_hooks`` is a list of ``hook(server, uri)`` called after ``didSave``.
+* ``server.settings.for_path(path).confirm`` holds the ``confirm.*`` settings;
+  ``server.pool`` is the worker thread pool for CPU or blocking work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from fullgraph import __version__
+from fullgraph.lsp.convert import to_diagnostic
+from fullgraph.lsp.documents import Analysis
+from fullgraph.lsp.positions import Encoder
+from fullgraph.lsp.scheduler import Scheduler
+from fullgraph.lsp.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class FullgraphServer(LanguageServer):
+    """pygls server holding per-document analyses and the merged settings."""
+
+    def __init__(self):
+        super().__init__("fullgraph", __version__)
+        self.settings = Settings(on_error=self.log_warning)
+        self.init_settings: dict = {}
+        self.scheduler = Scheduler(self)
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fullgraph")
+        self.lens_providers: list = []
+        self.save_hooks: list = []
+        self.pull_diagnostics = False
+        self.lazy_fix_all = False
+
+    # -- documents -------------------------------------------------------------------
+    def document_path(self, uri: str) -> str | None:
+        """File-system path of ``uri`` (None for unsaved buffers and other schemes)."""
+        return to_fs_path(uri) if uri.startswith("file:") else None
+
+    def is_current(self, uri: str, version: int | None, source: str | None = None) -> bool:
+        """Whether ``uri`` is still open at ``version`` (and, if given, with that text)."""
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return doc is not None and doc.version == version and (source is None or doc.source == source)
+
+    def analysis(self, uri: str) -> Analysis | None:
+        """The last published analysis of ``uri``."""
+        state = self.scheduler.states.get(uri)
+        return state.current if state else None
+
+    def fresh_analysis(self, uri: str) -> Analysis | None:
+        """The last analysis, only if it describes the document's current version."""
+        current = self.analysis(uri)
+        return current if current is not None and self.is_current(uri, current.version) else None
+
+    # -- publishing --------------------------------------------------------------------
+    def publish(self, uri: str, analysis: Analysis) -> None:
+        """Push ``analysis``'s diagnostics (always; pull clients also get them on request)."""
+        self.scheduler.state(uri).result_id += 1
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, version=analysis.version, diagnostics=analysis.diagnostics))
+
+    def clear(self, uri: str) -> None:
+        """Remove a document's diagnostics from the client."""
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def replace_findings(self, uri: str, version: int | None, findings) -> bool:
+        """Publish ``findings`` for ``uri`` at ``version``; False when that version is gone."""
+        current = self.analysis(uri)
+        if current is None or current.version != version or not self.is_current(uri, version):
+            return False
+        path = self.document_path(uri)
+        enc = Encoder(current.lines, self.workspace.position_encoding)
+        current.findings = sorted(findings, key=lambda f: (f.line, f.col, f.code))
+        current.diagnostics = [to_diagnostic(f, uri, version, path, enc) for f in current.findings]
+        self.publish(uri, current)
+        return True
+
+    def reanalyze_all(self) -> None:
+        """Re-analyse every open document now (after a configuration change)."""
+        for uri in list(self.workspace.text_documents):
+            self.scheduler.schedule(uri)
+
+    async def run_in_pool(self, fn, *args):
+        """Run ``fn(*args)`` in the worker pool, off the protocol loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    # -- errors --------------------------------------------------------------------------
+    def log_error(self, what: str, error: BaseException) -> None:
+        """Send an error to the client's log (never a pop-up)."""
+        detail = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        log.error("%s: %s", what, detail)
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"{what}: {detail}"))
+
+    def log_warning(self, message: str) -> None:
+        """Send a warning to the client's log."""
+        log.warning("%s", message)
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=message))
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """pygls' default pops up a message; we log instead."""
+        try:
+            self.log_error("fullgraph server error", error)
+        except Exception:  # the transport itself may be what failed
+            log.exception("could not report a server error")

@@ -1,0 +1,52 @@
+"""The rule catalog: every code, in order, with its documentation (front ends read this)."""
+
+from __future__ import annotations
+
+from fullgraph.rules import control_flow, dynamic_shapes, side_effects, tensor_to_python, untraceable
+from fullgraph.rules.rule import DOCS_BASE_URL, Rule
+
+FAMILIES = (control_flow, tensor_to_python, side_effects, untraceable, dynamic_shapes)
+
+SYNTAX = Rule(
+    "FG000", "syntax-error", "the file cannot be parsed or decoded", (),
+    what="Reported once per file that is not valid Python (a syntax error, undecodable bytes, or "
+         "nesting too deep for the parser). No other rule runs on such a file.",
+    why="The checker needs a syntax tree; Dynamo would not get that far either.",
+    example="def forward(self, x)\n    return x",
+    fixed_example="def forward(self, x):\n    return x",
+    fix_text="Fix the syntax error at the reported position.",
+    severity="error",
+)
+
+UNMATCHED = Rule(
+    "FG900", "unmatched-dynamo-break", "graph break Dynamo reported that no static rule predicted", (),
+    what="Reported by `fullgraph confirm` (and the editor's confirmation) when TorchDynamo breaks the "
+         "graph at a line where no static finding sits. The message carries Dynamo's own reason and "
+         "registry id.",
+    why="Some breaks depend on run-time values, library internals or configuration that static "
+        "analysis cannot see.",
+    example="y = some_c_extension(x)  # Dynamo: 'Attempted to call function marked as skipped'",
+    fixed_example="y = torch_equivalent(x)",
+    fix_text="Follow the linked registry page for the reported id.",
+)
+
+RULES: dict[str, Rule] = {
+    r.code: r for r in sorted([SYNTAX, UNMATCHED, *(r for f in FAMILIES for r in f.RULES)], key=lambda r: r.code)
+}
+
+
+def get_rule(code: str) -> Rule | None:
+    """The rule for `code` (case-insensitive), or None."""
+    return RULES.get(code.upper())
+
+
+def checks() -> dict:
+    """Node type -> detector functions of every family, in family order."""
+    merged: dict = {}
+    for family in FAMILIES:
+        for node_type, funcs in family.CHECKS.items():
+            merged.setdefault(node_type, []).extend(funcs)
+    return merged
+
+
+__all__ = ["DOCS_BASE_URL", "RULES", "Rule", "checks", "get_rule"]

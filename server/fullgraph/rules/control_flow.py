@@ -1,0 +1,187 @@
+"""FG1xx: data-dependent control flow (Dynamo GB0170 and friends)."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.rules.common import builtin_call, snippet, string_literal
+from fullgraph.rules.rule import Rule
+
+RULES = [
+    Rule(
+        "FG101", "tensor-condition-if", "`if`/`elif` tests a tensor's value", ("GB0170",),
+        what="Flags an `if` or `elif` whose test is a tensor (or `and`/`or`/`not` of tensors).",
+        why="Dynamo traces one path through the code. Branching on a tensor's value needs the value, "
+            "which only exists at run time, so Dynamo stops the graph at the test (GB0170 "
+            "'Data-dependent branching') and runs the branch eagerly.",
+        example="def forward(self, x):\n    if x.sum() > 0:\n        x = x * 2\n    return x",
+        fixed_example="def forward(self, x):\n    x = torch.where(x.sum() > 0, x * 2, x)\n    return x",
+        fix_text="Compute both branches and select with `torch.where` (when both are cheap and "
+                 "side-effect free), or use `torch.cond` for branches that return tensors of the "
+                 "same shape.",
+        fix_kind="predicate", fix_title="Predicate with torch.where",
+    ),
+    Rule(
+        "FG102", "tensor-condition-while", "`while` loop tests a tensor's value", ("GB0170",),
+        what="Flags a `while` loop whose condition is a tensor.",
+        why="The number of iterations depends on tensor data, so Dynamo cannot unroll the loop; it "
+            "breaks the graph at the test (GB0170) and, since the break sits in a loop, skips the "
+            "whole function (GB7000).",
+        example="def forward(self, x):\n    while x.norm() > 1:\n        x = x / 2\n    return x",
+        fixed_example="def forward(self, x):\n    for _ in range(self.max_steps):\n"
+                      "        x = torch.where(x.norm() > 1, x / 2, x)\n    return x",
+        fix_text="Bound the loop by a Python int and predicate the body, or use "
+                 "`torch._higher_order_ops.while_loop`.",
+    ),
+    Rule(
+        "FG103", "tensor-condition-ternary", "conditional expression tests a tensor's value", ("GB0170",),
+        what="Flags `a if cond else b` where `cond` is a tensor.",
+        why="Like an `if`, the conditional expression needs the tensor's value at trace time (GB0170).",
+        example="y = x * 2 if x.mean() > 0 else x",
+        fixed_example="y = torch.where(x.mean() > 0, x * 2, x)",
+        fix_text="Replace with `torch.where(cond, a, b)`.",
+        fix_kind="predicate", fix_title="Predicate with torch.where",
+    ),
+    Rule(
+        "FG104", "tensor-assert", "`assert` on a tensor with a computed message", ("GB0170",),
+        what="Flags `assert <tensor>, <message>` whose message is built at run time (f-string, `%`, "
+             "`.format`, `str()`).",
+        why="Dynamo rewrites `assert tensor_cond, \"literal\"` into `torch._assert_async`, but only "
+            "when the message is a string constant; otherwise it must evaluate the condition in "
+            "Python and breaks the graph (GB0170).",
+        example="assert (x >= 0).all(), f\"negative input: {x.min()}\"",
+        fixed_example="torch._assert_async((x >= 0).all(), \"negative input\")",
+        fix_text="Use a literal message, or lower the check to `torch._assert_async(cond, \"message\")`.",
+        fix_kind="trap", fix_title="Lower to torch._assert_async",
+    ),
+    Rule(
+        "FG105", "tensor-bool-coercion", "`and`/`or`/`not`/`bool()` on a tensor", ("GB0170",),
+        what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test.",
+        why="Each of these asks for the tensor's truth value, a Python bool that only exists at run "
+            "time (GB0170).",
+        example="valid = (x > 0) and (x < 1)",
+        fixed_example="valid = (x > 0) & (x < 1)",
+        fix_text="Use the element-wise operators `&`, `|`, `~` or `torch.logical_and/or/not`.",
+        fix_kind="predicate", fix_title="Use element-wise logical operators",
+    ),
+    Rule(
+        "FG106", "tensor-range", "`range()` over a tensor value", ("GB0059",),
+        what="Flags `range()` with a tensor argument.",
+        why="`range` needs a Python int; converting the tensor reads its value at run time, which "
+            "Dynamo cannot trace (GB0059 / GB0124).",
+        example="for i in range(lengths.max()):\n    ...",
+        fixed_example="for i in range(x.size(1)):\n    ...",
+        fix_text="Loop over a shape (`x.size(d)`) or a config value instead, or vectorise the loop.",
+    ),
+    Rule(
+        "FG107", "tensor-guard-raise", "`if <tensor>: raise ...` guard", ("GB0170",),
+        what="Flags an `if` on a tensor whose only statement raises an exception with a literal message.",
+        why="The guard branches on tensor data (GB0170). Unlike a general `if`, it can be lowered to "
+            "an in-graph check.",
+        example="if torch.isnan(x).any():\n    raise ValueError(\"NaN in input\")",
+        fixed_example="torch._assert_async(~torch.isnan(x).any(), \"NaN in input\")",
+        fix_text="Lower to `torch._assert_async(~cond, \"message\")`.",
+        fix_kind="trap", fix_title="Lower to torch._assert_async",
+    ),
+    Rule(
+        "FG108", "assert-non-string-message", "`assert` on a tensor with a non-string message", ("GB0171",),
+        what="Flags `assert <tensor>, <message>` whose message is not a string (a number, tuple, list...).",
+        why="Dynamo only supports asserts with string messages (GB0171).",
+        example="assert (x > 0).all(), (x.shape, \"bad\")",
+        fixed_example="assert (x > 0).all(), \"bad input\"",
+        fix_text="Use a literal string message.",
+    ),
+]
+
+_NON_STRINGS = (ast.Tuple, ast.List, ast.Dict, ast.Set)
+
+
+def _guard_raise(node: ast.If) -> bool:
+    """`if cond: raise E("literal")` with no else."""
+    if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
+        return False
+    exc = node.body[0].exc
+    if isinstance(exc, ast.Name):
+        return True
+    return isinstance(exc, ast.Call) and not exc.keywords and (
+        not exc.args or (len(exc.args) == 1 and string_literal(exc.args[0])))
+
+
+def check_if(node: ast.If, w) -> None:
+    if not w.facts.data_dependent(node.test):
+        return
+    if _guard_raise(node):
+        w.report("FG107", node, f"raise guarded by tensor condition `{snippet(node.test)}`")
+    else:
+        w.report("FG101", node, f"`if` branches on tensor value `{snippet(node.test)}`")
+
+
+def check_while(node: ast.While, w) -> None:
+    if w.facts.data_dependent(node.test):
+        w.report("FG102", node, f"`while` loop condition depends on tensor value `{snippet(node.test)}`")
+
+
+def check_ifexp(node: ast.IfExp, w) -> None:
+    if w.facts.data_dependent(node.test):
+        w.report("FG103", node, f"conditional expression branches on tensor value `{snippet(node.test)}`")
+
+
+def _built_string(msg: ast.AST) -> bool:
+    if isinstance(msg, ast.JoinedStr):
+        return any(isinstance(v, ast.FormattedValue) for v in msg.values)
+    if isinstance(msg, ast.BinOp) and isinstance(msg.op, (ast.Mod, ast.Add)):
+        return string_literal(msg.left) or _built_string(msg.left)
+    if isinstance(msg, ast.Call):
+        func = msg.func
+        return (isinstance(func, ast.Attribute) and func.attr == "format" and string_literal(func.value)) or (
+            isinstance(func, ast.Name) and func.id in ("str", "repr"))
+    return False
+
+
+def check_assert(node: ast.Assert, w) -> None:
+    msg = node.msg
+    if msg is None or string_literal(msg) or not w.facts.data_dependent(node.test):
+        return
+    if _built_string(msg):
+        w.report("FG104", node, f"assert on tensor value `{snippet(node.test)}` with a computed message")
+    elif isinstance(msg, _NON_STRINGS) or (isinstance(msg, ast.Constant) and not isinstance(msg.value, str)):
+        w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with non-string message "
+                                f"`{snippet(msg)}`")
+
+
+def _is_test(node: ast.AST, w) -> bool:
+    """True when `node` is (inside `and`/`or`/`not` of) an if/while/ternary/assert test, or
+    inside an enclosing `and`/`or`/`not` (which reports instead)."""
+    parent = w.parent()
+    if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+        return True
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node
+
+
+def check_boolop(node: ast.BoolOp, w) -> None:
+    if not _is_test(node, w) and w.facts.data_dependent(node):
+        op = "and" if isinstance(node.op, ast.And) else "or"
+        w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`")
+
+
+def check_not(node: ast.UnaryOp, w) -> None:
+    if isinstance(node.op, ast.Not) and not _is_test(node, w) and w.facts.data_dependent(node.operand):
+        w.report("FG105", node, f"`not` takes the truth value of tensor `{snippet(node.operand)}`")
+
+
+def check_call(node: ast.Call, w) -> None:
+    if builtin_call(node, w, "bool") and len(node.args) == 1 and w.facts.data_dependent(node.args[0]):
+        w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`")
+    elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
+        w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
+
+
+CHECKS = {
+    ast.If: [check_if],
+    ast.While: [check_while],
+    ast.IfExp: [check_ifexp],
+    ast.Assert: [check_assert],
+    ast.BoolOp: [check_boolop],
+    ast.UnaryOp: [check_not],
+    ast.Call: [check_call],
+}

@@ -1,0 +1,106 @@
+"""FG45x: operators whose output shape depends on tensor data (information level)."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.rules.common import confidence, method_call, snippet
+from fullgraph.rules.rule import Rule
+
+_CAPTURE = ("Set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` to trace it with "
+            "unbacked sizes, or restructure to keep shapes static.")
+
+RULES = [
+    Rule(
+        "FG451", "nonzero", "`nonzero()` has a data-dependent output shape", ("GB0036",),
+        what="Flags `torch.nonzero`, `.nonzero()`, `torch.argwhere`, `torch.masked_select` and "
+             "one-argument `torch.where(cond)`.",
+        why="The number of output elements depends on the data; with the default "
+            "`capture_dynamic_output_shape_ops=False` Dynamo breaks the graph (GB0036).",
+        example="idx = mask.nonzero()",
+        fixed_example="out = torch.where(mask, x, torch.zeros_like(x))  # keep a static shape",
+        fix_text=_CAPTURE,
+        severity="info",
+    ),
+    Rule(
+        "FG452", "unique", "`unique()` has a data-dependent output shape", ("GB0036",),
+        what="Flags `torch.unique`, `.unique()`, `torch.unique_consecutive` and `torch.bincount` without "
+             "`minlength`.",
+        why="The output size depends on the data (GB0036).",
+        example="labels = torch.unique(y)",
+        fixed_example="counts = torch.bincount(y, minlength=self.num_classes)",
+        fix_text=_CAPTURE,
+        severity="info",
+    ),
+    Rule(
+        "FG453", "boolean-mask-index", "indexing with a boolean mask", ("GB0036",),
+        what="Flags `x[mask]` reads where `mask` is a comparison of tensors (or its `~`, `&`, `|`).",
+        why="Boolean-mask indexing returns as many elements as the mask has `True` values, a "
+            "data-dependent shape (GB0036).",
+        example="positive = x[x > 0]",
+        fixed_example="positive = torch.where(x > 0, x, 0)",
+        fix_text="Use `torch.where` / `masked_fill` to keep the shape, or " + _CAPTURE[0].lower() + _CAPTURE[1:],
+        severity="info",
+    ),
+    Rule(
+        "FG454", "one-hot-without-num-classes", "`one_hot` without `num_classes`", ("GB0246",),
+        what="Flags `F.one_hot(x)` without `num_classes` (or with `num_classes=-1`).",
+        why="The number of classes is then read from the data (`x.max() + 1`), a data-dependent shape "
+            "Dynamo does not support (GB0246).",
+        example="onehot = F.one_hot(labels)",
+        fixed_example="onehot = F.one_hot(labels, num_classes=self.num_classes)",
+        fix_text="Pass `num_classes` explicitly.",
+        severity="info",
+    ),
+]
+
+NONZERO = frozenset(("torch.nonzero", "torch.argwhere", "torch.masked_select"))
+UNIQUE = frozenset(("torch.unique", "torch.unique_consecutive"))
+MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
+                        "isclose", "isin", "bool"))
+
+
+def _keyword(node: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in node.keywords if k.arg == name), None)
+
+
+def check_call(node: ast.Call, w) -> None:
+    q = w.resolve(node.func)
+    if q in NONZERO or method_call(node, "nonzero", "argwhere", "masked_select") and q is None:
+        receiver = node.func.value if q is None else (node.args[0] if node.args else node)
+        w.report("FG451", node, f"`{snippet(node)}` has a data-dependent output shape", confidence(w, receiver))
+    elif q == "torch.where" and len(node.args) == 1 and not node.keywords:
+        w.report("FG451", node, f"one-argument `{snippet(node)}` has a data-dependent output shape")
+    elif q in UNIQUE or (q is None and method_call(node, "unique", "unique_consecutive") and w.is_tensor(node.func.value)):
+        w.report("FG452", node, f"`{snippet(node)}` has a data-dependent output shape")
+    elif (q == "torch.bincount" or (q is None and method_call(node, "bincount") and w.is_tensor(node.func.value))) \
+            and _keyword(node, "minlength") is None and len(node.args) < (3 if q else 2):
+        w.report("FG452", node, f"`{snippet(node)}` without `minlength` has a data-dependent output shape")
+    elif q == "torch.nn.functional.one_hot":
+        classes = _keyword(node, "num_classes") or (node.args[1] if len(node.args) > 1 else None)
+        negative = isinstance(classes, ast.UnaryOp) and isinstance(classes.op, ast.USub)
+        if classes is None or negative:
+            w.report("FG454", node, f"`{snippet(node)}` without `num_classes`")
+
+
+def _is_mask(node: ast.AST, w) -> bool:
+    """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `isnan(...)`."""
+    if isinstance(node, ast.Compare):
+        return w.is_tensor(node) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _is_mask(node.operand, w)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+        return _is_mask(node.left, w) or _is_mask(node.right, w)
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        return name in MASK_FUNCS and w.is_tensor(node)
+    return False
+
+
+def check_subscript(node: ast.Subscript, w) -> None:
+    if isinstance(node.ctx, ast.Load) and w.is_tensor(node.value) and _is_mask(node.slice, w):
+        w.report("FG453", node, f"`{snippet(node)}` indexes with a boolean mask")
+
+
+CHECKS = {ast.Call: [check_call], ast.Subscript: [check_subscript]}

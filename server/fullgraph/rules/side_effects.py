@@ -1,0 +1,148 @@
+"""FG3xx: Python side effects (printing, logging, warnings, I/O, clocks, RNG state)."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.rules.common import builtin_call, snippet
+from fullgraph.rules.rule import Rule
+
+_DEFER_FIX = ("Collect the values in the compiled code and emit them after the compiled call "
+              "(the quick fix defers the call to an epilogue that runs after the traced code).")
+
+RULES = [
+    Rule(
+        "FG301", "print", "`print()` in compiled code", ("GB0059",),
+        what="Flags `print()` calls in compiled regions.",
+        why="`print` is a Python builtin with side effects that Dynamo does not trace; it breaks the "
+            "graph (GB0059) unless `print` is added to `torch._dynamo.config.reorderable_logging_functions`.",
+        example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.shape)\n    return y.relu()",
+        fixed_example="def forward(self, x):\n    y = self.proj(x)\n    out = y.relu()\n"
+                      "    print(\"y\", y.shape)  # deferred: runs after the traced code\n    return out",
+        fix_text=_DEFER_FIX + " Alternatively add `print` to "
+                 "`torch._dynamo.config.reorderable_logging_functions`.",
+        fix_kind="defer", fix_title="Defer print to the end of the function",
+    ),
+    Rule(
+        "FG302", "logging", "logging call in compiled code", ("GB0291",),
+        what="Flags logger calls (`logger.info`, `logging.warning`, `logger.isEnabledFor`, Hugging Face's "
+             "`logger.warning_once`, ...) in compiled regions.",
+        why="Dynamo does not trace `logging.Logger` methods (GB0291) unless they are listed in "
+            "`torch._dynamo.config.ignore_logging_functions`.",
+        example="logger.info(\"attention scores %s\", scores.shape)",
+        fixed_example="# deferred to after the traced code, or removed\n"
+                      "logger.info(\"attention scores %s\", scores.shape)",
+        fix_text=_DEFER_FIX + " Alternatively add the method to "
+                 "`torch._dynamo.config.ignore_logging_functions`.",
+        fix_kind="defer", fix_title="Defer logging to the end of the function",
+    ),
+    Rule(
+        "FG303", "warnings-warn", "`warnings.warn()` in compiled code", ("GB0007",),
+        what="Flags `warnings.warn` calls in compiled regions.",
+        why="`warnings.warn` is the C builtin `_warnings.warn`, which Dynamo marks as skipped (GB0007).",
+        example="if self.training:\n    warnings.warn(\"dropout is on\")",
+        fixed_example="# emit the warning outside the compiled region (or deferred)",
+        fix_text=_DEFER_FIX,
+        fix_kind="defer", fix_title="Defer the warning to the end of the function",
+    ),
+    Rule(
+        "FG304", "file-or-stream-io", "file or stream I/O in compiled code", ("GB0007", "GB0156"),
+        what="Flags `open()`, `input()`, `sys.stdout/stderr/stdin` methods, `torch.save/load`, "
+             "`numpy.save/load` and `json.dump/load` in compiled regions.",
+        why="I/O is a side effect implemented in C; Dynamo cannot trace it (GB0007 / GB0156).",
+        example="with open(\"debug.txt\", \"a\") as f:\n    f.write(str(x.shape))",
+        fixed_example="# do the I/O outside the compiled function",
+        fix_text="Move I/O out of the compiled region.",
+    ),
+    Rule(
+        "FG305", "time-call", "`time.*` call in compiled code", ("GB0007",),
+        what="Flags calls into the `time` module (`time.time()`, `time.perf_counter()`, ...).",
+        why="`time` functions are C builtins Dynamo marks as skipped (GB0007); a value read at trace "
+            "time would also be baked into the graph.",
+        example="start = time.perf_counter()\ny = self.block(x)",
+        fixed_example="y = self.block(x)  # time the compiled call from outside",
+        fix_text="Time the compiled call from outside, or use the profiler.",
+    ),
+    Rule(
+        "FG306", "python-random", "Python `random` / `numpy.random` in compiled code", ("GB0007",),
+        what="Flags calls into `random` and `numpy.random`.",
+        why="These generators keep state outside torch; Dynamo cannot trace them (GB0007) or would bake "
+            "one sample into the graph.",
+        example="if random.random() < self.p:\n    x = x.flip(-1)",
+        fixed_example="flip = torch.rand(()) < self.p\nx = torch.where(flip, x.flip(-1), x)",
+        fix_text="Use torch's RNG (`torch.rand`, `torch.randint`, `torch.bernoulli`).",
+    ),
+    Rule(
+        "FG307", "manual-seed", "RNG seeding in compiled code", ("GB0007",),
+        what="Flags `torch.manual_seed`, `torch.seed`, `torch.cuda.manual_seed(_all)` and "
+             "`torch.set_rng_state`.",
+        why="Reseeding mutates global generator state, which Dynamo does not trace (GB0007).",
+        example="torch.manual_seed(0)\nnoise = torch.randn_like(x)",
+        fixed_example="# seed once, outside the compiled region\nnoise = torch.randn_like(x)",
+        fix_text="Seed outside the compiled region, or pass a `torch.Generator`.",
+    ),
+]
+
+LOG_METHODS = frozenset(
+    "debug info warning warn error exception critical fatal log isEnabledFor warning_once info_once "
+    "warning_advice".split()
+)
+LOGGER_NAMES = frozenset(("logger", "log", "LOGGER", "LOG", "_logger", "_log", "logging"))
+IO_CALLS = frozenset(("torch.save", "torch.load", "numpy.save", "numpy.load", "numpy.savez", "numpy.savetxt",
+                      "numpy.loadtxt", "json.dump", "json.load", "pickle.dump", "pickle.load", "os.makedirs",
+                      "os.remove", "shutil.copy", "shutil.rmtree"))
+SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
+                     "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
+                     "torch.cuda.set_rng_state"))
+
+
+def _logger_call(node: ast.Call, w) -> str | None:
+    """'certain' or 'likely' when `node` is a logging call, else None."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in LOG_METHODS:
+        return None
+    receiver = func.value
+    q = w.resolve(receiver)
+    if q == "logging" or (q or "").endswith(".logging"):
+        return "certain"
+    if isinstance(receiver, ast.Call):
+        inner = w.resolve(receiver.func) or ""
+        return "certain" if inner.endswith(("getLogger", "get_logger")) else None
+    if isinstance(receiver, ast.Name):
+        if receiver.id in w.index.loggers and receiver.id not in w.facts.env:
+            return "certain"
+        return "likely" if receiver.id in LOGGER_NAMES and receiver.id not in w.facts.env else None
+    if isinstance(receiver, ast.Attribute) and receiver.attr in LOGGER_NAMES:
+        return "likely"
+    return None
+
+
+def check_call(node: ast.Call, w) -> None:
+    if builtin_call(node, w, "print"):
+        w.quiet.add(id(node))
+        w.report("FG301", node, f"`{snippet(node)}` prints from compiled code")
+        return
+    log = _logger_call(node, w)
+    if log is not None:
+        w.quiet.add(id(node))
+        w.report("FG302", node, f"logging call `{snippet(node.func)}(...)` in compiled code", log)
+        return
+    q = w.resolve(node.func)
+    if q is None:
+        if builtin_call(node, w, "open", "input"):
+            w.report("FG304", node, f"`{node.func.id}()` does I/O in compiled code")
+        return
+    if q in ("warnings.warn", "warnings.warn_explicit"):
+        w.quiet.add(id(node))
+        w.report("FG303", node, f"`{snippet(node.func)}(...)` in compiled code")
+    elif q in IO_CALLS or q.startswith(("sys.stdout.", "sys.stderr.", "sys.stdin.")):
+        w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")
+    elif q.startswith("time."):
+        w.report("FG305", node, f"`{q}()` reads the clock in compiled code")
+    elif q.startswith(("random.", "numpy.random.")):
+        w.report("FG306", node, f"`{q}(...)` uses a Python/NumPy RNG in compiled code")
+    elif q in SEEDING:
+        w.report("FG307", node, f"`{q}(...)` reseeds the RNG in compiled code")
+
+
+CHECKS = {ast.Call: [check_call]}

@@ -1,0 +1,109 @@
+"""FG2xx: tensor values converted to Python objects."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.rules.common import builtin_call, confidence, method_call, snippet, string_literal
+from fullgraph.rules.rule import Rule
+
+RULES = [
+    Rule(
+        "FG201", "item", "`.item()` turns a tensor into a Python number", ("GB0124",),
+        what="Flags `.item()` calls.",
+        why="With the default `capture_scalar_outputs=False`, Dynamo cannot put a Python scalar read "
+            "from tensor data into the graph, so it breaks at `.item()` (GB0124).",
+        example="scale = x.abs().max().item()\ny = x / scale",
+        fixed_example="scale = x.abs().max()\ny = x / scale",
+        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic, or set "
+                 "`torch._dynamo.config.capture_scalar_outputs = True`.",
+        fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
+    ),
+    Rule(
+        "FG202", "tolist", "`.tolist()` turns a tensor into Python lists", ("GB0109", "GB0033"),
+        what="Flags `.tolist()` calls.",
+        why="Dynamo cannot trace `tolist()` on floating tensors (GB0109) and on integer tensors it "
+            "needs data-dependent scalars (GB0033).",
+        example="sizes = counts.tolist()\nparts = x.split(sizes)",
+        fixed_example="parts = x.split(self.sizes)  # sizes known ahead of time",
+        fix_text="Keep the data in tensors, or compute the Python values outside the compiled region.",
+    ),
+    Rule(
+        "FG203", "numpy-conversion", "`.numpy()` leaves the graph for NumPy", ("GB0105",),
+        what="Flags `.numpy()` calls in compiled code.",
+        why="Dynamo only traces NumPy through its `torch._numpy` shim; an ndarray that escapes the "
+            "region, or meets a NumPy feature the shim lacks, breaks the graph (GB0105 with "
+            "`trace_numpy` off).",
+        example="arr = x.numpy()\nreturn torch.from_numpy(np.cumsum(arr))",
+        fixed_example="return torch.cumsum(x, dim=0)",
+        fix_text="Use the torch equivalent of the NumPy operation.",
+        severity="info",
+    ),
+    Rule(
+        "FG204", "python-scalar-cast", "`int()`/`float()` of a tensor", ("GB0124",),
+        what="Flags `int(t)` and `float(t)` where `t` is a tensor.",
+        why="The cast reads the tensor's value (an implicit `.item()`), which Dynamo cannot trace "
+            "with `capture_scalar_outputs=False` (GB0124).",
+        example="n = int(mask.sum())\ny = x * n",
+        fixed_example="n = mask.sum()\ny = x * n",
+        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic.",
+        fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
+    ),
+    Rule(
+        "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059",),
+        what="Flags tensors in f-strings, `str()`, `repr()`, `format()`, `%` and `str.format`.",
+        why="Formatting a tensor reads its values (`Tensor.__repr__` / `__format__`), which Dynamo "
+            "cannot trace (GB0059 'Failed to trace builtin operator').",
+        example="msg = f\"loss={loss}\"",
+        fixed_example="msg = \"loss computed\"  # or format outside the compiled region",
+        fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
+    ),
+]
+
+
+def check_call(node: ast.Call, w) -> None:
+    func = node.func
+    if method_call(node, "item") and not node.args and not node.keywords:
+        w.report("FG201", node, f"`{snippet(node)}` converts a tensor to a Python number",
+                 confidence(w, func.value))
+    elif method_call(node, "tolist") and not node.args:
+        w.report("FG202", node, f"`{snippet(node)}` converts a tensor to Python lists", confidence(w, func.value))
+    elif method_call(node, "numpy") and not node.args and w.is_tensor(func.value):
+        w.report("FG203", node, f"`{snippet(node)}` converts a tensor to a NumPy array")
+    elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.is_tensor(node.args[0]):
+        w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}")
+    elif (builtin_call(node, w, "str", "repr", "format") and node.args and w.is_tensor(node.args[0])) or (
+            method_call(node, "format") and string_literal(func.value)
+            and any(w.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])):
+        if not _quiet(w):
+            w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+
+
+def check_formatted(node: ast.FormattedValue, w) -> None:
+    if w.is_tensor(node.value) and not _quiet(w):
+        w.report("FG205", node, f"f-string formats tensor `{snippet(node.value)}`")
+
+
+def check_binop(node: ast.BinOp, w) -> None:
+    if isinstance(node.op, ast.Mod) and string_literal(node.left) and not _quiet(w):
+        values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+        if any(w.is_tensor(v) for v in values):
+            w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+
+
+def _quiet(w) -> bool:
+    """Strings inside print/logging/warnings calls are reported by those rules; assert and raise
+    messages are only built when the check fails."""
+    for ancestor in reversed(w.parents[:-1]):
+        if isinstance(ancestor, (ast.Assert, ast.Raise)) or id(ancestor) in w.quiet:
+            return True
+        if isinstance(ancestor, ast.stmt):
+            return False
+    return False
+
+
+CHECKS = {
+    ast.Call: [check_call],
+    ast.FormattedValue: [check_formatted],
+    ast.BinOp: [check_binop],
+}

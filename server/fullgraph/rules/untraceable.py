@@ -1,0 +1,171 @@
+"""FG4xx: Python constructs and library calls Dynamo cannot trace."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.facts import Module
+from fullgraph.rules.common import method_call, snippet
+from fullgraph.rules.rule import Rule
+
+RULES = [
+    Rule(
+        "FG401", "deepcopy", "`copy.deepcopy()` in compiled code", ("GB0179", "GB4198"),
+        what="Flags `copy.deepcopy` calls.",
+        why="Dynamo does not support `copy.deepcopy()` (GB0179), in particular of tensors (GB4198).",
+        example="saved = copy.deepcopy(x)",
+        fixed_example="saved = x.clone()",
+        fix_text="Use `tensor.clone()` (or `.detach().clone()`), or copy modules outside the region.",
+    ),
+    Rule(
+        "FG402", "generator-entry", "compiled function is a generator", ("GB0003",),
+        what="Flags `yield` in a compiled entry point.",
+        why="Generators cannot be compiled directly with `torch.compile` (GB0003).",
+        example="@torch.compile\ndef chunks(x):\n    for c in x.split(4):\n        yield c * 2",
+        fixed_example="@torch.compile\ndef chunks(x):\n    return [c * 2 for c in x.split(4)]",
+        fix_text="Return a list/tuple, or compile a non-generator function that calls the generator.",
+    ),
+    Rule(
+        "FG403", "class-in-region", "`class` statement inside compiled code", ("GB8977",),
+        what="Flags class definitions inside compiled functions.",
+        why="Dynamo cannot trace building a class at run time (GB8977 'Invalid call to __build_class__').",
+        example="def forward(self, x):\n    class Out(NamedTuple):\n        y: torch.Tensor\n    return Out(x)",
+        fixed_example="class Out(NamedTuple):\n    y: torch.Tensor\n\ndef forward(self, x):\n    return Out(x)",
+        fix_text="Define the class at module level.",
+    ),
+    Rule(
+        "FG404", "explicit-graph-break", "`torch._dynamo.graph_break()` call", ("GB0025",),
+        what="Flags explicit `torch._dynamo.graph_break()` calls.",
+        why="It is a user-inserted graph break (GB0025).",
+        example="y = self.a(x)\ntorch._dynamo.graph_break()\nreturn self.b(y)",
+        fixed_example="y = self.a(x)\nreturn self.b(y)",
+        fix_text="Remove the call (it is usually left over from debugging).",
+    ),
+    Rule(
+        "FG405", "data-ptr-comparison", "comparison of `data_ptr()` values", ("GB5976",),
+        what="Flags comparisons whose operands call `.data_ptr()`.",
+        why="Dynamo can only trace a data pointer comparison when it can prove both operands share "
+            "storage (GB5976).",
+        example="if a.data_ptr() == b.data_ptr():\n    b = b.clone()",
+        fixed_example="b = b.clone()  # or decide aliasing outside the compiled region",
+        fix_text="Decide aliasing outside the compiled region, or clone unconditionally.",
+    ),
+    Rule(
+        "FG406", "requires-grad-mutation", "assignment to `.requires_grad`", ("GB0206",),
+        what="Flags `t.requires_grad = ...` assignments.",
+        why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206).",
+        example="x.requires_grad = True",
+        fixed_example="x = x.requires_grad_(True)  # or set it before calling the compiled code",
+        fix_text="Set `requires_grad` before the compiled call.",
+    ),
+    Rule(
+        "FG407", "parameter-in-region", "`nn.Parameter(...)` built in compiled code", ("GB0264",),
+        what="Flags `torch.nn.Parameter(...)` constructed inside a compiled region.",
+        why="With the default `graph_break_on_nn_param_ctor=True`, Dynamo breaks on the constructor (GB0264).",
+        example="def forward(self, x):\n    w = nn.Parameter(torch.ones(4))\n    return x * w",
+        fixed_example="def __init__(self):\n    super().__init__()\n    self.w = nn.Parameter(torch.ones(4))",
+        fix_text="Create parameters in `__init__`.",
+    ),
+    Rule(
+        "FG408", "rnn-module", "call of an `nn.RNN`/`nn.LSTM`/`nn.GRU` submodule", ("GB0014",),
+        what="Flags calls of submodules assigned `nn.RNN`, `nn.LSTM` or `nn.GRU` in `__init__`.",
+        why="With the default `allow_rnn=False`, Dynamo does not trace RNN modules (GB0014).",
+        example="self.rnn = nn.LSTM(16, 32)\n...\nout, _ = self.rnn(x)",
+        fixed_example="torch._dynamo.config.allow_rnn = True  # experimental\nout, _ = self.rnn(x)",
+        fix_text="Set `torch._dynamo.config.allow_rnn = True`, or keep the RNN outside the compiled region.",
+    ),
+    Rule(
+        "FG409", "disabled-function-call", "call of a `torch.compiler.disable`d function", ("GB0098",),
+        what="Flags calls of functions in this file decorated with `torch.compiler.disable` "
+             "(or `torch._dynamo.disable`).",
+        why="Dynamo skips such functions and breaks the graph around the call (GB0098).",
+        example="@torch.compiler.disable\ndef debug(x): ...\n\ndef forward(self, x):\n    debug(x)\n    return x",
+        fixed_example="def forward(self, x):\n    return x  # call debug() outside the compiled region",
+        fix_text="Move the call out of the compiled region, or make the function traceable.",
+    ),
+    Rule(
+        "FG410", "numpy-on-tensor", "NumPy function applied to a tensor", ("GB0007",),
+        what="Flags `numpy.*` calls with a tensor argument.",
+        why="NumPy converts the tensor to an ndarray; Dynamo only traces this through its NumPy shim, "
+            "and fails for functions the shim lacks.",
+        example="y = np.exp(x)",
+        fixed_example="y = torch.exp(x)",
+        fix_text="Use the torch function of the same name.",
+        severity="info",
+    ),
+    Rule(
+        "FG411", "c-extension-call", "call into a C extension Dynamo cannot trace", ("GB0007",),
+        what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
+             "`marshal`, `binascii`).",
+        why="Dynamo cannot trace C functions it has no rules for; it marks them as skipped (GB0007).",
+        example="key = zlib.crc32(name.encode())",
+        fixed_example="# compute the key outside the compiled region",
+        fix_text="Compute the value outside the compiled region, or wrap it in a custom op.",
+    ),
+]
+
+RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
+C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
+
+
+def check_call(node: ast.Call, w) -> None:
+    func = node.func
+    q = w.resolve(func)
+    if q is not None:
+        if q == "copy.deepcopy":
+            gb = ("GB4198",) if node.args and w.is_tensor(node.args[0]) else ("GB0179",)
+            w.report("FG401", node, f"`{snippet(node)}` deep-copies in compiled code", gb_ids=gb)
+        elif q == "torch._dynamo.graph_break":
+            w.report("FG404", node, "explicit `torch._dynamo.graph_break()`")
+        elif q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+            w.report("FG407", node, f"`{snippet(node)}` builds a Parameter in compiled code")
+        elif q.startswith("numpy.") and not q.startswith("numpy.random.") \
+                and any(w.is_tensor(a) for a in node.args):
+            w.report("FG410", node, f"`{snippet(node.func)}(...)` applies NumPy to a tensor")
+        elif q.startswith(C_EXTENSIONS):
+            w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
+        return
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+        fact = w.kind(func)
+        if isinstance(fact, Module) and fact.cls in RNN_CLASSES:
+            w.report("FG408", node, f"`self.{func.attr}` is an `{fact.cls.rpartition('.')[2]}`, which Dynamo "
+                                    "does not trace")
+    callee = w.callee(node)
+    if callee is not None and callee.disabled:
+        w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def check_compare(node: ast.Compare, w) -> None:
+    operands = [node.left, *node.comparators]
+    if any(isinstance(o, ast.Call) and method_call(o, "data_ptr") for o in operands):
+        w.report("FG405", node, f"`{snippet(node)}` compares data pointers")
+
+
+def check_assign(node: ast.Assign | ast.AugAssign | ast.AnnAssign, w) -> None:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for target in targets:
+        if isinstance(target, ast.Attribute) and target.attr == "requires_grad":
+            confidence = "certain" if w.is_tensor(target.value) else "likely"
+            w.report("FG406", target, f"`{snippet(target)} = ...` mutates requires_grad in compiled code",
+                     confidence)
+
+
+def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
+    if w.is_entry and not any(r.code == "FG402" for r in w.raws):
+        w.report("FG402", node, f"`{w.function.qualname}` is a generator; it cannot be compiled")
+
+
+def check_class(node: ast.ClassDef, w) -> None:
+    w.report("FG403", node, f"class `{node.name}` is defined inside compiled code")
+
+
+CHECKS = {
+    ast.Call: [check_call],
+    ast.Compare: [check_compare],
+    ast.Assign: [check_assign],
+    ast.AugAssign: [check_assign],
+    ast.AnnAssign: [check_assign],
+    ast.Yield: [check_yield],
+    ast.YieldFrom: [check_yield],
+    ast.ClassDef: [check_class],
+}

@@ -1,0 +1,80 @@
+"""The worker on real fixtures: each break at the line Dynamo reports, including the ones explain misses."""
+
+import pytest
+
+from fullgraph.confirm.targets import targets_for
+
+from .conftest import fixture, line_of
+
+pytestmark = pytest.mark.torch
+
+
+def confirm(client, name, target=None):
+    path = fixture(name)
+    return path, client.request(targets_for(path, name=target, explicit=target is not None)[0].payload())
+
+
+def only(result, gb_id):
+    found = [b for b in result["breaks"] if b["gb_id"] == gb_id or any(c["gb_id"] == gb_id for c in b["chained"])]
+    assert len(found) == 1, result["breaks"]
+    return found[0]
+
+
+def test_print_before_first_tensor_op_is_reported(client):
+    path, result = confirm(client, "print_first.py")
+    brk = only(result, "GB0059")
+    assert (brk["frames"][-1]["file"], brk["frames"][-1]["line"]) == (path, line_of(path, 'print("scaling"'))
+    assert result["input_sets"][0]["graphs"] == 1
+    assert result["output"].startswith("scaling 3\n")
+
+
+def test_break_in_loop_skips_the_frame(client):
+    path, result = confirm(client, "loop_break.py")
+    brk = only(result, "GB7000")
+    assert brk["gb_id"] == "GB0059" and brk["frame_skipped"]
+    assert brk["frames"][-1]["line"] == line_of(path, 'print("norm"')
+    assert result["input_sets"][0]["graphs"] == 0
+
+
+def test_generator_entry_is_reported(client):
+    _, result = confirm(client, "generator_entry.py")
+    brk = only(result, "GB0003")
+    assert brk["gb_type"] == "Attempt to trace generator" and brk["hints"]
+
+
+def test_helper_break_has_outer_and_inner_frames(client):
+    path, result = confirm(client, "helper_break.py")
+    brk = only(result, "GB0170")
+    outer, inner = brk["frames"]
+    assert outer["line"] == line_of(path, "h = clamp_big(h)") and outer["name"] == "forward"
+    assert inner["line"] == line_of(path, "if h.abs().max() > 100") and inner["name"] == "clamp_big"
+    source = open(path).read().splitlines()[inner["line"] - 1]
+    assert source[inner["col"] : inner["end_col"]] == "h.abs().max() > 100"
+
+
+def test_recompilation_reports_the_failed_guard(client):
+    path, result = confirm(client, "branchy.py")
+    assert result["breaks"] == []
+    (rc,) = result["recompilations"]
+    assert rc["function"] == "route" and rc["input_set"] == 1
+    assert "size mismatch" in rc["guards"][0]
+    assert line_of(path, "if y.sum() > 0") not in result["reached"][path]
+
+
+def test_named_target_reaches_the_branch(client):
+    path, result = confirm(client, "branchy.py", "reached")
+    brk = only(result, "GB0170")
+    assert brk["frames"][0]["line"] == line_of(path, "if y.sum() > 0")
+    assert brk["input_sets"] == [0, 1]
+
+
+def test_verify_compares_outputs_and_graphs(client):
+    from fullgraph.confirm.verify import describe
+
+    path = fixture("clip.py")
+    target = targets_for(path)[0]
+    good = client.request(target.payload("verify", fixed_path=fixture("verify/clip.py")))
+    assert describe("clip.py", good) == (True, "clip.py: graphs 3 → 1, outputs identical on 4 input sets")
+    bad = client.request(target.payload("verify", fixed_path=fixture("wrong/clip.py")))
+    ok, line = describe("clip.py", bad)
+    assert not ok and "input set 1: output differs" in line

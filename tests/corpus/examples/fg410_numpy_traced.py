@@ -1,0 +1,15 @@
+# expect: clean
+# checker-xfail: torch 2.13 traces numpy calls on tensors (trace_numpy=True), so they do not break
+"""`np.sum`/`np.asarray` on a tensor are traced as tensor ops."""
+import numpy as np
+import torch
+
+
+@torch.compile
+def total(x: torch.Tensor):
+    h = x + 1
+    return np.sum(h), np.asarray(h)
+
+
+def fullgraph_example():
+    return total, (torch.randn(4),), {}

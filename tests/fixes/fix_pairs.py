@@ -1,0 +1,40 @@
+"""Fixture pairs under ``fixtures/fixes/``: each ``*.in.py`` names its findings in a ``# fix:`` header."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fullgraph.findings import Finding
+from fullgraph.fixes import apply_edits, fixes_for
+
+ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "fixes"
+HEADER = re.compile(r"^# fix: (.+)$", re.MULTILINE)
+
+
+def pair_inputs() -> list[Path]:
+    """Every ``*.in.py`` fixture, sorted."""
+    return sorted(ROOT.glob("*/*.in.py"))
+
+
+def expected_path(path: Path) -> Path:
+    return path.with_name(path.name.replace(".in.py", ".out.py"))
+
+
+def header_findings(source: str, path: str) -> list[Finding]:
+    """The findings a fixture's ``# fix: FG101@12, FG301@20`` header names."""
+    match = HEADER.search(source)
+    out = []
+    for item in match.group(1).split(",") if match else []:
+        code, _, line = item.strip().partition("@")
+        out.append(Finding(path, int(line), 0, int(line), 0, code, "", fix="predicate"))
+    return out
+
+
+def apply_header_fixes(source: str, path: str) -> str:
+    """Apply each named finding's main fix, last line first so earlier positions stay valid."""
+    for finding in sorted(header_findings(source, path), key=lambda f: -f.line):
+        fix = next((f for f in fixes_for(source, finding) if f.preferred), None)
+        assert fix is not None, f"{path}: no fix for {finding.code} at line {finding.line}"
+        source = apply_edits(source, fix.edits)
+    return source

@@ -1,0 +1,135 @@
+"""Every fixture pair, run for real: the original breaks, the fix compiles, results and output match."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import os
+import logging
+import warnings
+
+import pytest
+
+from fix_pairs import expected_path, pair_inputs
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.torch
+
+
+def load(path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def examples(module, factory: str = "fullgraph_example"):
+    made = getattr(module, factory)()
+    return made if isinstance(made, list) else [made]
+
+
+@contextlib.contextmanager
+def captured():
+    """Collect stdout, log records and warnings as one list of text lines."""
+    out = io.StringIO()
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record):
+            if not record.name.startswith("torch"):
+                lines.append(f"log {record.levelname} {record.getMessage()}")
+
+    handler = Collect()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    old_level = root.level
+    root.setLevel(logging.DEBUG)
+    try:
+        with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+            warnings.simplefilter("always")
+            yield lines
+        lines.extend(f"warning {w.category.__name__} {w.message}" for w in caught if f"{os.sep}torch{os.sep}" not in w.filename)
+        lines.insert(0, out.getvalue())
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+
+
+class GraphCounter:
+    def __init__(self):
+        self.graphs = 0
+
+    def __call__(self, gm, example_inputs):
+        self.graphs += 1
+        return gm.forward
+
+
+def same(a, b) -> bool:
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, torch.Tensor):
+        return a.dtype == b.dtype and a.shape == b.shape and torch.allclose(a, b, rtol=1e-5, atol=1e-6, equal_nan=True)
+    return a == b
+
+
+def original_breaks(module) -> bool:
+    """Whether Dynamo breaks the graph (or refuses ``fullgraph=True``) on some example of ``module``."""
+    for fn, args, kwargs in examples(module):
+        torch._dynamo.reset()
+        with captured():
+            if torch._dynamo.explain(fn)(*args, **kwargs).graph_break_count:
+                return True
+        torch._dynamo.reset()
+        try:
+            with captured():
+                torch.compile(fn, backend="eager", fullgraph=True)(*args, **kwargs)
+        except Exception as exc:  # Dynamo's Unsupported/UserError family
+            if type(exc).__module__.startswith("torch._dynamo"):
+                return True
+            raise
+    return False
+
+
+PAIRS = pair_inputs()
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[p.parent.name + "/" + p.name[:-6] for p in PAIRS])
+def test_pair_runs(path):
+    family = path.parent.name
+    stem = f"fx_{family}_{path.name[:-6]}"
+    original, fixed = load(path, stem + "_in"), load(expected_path(path), stem + "_out")
+
+    assert original_breaks(original) == getattr(original, "ORIGINAL_BREAKS", True)
+
+    for (fn0, args0, kwargs0), (fn1, args1, kwargs1) in zip(examples(original), examples(fixed)):
+        torch._dynamo.reset()
+        with captured() as text0:
+            want = fn0(*args0, **kwargs0)
+        if family == "defer":
+            counter = GraphCounter()
+            compiled = torch.compile(fn1, backend=counter)
+        else:
+            compiled = torch.compile(fn1, backend="eager", fullgraph=True)
+        with captured() as text1:
+            got = compiled(*args1, **kwargs1)
+        assert same(got, want)
+        assert text1 == text0
+        if family == "defer":
+            assert counter.graphs == 1
+
+
+TRAPS = [p for p in PAIRS if p.parent.name == "trap"]
+
+
+@pytest.mark.parametrize("path", TRAPS, ids=[p.name[:-6] for p in TRAPS])
+def test_trap_keeps_message(path):
+    original, fixed = load(path, "trap_in_" + path.name[:-6]), load(expected_path(path), "trap_out_" + path.name[:-6])
+    for (fn0, args0, kwargs0), (fn1, args1, kwargs1) in zip(examples(original, "failing_example"),
+                                                             examples(fixed, "failing_example")):
+        torch._dynamo.reset()
+        with pytest.raises(Exception) as want:
+            fn0(*args0, **kwargs0)
+        with pytest.raises(RuntimeError) as got:
+            torch.compile(fn1, backend="eager", fullgraph=True)(*args1, **kwargs1)
+        assert str(want.value) in str(got.value)

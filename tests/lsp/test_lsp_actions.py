@@ -1,0 +1,103 @@
+"""Quick fixes, suppression, fix-all (source action and command) and stale-version refusal."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from lsp_texts import MODEL
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+FIX_ALL_KIND = "source.fixAll.fullgraph"
+
+
+def _quick_fixes(actions, code):
+    return [a for a in actions if a.kind == types.CodeActionKind.QuickFix and f"({code})" in a.title]
+
+
+@pytest.mark.parametrize("code", ["FG101", "FG301"])
+async def test_each_quick_fix_removes_its_diagnostic(session, code):
+    uri = session.open("model.py", MODEL)
+    diags = [d for d in await session.diagnostics(uri) if d.code == code]
+    actions = _quick_fixes(await session.actions(uri, diags), code)
+    preferred = [a for a in actions if a.is_preferred]
+    assert len(preferred) == 1 and preferred[0].title.startswith(f"fullgraph ({code}): ")
+    assert actions[-1].title == f"fullgraph ({code}): disable for this line"
+    edit = preferred[0].edit.document_changes[0]
+    assert edit.text_document.version == session.version(uri)
+    assert session.apply(preferred[0].edit)
+    after = await session.diagnostics(uri)
+    assert code not in {d.code for d in after}
+    assert {d.code for d in after} == {"FG101", "FG301"} - {code}
+    assert session.text(uri) != MODEL
+
+
+async def test_deferral_offers_the_dynamo_config_alternative(session):
+    uri = session.open("model.py", MODEL)
+    diags = [d for d in await session.diagnostics(uri) if d.code == "FG301"]
+    titles = [a.title for a in _quick_fixes(await session.actions(uri, diags), "FG301")]
+    assert len(titles) >= 3, titles  # main fix, alternative(s), suppression
+
+
+async def test_disable_for_this_line_suppresses(session):
+    uri = session.open("model.py", MODEL)
+    diags = [d for d in await session.diagnostics(uri) if d.code == "FG301"]
+    suppress = _quick_fixes(await session.actions(uri, diags), "FG301")[-1]
+    assert session.apply(suppress.edit)
+    assert "# fullgraph: ignore[FG301]" in session.text(uri).splitlines()[5]
+    assert [d.code for d in await session.diagnostics(uri)] == ["FG101"]
+
+
+async def test_fix_all_source_action(session):
+    uri = session.open("model.py", MODEL)
+    await session.diagnostics(uri)
+    actions = await session.actions(uri, [], only=[FIX_ALL_KIND])
+    assert [a.kind for a in actions] == [FIX_ALL_KIND]
+    action = actions[0]
+    lazy = session.client_capabilities.text_document.code_action.resolve_support is not None
+    assert (action.edit is None) == lazy
+    if lazy:
+        action = await session.client.code_action_resolve_async(action)
+    assert len(action.edit.document_changes[0].edits) == 1
+    assert session.apply(action.edit)
+    _assert_fixed_once(session.text(uri), await session.diagnostics(uri))
+    again = await session.actions(uri, [], only=[FIX_ALL_KIND])
+    if lazy and again:
+        again = [a for a in [await session.client.code_action_resolve_async(again[0])] if a.edit]
+    assert again == []  # fix-all is idempotent: nothing left to offer
+
+
+def _assert_fixed_once(text, diagnostics):
+    assert "torch.where(" in text and text.count("print(") == 1
+    assert "FG101" not in {d.code for d in diagnostics} and len(diagnostics) < 2
+
+
+async def test_fix_all_command_applies_one_versioned_edit(session):
+    uri = session.open("model.py", MODEL)
+    before = await session.diagnostics(uri)
+    assert before
+    result = await session.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="fullgraph.applyFixAll", arguments=[uri, session.version(uri)]))
+    assert result["applied"] is True
+    sent = session.applied[-1].edit.document_changes[0]
+    assert sent.text_document.version == 1 and len(sent.edits) == 1
+    _assert_fixed_once(session.text(uri), await session.diagnostics(uri))
+    result = await session.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="fullgraph.applyFixAll", arguments=[uri, session.version(uri)]))
+    assert result == {"applied": False, "reason": "nothing to fix"}
+
+
+async def test_stale_versions_are_refused(session):
+    uri = session.open("model.py", MODEL)
+    diags = await session.diagnostics(uri)
+    actions = _quick_fixes(await session.actions(uri, diags), "FG301")
+    session.replace_all(uri, MODEL + "\n")  # the user types before applying
+    assert not session.apply(actions[0].edit)  # the versioned edit no longer applies
+    count = len(session.applied)
+    result = await session.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="fullgraph.applyFixAll", arguments=[uri, 1]))
+    assert result["applied"] is False and "stale" in result["reason"]
+    assert len(session.applied) == count  # nothing was sent to the client
+    stale = await session.actions(uri, diags)  # diagnostics of version 1 give no actions on version 2
+    assert stale == []

@@ -1,0 +1,94 @@
+"""The extension in real VS Code (code-server + chromium), against the real `fullgraph serve`.
+
+Runs vscode-client/e2e/run.sh (first run installs Node 24, code-server and playwright-core
+into .cache/vscode-e2e/, several minutes; later runs take about a minute) and checks its
+JSON result against the engine and the rewrites run in this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fullgraph.engine import analyze
+from fullgraph.fixes import apply_edits, fixes_for
+from fullgraph.fixes.fix_all import fix_all
+
+pytestmark = pytest.mark.slow
+
+FIXTURE = Path(__file__).resolve().parents[2] / "vscode-client" / "e2e" / "workspace" / "model.py"
+
+
+def _lsp(findings):
+    """Findings as (code, 0-based range) like VS Code reports them (the fixture is ASCII)."""
+    return [(f.code, [f.line - 1, f.col, f.end_line - 1, f.end_col]) for f in findings]
+
+
+def _seen(diagnostics):
+    return sorted((d["code"], d["range"]) for d in diagnostics)
+
+
+@pytest.fixture(scope="module")
+def result(client_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("vscode-e2e")
+    env = dict(os.environ, PYTHON=sys.executable, FULLGRAPH_E2E_RESULT=str(out / "result.json"),
+               FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"))
+    done = subprocess.run(["bash", str(client_dir / "e2e" / "run.sh")], env=env, capture_output=True, text=True, timeout=1500)
+    assert (out / "result.json").exists(), done.stdout[-4000:] + done.stderr[-4000:]
+    report = json.loads((out / "result.json").read_text())
+    assert done.returncode == 0 and report["ok"], json.dumps(report, indent=1)[-6000:] + done.stdout[-3000:] + done.stderr[-3000:]
+    return report
+
+
+def test_diagnostics_match_the_engine(result):
+    source = FIXTURE.read_text()
+    seen = result["exttest"]["diagnostics"]
+    assert _seen(seen) == sorted(_lsp(analyze(source, str(FIXTURE))))
+    assert {"FG101", "FG301"} <= {d["code"] for d in seen}
+    print_line = source.splitlines().index('        print("hidden norm", h.norm())')
+    assert any(d["code"] == "FG301" and d["range"][0] == print_line for d in seen)
+    assert all(d["href"].endswith(f'{d["code"]}.md') for d in seen)
+
+
+def test_quick_fix_applies_the_engine_rewrite(result):
+    ext = result["exttest"]
+    source = FIXTURE.read_text()
+    finding = next(f for f in analyze(source, str(FIXTURE)) if f.code == "FG101")
+    preferred = fixes_for(source, finding)[0]
+    assert any(a["title"] == f"fullgraph (FG101): {preferred.title}" and a["isPreferred"] for a in ext["codeActions"])
+    assert any(a["kind"] == "source.fixAll.fullgraph" for a in ext["codeActions"])
+    assert ext["afterQuickFix"] == apply_edits(source, preferred.edits)
+    assert "torch.where(" in ext["afterQuickFix"]
+    assert "FG101" not in {d["code"] for d in ext["diagnosticsAfterQuickFix"]}
+    assert _seen(ext["diagnosticsAfterQuickFix"]) == sorted(_lsp(analyze(ext["afterQuickFix"], str(FIXTURE))))
+
+
+def test_fix_all_command_rewrites_the_file(result):
+    ext = result["exttest"]
+    assert ext["afterFixAll"] == fix_all(ext["afterQuickFix"], str(FIXTURE), None).source
+    assert ext["afterFixAll"] != ext["afterQuickFix"]
+    assert _seen(ext["diagnosticsAfterFixAll"]) == sorted(_lsp(analyze(ext["afterFixAll"], str(FIXTURE))))
+
+
+def test_commands_revert_and_restart(result):
+    ext = result["exttest"]
+    assert set(ext["commands"]) == {"fullgraph.fixAll", "fullgraph.runConfirm", "fullgraph.restart", "fullgraph.showOutput", "fullgraph.applyFixAll"}
+    assert ext["revertedTextMatches"]
+    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "reverted", "restarted", "notInstalled", "interpreterRestored"]
+
+
+def test_packaged_vsix_shows_squiggles_and_quick_fix_menu(result):
+    assert result["vsix_installed"].startswith("fullgraph.fullgraph@")
+    assert result["shot"]["squiggles"] >= 2
+    assert any(t.startswith("fullgraph (FG") for t in result["shot"]["quickFixes"])
+    assert Path(result["screenshot"]).stat().st_size > 20_000
+
+
+def test_missing_fullgraph_is_explained_with_the_install_command(result):
+    assert "fullgraph is not installed in " in result["log"]
+    assert "-S -m pip install fullgraph" in result["log"]

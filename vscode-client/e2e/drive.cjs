@@ -1,0 +1,93 @@
+// Drives code-server with headless chromium (playwright-core).
+//   node drive.cjs exttest <baseUrl> <folder> <extensionDir> <testsModule> <resultJson>
+//     loads the extension unpackaged and runs <testsModule> inside the extension host
+//     (code-server needs --vscode-option enable-smoke-test-driver); waits for <resultJson>.
+//   node drive.cjs shot <baseUrl> <folder> <file> <png> <resultJson>
+//     opens <file>, waits for squiggles, opens the quick-fix menu on the first one, saves <png>.
+// Env: CHROMIUM (default /usr/bin/chromium), E2E_TIMEOUT_MS (default 120000).
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 120000);
+const t0 = Date.now();
+const log = (...a) => console.log(`[drive ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Opens a fresh headless chromium profile; calls body(page); always closes it. */
+async function withPage(url, body) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'chromium-profile-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 760 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = ctx.pages()[0] || (await ctx.newPage());
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text().slice(0, 300)); });
+  try {
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });
+    return await body(page);
+  } catch (e) {
+    log('console errors:\n' + consoleErrors.slice(-20).join('\n'));
+    throw e;
+  } finally {
+    await ctx.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const folderUrl = (base, folder) => `${base}/?folder=${encodeURIComponent(path.resolve(folder))}`;
+
+async function exttest(base, folder, extDir, testsModule, resultFile) {
+  const remote = (p) => `vscode-remote://remote${path.resolve(p)}`;
+  const payload = [['extensionDevelopmentPath', remote(extDir)], ['extensionTestsPath', remote(testsModule)]];
+  fs.rmSync(resultFile, { force: true });
+  await withPage(`${folderUrl(base, folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, async () => {
+    while (!fs.existsSync(resultFile) && Date.now() - t0 < timeoutMs) await sleep(250);
+  });
+  if (!fs.existsSync(resultFile)) throw new Error(`no result in ${resultFile} after ${Date.now() - t0} ms`);
+  const report = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+  log(`extension-host test ok=${report.ok} in ${Date.now() - t0} ms`);
+  return report.ok;
+}
+
+async function shot(base, folder, file, png, resultFile) {
+  const result = { file };
+  const squiggles = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
+  await withPage(folderUrl(base, folder), async (page) => {
+    await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
+    await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
+    await page.waitForSelector(squiggles, { timeout: 60000 });
+    result.squiggles = await page.locator(squiggles).count();
+    result.squiggleMs = Date.now() - t0;
+    log('squiggles:', result.squiggles);
+    const box = await page.locator(squiggles).first().boundingBox();
+    await page.mouse.click(box.x + 3, box.y + box.height / 2); // .view-lines intercepts element clicks
+    await page.keyboard.press('Control+.');
+    await page.locator('.action-widget .monaco-list-row.action').first().waitFor({ state: 'visible', timeout: 20000 });
+    await page.waitForTimeout(400);
+    result.quickFixes = (await page.locator('.action-widget').first().innerText()).trim().split('\n').filter(Boolean);
+    log('quick-fix menu:', JSON.stringify(result.quickFixes));
+    await page.screenshot({ path: png });
+    await page.keyboard.press('Escape');
+  });
+  result.totalMs = Date.now() - t0;
+  fs.writeFileSync(resultFile, JSON.stringify(result, null, 2));
+  return result.quickFixes.some((t) => t.startsWith('fullgraph ('));
+}
+
+const [mode, ...args] = process.argv.slice(2);
+const modes = { exttest, shot };
+if (!modes[mode]) {
+  console.error('usage: node drive.cjs exttest|shot ... (see header)');
+  process.exit(2);
+}
+modes[mode](...args).then(
+  (ok) => process.exit(ok ? 0 : 1),
+  (e) => { console.error(String(e && e.stack || e)); process.exit(1); },
+);

@@ -1,0 +1,105 @@
+// Runs inside the VS Code extension host (extensionTestsPath). Uses only the vscode API.
+// Opens model.py, checks fullgraph's diagnostics, applies the FG101 quick fix through
+// vscode.executeCodeActionProvider, runs "fullgraph: Fix all graph breaks in file", reverts,
+// and writes a JSON report to $FULLGRAPH_E2E_RESULT (inherited from code-server's environment).
+const vscode = require('vscode');
+const fs = require('fs');
+
+const FILE = 'model.py';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, pred, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await pred();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const codeOf = (d) => (d.code && typeof d.code === 'object' ? String(d.code.value) : String(d.code));
+const ours = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'fullgraph');
+const plain = (d) => ({
+  code: codeOf(d),
+  range: [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character],
+  severity: d.severity,
+  href: d.code && typeof d.code === 'object' ? String(d.code.target) : null,
+  message: d.message,
+});
+const signature = (uri) => JSON.stringify(ours(uri).map(plain));
+
+exports.run = async function run() {
+  const out = process.env.FULLGRAPH_E2E_RESULT;
+  const t0 = Date.now();
+  const report = { ok: false, steps: [] };
+  const step = (name, data) => report.steps.push({ t_ms: Date.now() - t0, name, ...data });
+  try {
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, FILE);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    report.original = doc.getText();
+    const ext = vscode.extensions.all.find((e) => e.packageJSON.name === 'fullgraph' && e.packageJSON.publisher === 'fullgraph');
+    await waitFor('the extension to activate', () => ext && ext.isActive, 60000);
+    const api = ext.exports;
+    step('activated', { languageId: doc.languageId });
+
+    const diags = await waitFor('fullgraph diagnostics', () => ours(uri).length && ours(uri), 60000);
+    report.diagnostics = diags.map(plain);
+    step('diagnostics', { codes: report.diagnostics.map((d) => d.code) });
+    const commands = await vscode.commands.getCommands(true);
+    report.commands = ['fullgraph.fixAll', 'fullgraph.runConfirm', 'fullgraph.restart', 'fullgraph.showOutput', 'fullgraph.applyFixAll']
+      .filter((c) => commands.includes(c));
+
+    // Quick fix for the tensor-condition `if` (FG101) through the code action provider.
+    const target = diags.find((d) => codeOf(d) === 'FG101');
+    const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, target.range, undefined, 20)) || [];
+    report.codeActions = actions.map((a) => ({ title: a.title, kind: a.kind && a.kind.value, isPreferred: !!a.isPreferred, hasEdit: !!a.edit }));
+    const fix = actions.find((a) => a.isPreferred && a.edit && a.title.startsWith('fullgraph (FG101)'));
+    if (!fix) throw new Error('no preferred fullgraph (FG101) quick fix with an edit');
+    let before = signature(uri);
+    if (!(await vscode.workspace.applyEdit(fix.edit))) throw new Error('quick fix edit was not applied');
+    report.afterQuickFix = doc.getText();
+    await waitFor('diagnostics after the quick fix', () => signature(uri) !== before, 20000);
+    report.diagnosticsAfterQuickFix = ours(uri).map(plain);
+    step('quickFix', { title: fix.title, codes: report.diagnosticsAfterQuickFix.map((d) => d.code) });
+
+    // Fix all through the palette command (the client sends fullgraph.applyFixAll).
+    before = signature(uri);
+    const textBefore = doc.getText();
+    await vscode.commands.executeCommand('fullgraph.fixAll');
+    await waitFor('fix-all to change the text', () => doc.getText() !== textBefore, 20000);
+    report.afterFixAll = doc.getText();
+    await waitFor('diagnostics after fix-all', () => signature(uri) !== before, 20000);
+    report.diagnosticsAfterFixAll = ours(uri).map(plain);
+    step('fixAll', { codes: report.diagnosticsAfterFixAll.map((d) => d.code) });
+
+    // Leave the file as it was; the diagnostics come back.
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    report.revertedTextMatches = doc.getText() === report.original;
+    await waitFor('diagnostics after revert', () => signature(uri) === JSON.stringify(report.diagnostics), 20000);
+    step('reverted', {});
+
+    // Restart: the new server publishes the same diagnostics again.
+    await vscode.commands.executeCommand('fullgraph.restart');
+    await waitFor('diagnostics after restart', () => signature(uri) === JSON.stringify(report.diagnostics), 30000);
+    step('restarted', { state: api.serverState() });
+
+    // An interpreter that cannot import fullgraph (`-S`: no site-packages): the client
+    // refuses to start the server; putting the setting back restarts it.
+    const config = vscode.workspace.getConfiguration('fullgraph');
+    const interpreter = config.get('interpreter');
+    await config.update('interpreter', [...interpreter, '-S'], vscode.ConfigurationTarget.Global);
+    await waitFor('the failed state without fullgraph', () => api.serverState() === 'failed', 20000);
+    step('notInstalled', { state: api.serverState() });
+    await config.update('interpreter', interpreter, vscode.ConfigurationTarget.Global);
+    await waitFor('the server to run again', () => api.serverState() === 'running', 30000);
+    step('interpreterRestored', { state: api.serverState() });
+    report.ok = true;
+  } catch (e) {
+    report.error = String((e && e.stack) || e);
+  }
+  report.total_ms = Date.now() - t0;
+  if (out) fs.writeFileSync(out, JSON.stringify(report, null, 2));
+  if (!report.ok) throw new Error(report.error);
+};

@@ -1,0 +1,77 @@
+/** Starting `<interpreter> -m fullgraph serve` as a vscode-languageclient LanguageClient. */
+import { execFile } from 'child_process';
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature } from 'vscode-languageclient/node';
+import { Launch, probeCommand, serverCommand } from './launch';
+import { serverSettings } from './settings';
+
+export const SECTION = 'fullgraph';
+
+/** Python files on disk and unsaved, and Python cells of notebooks. */
+export const DOCUMENT_SELECTOR = [
+  { scheme: 'file', language: 'python' },
+  { scheme: 'untitled', language: 'python' },
+  { scheme: 'vscode-notebook-cell', language: 'python' },
+  { notebook: '*', language: 'python' },
+];
+
+/** Result of checking that fullgraph imports in the interpreter. */
+export type Probe = { ok: true } | { ok: false; missingInterpreter: boolean; detail: string };
+
+/** Runs the interpreter once with `import fullgraph`. */
+export function probe(launch: Launch): Promise<Probe> {
+  const { command, args } = probeCommand(launch);
+  return new Promise((resolve) => {
+    execFile(command, args, { timeout: 30000 }, (err, _stdout, stderr) => {
+      if (!err) return resolve({ ok: true });
+      const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+      resolve({ ok: false, missingInterpreter: missing, detail: (stderr || err.message).trim() });
+    });
+  });
+}
+
+/** Server settings for a scope, with confirmation off in untrusted workspaces. */
+export function settingsFor(scope?: vscode.Uri): ReturnType<typeof serverSettings> {
+  return serverSettings(vscode.workspace.getConfiguration(SECTION, scope), vscode.workspace.isTrusted);
+}
+
+/**
+ * Advertises push diagnostics only. The server pushes always and also answers pulls from
+ * clients that support them; VS Code would then show every finding twice (one collection per
+ * model), and notebooks only support push anyway.
+ */
+const pushDiagnosticsOnly: StaticFeature = {
+  fillClientCapabilities: (capabilities) => {
+    delete capabilities.textDocument?.diagnostic;
+  },
+  initialize: () => undefined,
+  getState: () => ({ kind: 'static' }),
+  clear: () => undefined,
+};
+
+/** Builds (does not start) the client for a checked launch. */
+export function createClient(launch: Launch, log: vscode.LogOutputChannel): LanguageClient {
+  const { command, args } = serverCommand(launch);
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  // No `transport`: stdio without an extra `--stdio` argument.
+  const serverOptions: ServerOptions = { command, args, options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } } };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: log,
+    traceOutputChannel: log,
+    initializationOptions: { settings: settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri) },
+    middleware: {
+      workspace: {
+        // Answer `workspace/configuration` for our section with the trust-adjusted settings.
+        configuration: (params, token, next) =>
+          params.items.every((item) => item.section === SECTION)
+            ? params.items.map((item) => settingsFor(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined))
+            : next(params, token),
+      },
+    },
+  };
+  // The id `fullgraph` makes the client read `fullgraph.trace.server` itself.
+  const client = new LanguageClient(SECTION, 'fullgraph', serverOptions, clientOptions);
+  client.registerFeature(pushDiagnosticsOnly);
+  return client;
+}

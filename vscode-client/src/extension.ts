@@ -1,0 +1,236 @@
+/** Entry point: the server's lifecycle, the commands, the status bar item. */
+import * as vscode from 'vscode';
+import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { createClient, probe, SECTION, settingsFor } from './client';
+import { installCommand, Launch, resolveInterpreter } from './launch';
+import { activeInterpreter, onInterpreterChange } from './python';
+import { clientSettings, RESTART_KEYS, shouldNotify } from './settings';
+import { ServerState, statusView } from './status';
+
+/** Server command ids (distinct from the client's palette commands). */
+const SERVER_FIX_ALL = 'fullgraph.applyFixAll';
+const SERVER_CONFIRM = 'fullgraph.confirm';
+const RESTART_DELAY_MS = 1000;
+
+class Controller implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private current: ServerState = 'stopped';
+  private restartTimer: NodeJS.Timeout | undefined;
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly log: vscode.LogOutputChannel,
+    private readonly status: vscode.StatusBarItem,
+  ) {}
+
+  private folder(): vscode.Uri | undefined {
+    return vscode.workspace.workspaceFolders?.[0]?.uri;
+  }
+
+  /** Runs lifecycle steps one after another. */
+  private serial(step: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(step, step);
+    return this.queue;
+  }
+
+  get state(): ServerState {
+    return this.current;
+  }
+
+  private setState(state: ServerState): void {
+    this.current = state;
+    this.updateStatus();
+  }
+
+  updateStatus(): void {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc || doc.languageId !== 'python') {
+      this.status.hide();
+      return;
+    }
+    const enabled = settingsFor(doc.uri).enable;
+    const count = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'fullgraph').length;
+    const view = statusView(enabled ? this.state : 'disabled', this.state === 'running' ? count : undefined);
+    this.status.text = view.text;
+    this.status.tooltip = view.tooltip;
+    this.status.show();
+  }
+
+  private notifyError(message: string, ...actions: string[]): Thenable<string | undefined> {
+    this.log.error(message);
+    const level = clientSettings(vscode.workspace.getConfiguration(SECTION)).showNotifications;
+    return shouldNotify(level, 'error') ? vscode.window.showErrorMessage(message, ...actions) : Promise.resolve(undefined);
+  }
+
+  private async launch(): Promise<Launch> {
+    const folder = this.folder();
+    const own = clientSettings(vscode.workspace.getConfiguration(SECTION, folder)).interpreter;
+    const fromPython = own.length ? undefined : await activeInterpreter(folder);
+    return resolveInterpreter(own, fromPython, folder?.fsPath);
+  }
+
+  start(): Promise<void> {
+    return this.serial(async () => {
+      if (this.client) return;
+      this.setState('starting');
+      const launch = await this.launch();
+      this.log.info(`Interpreter (${launch.origin}): ${[launch.command, ...launch.args].join(' ')}`);
+      const checked = await probe(launch);
+      if (!checked.ok) {
+        this.setState('failed');
+        this.log.error(checked.detail);
+        void this.explainProbeFailure(launch, checked.missingInterpreter);
+        return;
+      }
+      const client = createClient(launch, this.log);
+      client.onDidChangeState((e) => {
+        if (this.client === client) this.setState(e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped');
+      });
+      this.client = client;
+      try {
+        await client.start();
+      } catch (err) {
+        this.client = undefined;
+        this.setState('failed');
+        await this.notifyError(`fullgraph: the language server failed to start: ${err}`, 'Show output').then((pick) => pick && this.log.show());
+      }
+    });
+  }
+
+  private async explainProbeFailure(launch: Launch, missingInterpreter: boolean): Promise<void> {
+    const interpreter = [launch.command, ...launch.args].join(' ');
+    if (missingInterpreter) {
+      const pick = await this.notifyError(`fullgraph: Python interpreter "${interpreter}" not found. Set "fullgraph.interpreter" or select an interpreter in the Python extension.`, 'Open settings');
+      if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'fullgraph.interpreter');
+      return;
+    }
+    const install = installCommand(launch);
+    const pick = await this.notifyError(`fullgraph is not installed in ${interpreter}. Install it with: ${install}`, 'Install in terminal', 'Copy command', 'Show output');
+    if (pick === 'Install in terminal') {
+      const terminal = vscode.window.createTerminal('fullgraph install');
+      terminal.show();
+      terminal.sendText(install);
+    } else if (pick === 'Copy command') {
+      await vscode.env.clipboard.writeText(install);
+    } else if (pick) {
+      this.log.show();
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.serial(async () => {
+      const client = this.client;
+      this.client = undefined;
+      if (client) {
+        try {
+          await client.stop(5000);
+        } catch (err) {
+          this.log.warn(`Stopping the server: ${err}`);
+        }
+        await client.dispose();
+      }
+      this.setState('stopped');
+    });
+  }
+
+  async restart(): Promise<void> {
+    clearTimeout(this.restartTimer);
+    this.log.info('Restarting the language server');
+    await this.stop();
+    await this.start();
+  }
+
+  /** Restarts once after a burst of changes. */
+  scheduleRestart(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => void this.restart(), RESTART_DELAY_MS);
+  }
+
+  /** Sends the current settings to the running server. */
+  async reconfigure(): Promise<void> {
+    if (this.client?.state !== State.Running) return;
+    await this.client.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: settingsFor(this.folder()) } });
+    this.updateStatus();
+  }
+
+  /** Runs a server command on the active Python document; undefined when there is none. */
+  async serverCommand(command: string): Promise<unknown> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.languageId !== 'python') {
+      void vscode.window.showInformationMessage('fullgraph: open a Python file first.');
+      return undefined;
+    }
+    if (this.client?.state !== State.Running) {
+      await this.notifyError('fullgraph: the language server is not running.', 'Show output').then((pick) => pick && this.log.show());
+      return undefined;
+    }
+    const doc = editor.document;
+    const uri = this.client.code2ProtocolConverter.asUri(doc.uri);
+    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [uri, doc.version] });
+  }
+
+  async confirm(): Promise<unknown> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('fullgraph: confirmation runs your code, so it is off in an untrusted workspace.');
+      return undefined;
+    }
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc && !settingsFor(doc.uri).confirm.enable) {
+      const pick = await vscode.window.showInformationMessage('fullgraph: confirmation with TorchDynamo is off ("fullgraph.confirm.enable").', 'Open settings');
+      if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'fullgraph.confirm');
+      return undefined;
+    }
+    return this.serverCommand(SERVER_CONFIRM);
+  }
+
+  dispose(): void {
+    clearTimeout(this.restartTimer);
+    void this.stop();
+  }
+}
+
+let controller: Controller | undefined;
+
+/** What the extension exports (used by the end-to-end tests). */
+export interface FullgraphApi {
+  serverState(): ServerState;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<FullgraphApi> {
+  const log = vscode.window.createOutputChannel('fullgraph', { log: true });
+  const status = vscode.window.createStatusBarItem('fullgraph.status', vscode.StatusBarAlignment.Right, 100);
+  status.name = 'fullgraph';
+  status.command = 'fullgraph.showOutput';
+  const ctl = new Controller(log, status);
+  controller = ctl;
+  context.subscriptions.push(
+    log,
+    status,
+    ctl,
+    vscode.commands.registerCommand('fullgraph.fixAll', () => ctl.serverCommand(SERVER_FIX_ALL)),
+    vscode.commands.registerCommand('fullgraph.runConfirm', () => ctl.confirm()),
+    vscode.commands.registerCommand('fullgraph.restart', () => ctl.restart()),
+    vscode.commands.registerCommand('fullgraph.showOutput', () => log.show()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (RESTART_KEYS.some((key) => e.affectsConfiguration(key))) ctl.scheduleRestart();
+      else if (e.affectsConfiguration(SECTION)) void ctl.reconfigure();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => ctl.scheduleRestart()),
+    vscode.window.onDidChangeActiveTextEditor(() => ctl.updateStatus()),
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      const active = vscode.window.activeTextEditor?.document.uri.toString();
+      if (e.uris.some((u) => u.toString() === active)) ctl.updateStatus();
+    }),
+  );
+  const pythonChange = await onInterpreterChange(() => {
+    if (!clientSettings(vscode.workspace.getConfiguration(SECTION)).interpreter.length) ctl.scheduleRestart();
+  });
+  if (pythonChange) context.subscriptions.push(pythonChange);
+  void ctl.start();
+  return { serverState: () => ctl.state };
+}
+
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
+}
