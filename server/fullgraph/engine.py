@@ -41,8 +41,8 @@ class _Lines:
         self._lines: list[str] | None = None
 
     def line(self, number: int) -> str:
-        if self._lines is None:
-            self._lines = _NEWLINE.split(self.text)
+        if self._lines is None:  # lone-CR line ends are rare: split them only when present
+            self._lines = _NEWLINE.split(self.text) if "\r" in self.text else self.text.split("\n")
         return self._lines[number - 1] if 0 < number <= len(self._lines) else ""
 
     def col(self, number: int, byte_col: int) -> int:
@@ -105,6 +105,14 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
         return _analyze_tree(parsed, text, path, config)
     except (RecursionError, MemoryError):
         return _filtered(Report([_fg000(path, "cannot analyze: the code is nested too deeply")]), config)
+    except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
+        _internal_error(path, "<module>", exc)
+        return Report()
+
+
+def _internal_error(path: str, where: str, exc: Exception) -> None:
+    """Log a checker bug to stderr; the run goes on with the other functions and files."""
+    print(f"fullgraph: internal error in {path} ({where}): {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 def _filtered(report: Report, config: Config) -> Report:
@@ -139,8 +147,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str):
         try:
             walker.run()
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
-            print(f"fullgraph: internal error in {path} ({visit.function.qualname}): "
-                  f"{type(exc).__name__}: {exc}", file=sys.stderr)
+            _internal_error(path, visit.function.qualname, exc)
             continue
         yield walker, visit
         for target, call, arg_facts, in_loop in walker.calls:
@@ -180,7 +187,10 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config) -
         data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop},
     )
     if rule.fix_kind:
-        finding = finding.with_(fix_blocked=decline_reason(_fix_scope(visit.function), finding))
+        try:
+            finding = finding.with_(fix_blocked=decline_reason(_fix_scope(visit.function), finding))
+        except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
+            _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
 
 

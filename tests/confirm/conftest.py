@@ -20,9 +20,9 @@ def line_of(path: str, text: str) -> int:
     raise AssertionError(f"{text!r} not in {path}")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def client():
-    """One warm worker for a test module."""
+    """One warm worker shared by the tests (restarted by the tests that kill it)."""
     from fullgraph.confirm.client import ConfirmClient
 
     with ConfirmClient(timeout=60) as c:

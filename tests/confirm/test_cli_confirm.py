@@ -7,7 +7,6 @@ import sys
 import pytest
 
 from fullgraph.cli import main
-from fullgraph.confirm.client import ConfirmClient
 from fullgraph.confirm.verify import verify_fix_all
 from fullgraph.fixes import FixAllResult
 
@@ -17,24 +16,20 @@ pytestmark = pytest.mark.torch
 
 
 def test_confirm_json_marks_findings_and_counts_graphs(capsys):
-    path = fixture("clip.py")
-    assert main(["confirm", "--format", "json", path, fixture("factory_raises.py")]) == 1
+    path, branchy = fixture("clip.py"), fixture("branchy.py")
+    assert main(["confirm", "--format", "json", path, f"{branchy}::reached", fixture("factory_raises.py")]) == 1
     out = json.loads(capsys.readouterr().out)
-    by_line = {f["line"]: f for f in out["findings"]}
-    assert by_line[line_of(path, "if h.sum() > 0")]["confirmed"] is True
-    assert by_line[line_of(path, 'print("clipped")')]["confirmed"] is True
-    clip, raising = out["targets"]
+    by_place = {(f["path"], f["line"]): f for f in out["findings"]}
+    assert by_place[path, line_of(path, "if h.sum() > 0")]["confirmed"] is True
+    assert by_place[path, line_of(path, 'print("clipped")')]["confirmed"] is True
+    dynamo_only = by_place[branchy, line_of(branchy, "if y.sum() > 0")]
+    assert dynamo_only["code"] == "FG900" and dynamo_only["gb_ids"] == ["GB0170"]
+    assert "Data-dependent branching" in dynamo_only["message"]
+    clip, reached, raising = out["targets"]
     assert clip["graphs"] == [3, 3, 3, 2]  # the last input set is all negative: the branch is not taken
+    assert reached["target"] == "branchy.py::reached" and reached["graphs"] == [2, 2]
     assert raising["error"]["kind"] == "factory" and "checkpoint not found" in out["errors"][0]
     assert "torch" not in sys.modules
-
-
-def test_confirm_text_reports_dynamo_only_breaks(capsys):
-    path = fixture("branchy.py")
-    main(["confirm", f"{path}::reached"])
-    out = capsys.readouterr().out
-    assert f"branchy.py:{line_of(path, 'if y.sum() > 0')}:" in out and "FG900" in out
-    assert "Data-dependent branching (GB0170)" in out and "graphs per input set: 2, 2" in out
 
 
 def test_fix_verify_applies_when_outputs_match(tmp_path, capsys):
@@ -45,12 +40,11 @@ def test_fix_verify_applies_when_outputs_match(tmp_path, capsys):
     assert "torch.where" in path.read_text()
 
 
-def test_verify_refuses_a_fix_that_changes_outputs(tmp_path):
+def test_verify_refuses_a_fix_that_changes_outputs(tmp_path, client):
     path = tmp_path / "clip.py"
     shutil.copy(fixture("clip.py"), path)
     wrong = FixAllResult(open(fixture("wrong/clip.py")).read(), (), 1)
-    with ConfirmClient() as client:
-        result = verify_fix_all(client, str(path), path.read_text(), fixed=wrong)
+    result = verify_fix_all(client, str(path), path.read_text(), fixed=wrong)
     assert not result.ok and result.source == path.read_text()
     assert "outputs differ (input set 1: output differs" in result.message
     assert result.message.endswith("clip.py: nothing applied")

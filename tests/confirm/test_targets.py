@@ -30,3 +30,4 @@ def test_explicit_target_without_factory_is_kept(tmp_path):
     (target,) = targets_for(str(tmp_path / "m.py"), SOURCE, name="Missing", explicit=True)
     assert target.name == "Missing" and target.factory is None
     assert [t.name for t in targets_for(str(tmp_path / "m.py"), SOURCE)] == [None, "Decoder"]
+

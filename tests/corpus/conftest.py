@@ -1,6 +1,7 @@
-"""Let the corpus tests and helpers import each other by module name."""
+"""Let the corpus tests import the corpus reader and the shared Dynamo helper (in tests/)."""
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]

@@ -61,9 +61,9 @@ class Session:
     def encoding(self) -> str:
         return self.server_capabilities.position_encoding or types.PositionEncodingKind.Utf16
 
-    def open(self, name: str, text: str) -> str:
-        """Write ``name`` (made unique) under the workspace and open it with ``text``; returns its URI."""
-        path = self.root / f"d{len(self.docs)}" / name
+    def open(self, name: str, text: str, folder: str | None = None) -> str:
+        """Write ``name`` under ``folder`` (default: a new one) and open it with ``text``; returns its URI."""
+        path = self.root / (folder or f"d{len(self.docs)}") / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         uri = from_fs_path(str(path))
@@ -125,7 +125,7 @@ class Session:
             await asyncio.sleep(0.01)
         if settle:
             await asyncio.sleep(settle)
-        return [p for p in self.published if p.uri == uri][-1].diagnostics
+        return list([p for p in self.published if p.uri == uri][-1].diagnostics)
 
     async def actions(self, uri: str, diagnostics: list[types.Diagnostic], only=None) -> list[types.CodeAction]:
         rng = diagnostics[0].range if diagnostics else types.Range(start=types.Position(line=0, character=0),

@@ -5,13 +5,11 @@ from __future__ import annotations
 import asyncio
 import random
 
-import pytest
 from lsprotocol import types
 
 from lsp_session import summary
 from lsp_texts import MODEL, WIDE
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
 def _units(text: str, encoding: str) -> int:

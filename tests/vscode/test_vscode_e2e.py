@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from fullgraph.engine import analyze
-from fullgraph.fixes import apply_edits, fixes_for
-from fullgraph.fixes.fix_all import fix_all
+from fullgraph.fixes import apply_edits, fix_all, fixes_for
 
 pytestmark = pytest.mark.slow
 
@@ -75,11 +74,11 @@ def test_fix_all_command_rewrites_the_file(result):
     assert _seen(ext["diagnosticsAfterFixAll"]) == sorted(_lsp(analyze(ext["afterFixAll"], str(FIXTURE))))
 
 
-def test_commands_revert_and_restart(result):
+def test_commands_restore_and_restart(result):
     ext = result["exttest"]
     assert set(ext["commands"]) == {"fullgraph.fixAll", "fullgraph.runConfirm", "fullgraph.restart", "fullgraph.showOutput", "fullgraph.applyFixAll"}
-    assert ext["revertedTextMatches"]
-    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "reverted", "restarted", "notInstalled", "interpreterRestored"]
+    assert ext["restoredTextMatches"]
+    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "restarted", "notInstalled", "interpreterRestored"]
 
 
 def test_packaged_vsix_shows_squiggles_and_quick_fix_menu(result):

@@ -6,6 +6,9 @@ import { Launch, probeCommand, serverCommand } from './launch';
 import { serverSettings } from './settings';
 
 export const SECTION = 'fullgraph';
+/** Server commands that run the user's code (TorchDynamo on sample inputs). */
+export const RUNS_USER_CODE = ['fullgraph.confirm', 'fullgraph.verifiedFixAll'];
+export const UNTRUSTED_MESSAGE = 'fullgraph: confirmation runs your code, so it is off in an untrusted workspace.';
 
 /** Python files on disk and unsaved, and Python cells of notebooks. */
 export const DOCUMENT_SELECTOR = [
@@ -61,6 +64,16 @@ export function createClient(launch: Launch, log: vscode.LogOutputChannel): Lang
     traceOutputChannel: log,
     initializationOptions: { settings: settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri) },
     middleware: {
+      // In an untrusted workspace no lens offers, and no command runs, the user's code.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        return vscode.workspace.isTrusted ? lenses : lenses?.filter((lens) => !RUNS_USER_CODE.includes(lens.command?.command ?? ''));
+      },
+      executeCommand: (command, args, next) => {
+        if (vscode.workspace.isTrusted || !RUNS_USER_CODE.includes(command)) return next(command, args);
+        void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE);
+        return undefined;
+      },
       workspace: {
         // Answer `workspace/configuration` for our section with the trust-adjusted settings.
         configuration: (params, token, next) =>

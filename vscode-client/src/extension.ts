@@ -1,7 +1,7 @@
 /** Entry point: the server's lifecycle, the commands, the status bar item. */
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
-import { createClient, probe, SECTION, settingsFor } from './client';
+import { createClient, probe, SECTION, settingsFor, UNTRUSTED_MESSAGE } from './client';
 import { installCommand, Launch, resolveInterpreter } from './launch';
 import { activeInterpreter, onInterpreterChange } from './python';
 import { clientSettings, RESTART_KEYS, shouldNotify } from './settings';
@@ -11,6 +11,13 @@ import { ServerState, statusView } from './status';
 const SERVER_FIX_ALL = 'fullgraph.applyFixAll';
 const SERVER_CONFIRM = 'fullgraph.confirm';
 const RESTART_DELAY_MS = 1000;
+
+/** What the server's commands answer. */
+interface CommandAnswer {
+  ok?: boolean;
+  applied?: boolean;
+  reason?: string | null;
+}
 
 class Controller implements vscode.Disposable {
   private client: LanguageClient | undefined;
@@ -48,7 +55,7 @@ class Controller implements vscode.Disposable {
       this.status.hide();
       return;
     }
-    const enabled = settingsFor(doc.uri).enable;
+    const enabled = settingsFor(doc.uri).enable !== false;
     const count = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'fullgraph').length;
     const view = statusView(enabled ? this.state : 'disabled', this.state === 'running' ? count : undefined);
     this.status.text = view.text;
@@ -153,8 +160,8 @@ class Controller implements vscode.Disposable {
     this.updateStatus();
   }
 
-  /** Runs a server command on the active Python document; undefined when there is none. */
-  async serverCommand(command: string): Promise<unknown> {
+  /** Runs a server command on the active Python document (arguments: its uri, then `extra`). */
+  async serverCommand(command: string, extra: (doc: vscode.TextDocument) => unknown[]): Promise<unknown> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.document.languageId !== 'python') {
       void vscode.window.showInformationMessage('fullgraph: open a Python file first.');
@@ -166,21 +173,30 @@ class Controller implements vscode.Disposable {
     }
     const doc = editor.document;
     const uri = this.client.code2ProtocolConverter.asUri(doc.uri);
-    return this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [uri, doc.version] });
+    try {
+      return await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [uri, ...extra(doc)] });
+    } catch (err) {
+      await this.notifyError(`fullgraph: ${command} failed: ${err}`);
+      return undefined;
+    }
   }
 
+  /** "Fix all graph breaks in file": the server applies one edit to this version of the file. */
+  async fixAll(): Promise<unknown> {
+    const answer = (await this.serverCommand(SERVER_FIX_ALL, (doc) => [doc.version])) as CommandAnswer | undefined;
+    if (answer && answer.applied === false && answer.reason) void vscode.window.showInformationMessage(`fullgraph: ${answer.reason}`);
+    return answer;
+  }
+
+  /** "Confirm graph breaks with Dynamo" on the saved file (never in an untrusted workspace). */
   async confirm(): Promise<unknown> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('fullgraph: confirmation runs your code, so it is off in an untrusted workspace.');
+      void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE);
       return undefined;
     }
-    const doc = vscode.window.activeTextEditor?.document;
-    if (doc && !settingsFor(doc.uri).confirm.enable) {
-      const pick = await vscode.window.showInformationMessage('fullgraph: confirmation with TorchDynamo is off ("fullgraph.confirm.enable").', 'Open settings');
-      if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'fullgraph.confirm');
-      return undefined;
-    }
-    return this.serverCommand(SERVER_CONFIRM);
+    const answer = (await this.serverCommand(SERVER_CONFIRM, () => [])) as CommandAnswer | undefined;
+    if (answer && answer.ok === false && answer.reason) void vscode.window.showWarningMessage(`fullgraph: ${answer.reason}`);
+    return answer;
   }
 
   dispose(): void {
@@ -207,7 +223,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Fullgr
     log,
     status,
     ctl,
-    vscode.commands.registerCommand('fullgraph.fixAll', () => ctl.serverCommand(SERVER_FIX_ALL)),
+    vscode.commands.registerCommand('fullgraph.fixAll', () => ctl.fixAll()),
     vscode.commands.registerCommand('fullgraph.runConfirm', () => ctl.confirm()),
     vscode.commands.registerCommand('fullgraph.restart', () => ctl.restart()),
     vscode.commands.registerCommand('fullgraph.showOutput', () => log.show()),

@@ -1,28 +1,39 @@
 import * as assert from 'assert';
-import { clientSettings, ConfigReader, RESTART_KEYS, serverSettings, shouldNotify } from '../src/settings';
+import { clientSettings, ConfigReader, explicit, Inspected, RESTART_KEYS, serverSettings, shouldNotify } from '../src/settings';
 
-/** A ConfigReader over dotted keys, like `vscode.workspace.getConfiguration('fullgraph')`. */
-const reader = (values: Record<string, unknown>): ConfigReader => ({ get: <T>(key: string) => values[key] as T | undefined });
+/**
+ * A ConfigReader over dotted keys, like `vscode.workspace.getConfiguration('fullgraph')`:
+ * `user` values are user settings, `folder` values override them, `defaults` only show in get().
+ */
+function reader(user: Record<string, unknown>, folder: Record<string, unknown> = {}, defaults: Record<string, unknown> = {}): ConfigReader {
+  return {
+    get: <T>(key: string) => (folder[key] ?? user[key] ?? defaults[key]) as T | undefined,
+    inspect: <T>(key: string) => ({ globalValue: user[key], workspaceFolderValue: folder[key] }) as Inspected<T>,
+  };
+}
+
+const UNSET = {
+  enable: null,
+  select: null,
+  ignore: null,
+  severity: null,
+  run: null,
+  assumeCompiled: null,
+  debounce: null,
+  confirm: { enable: null, onSave: null, timeout: null, interpreter: null },
+};
 
 describe('serverSettings', () => {
-  it('gives the server defaults when nothing is set', () => {
-    assert.deepStrictEqual(serverSettings(reader({}), true), {
-      enable: true,
-      select: [],
-      ignore: [],
-      severity: {},
-      run: 'onType',
-      assumeCompiled: false,
-      debounce: 200,
-      confirm: { enable: false, onSave: false, timeout: 60, interpreter: null },
-    });
+  it('sends nothing the user did not set, so pyproject.toml applies', () => {
+    const defaults = { enable: true, select: [], run: 'onType', assumeCompiled: 'modules', debounce: 200, 'confirm.enable': false };
+    assert.deepStrictEqual(serverSettings(reader({}, {}, defaults), true), UNSET);
   });
 
   it('passes every mirrored setting through', () => {
     const s = serverSettings(
       reader({
-        enable: false, select: ['FG1', 'FG301'], ignore: ['FG4'], severity: { FG1: 'Error', FG4: 'hint' }, run: 'onSave',
-        assumeCompiled: true, debounce: 0, 'confirm.enable': true, 'confirm.onSave': true, 'confirm.timeout': 12,
+        enable: false, select: ['FG1', ' FG301'], ignore: ['FG4'], severity: { FG1: 'Error', FG4: 'hint' }, run: 'onSave',
+        assumeCompiled: 'all', debounce: 0, 'confirm.enable': true, 'confirm.onSave': true, 'confirm.timeout': 12,
         'confirm.interpreter': ' /opt/py/bin/python ',
       }),
       true,
@@ -33,23 +44,39 @@ describe('serverSettings', () => {
       ignore: ['FG4'],
       severity: { FG1: 'error', FG4: 'hint' },
       run: 'onSave',
-      assumeCompiled: true,
+      assumeCompiled: 'all',
       debounce: 0,
       confirm: { enable: true, onSave: true, timeout: 12, interpreter: '/opt/py/bin/python' },
     });
   });
 
-  it('turns confirmation off in an untrusted workspace', () => {
-    const s = serverSettings(reader({ 'confirm.enable': true, 'confirm.onSave': true, 'confirm.interpreter': '/x/python' }), false);
-    assert.deepStrictEqual(s.confirm, { enable: false, onSave: false, timeout: 60, interpreter: null });
+  it('lets folder settings override user settings', () => {
+    const s = serverSettings(reader({ select: ['FG1'], run: 'onSave' }, { select: ['FG3'] }), true);
+    assert.deepStrictEqual([s.select, s.run], [['FG3'], 'onSave']);
   });
 
-  it('replaces malformed values with defaults', () => {
+  it('turns confirmation off in an untrusted workspace', () => {
+    const s = serverSettings(reader({ 'confirm.enable': true, 'confirm.onSave': true, 'confirm.interpreter': '/x/python' }), false);
+    assert.deepStrictEqual(s.confirm, { enable: false, onSave: false, timeout: null, interpreter: null });
+    assert.deepStrictEqual(serverSettings(reader({}), false).confirm, { enable: false, onSave: false, timeout: null, interpreter: null });
+  });
+
+  it('drops malformed values', () => {
     const s = serverSettings(
-      reader({ select: 'FG1', ignore: [1, '', 'FG2'], severity: { FG1: 'fatal', '': 'error', FG3: 'Warning' }, run: 'always', debounce: -5, 'confirm.timeout': 'soon' }),
+      reader({ select: 'FG1', ignore: [1, '', 'FG2'], severity: { FG1: 'fatal', '': 'error', FG3: 'Warning' }, run: 'always', assumeCompiled: true, debounce: -5, 'confirm.timeout': 'soon', enable: 'yes' }),
       true,
     );
-    assert.deepStrictEqual([s.select, s.ignore, s.severity, s.run, s.debounce, s.confirm.timeout], [[], ['FG2'], { FG3: 'warning' }, 'onType', 0, 60]);
+    assert.deepStrictEqual([s.select, s.ignore, s.severity, s.run, s.assumeCompiled, s.debounce, s.confirm.timeout, s.enable], [null, ['FG2'], { FG3: 'warning' }, null, null, 0, null, null]);
+  });
+});
+
+describe('explicit', () => {
+  it('prefers folder over workspace over user values', () => {
+    const cfg: ConfigReader = {
+      get: () => undefined,
+      inspect: <T>() => ({ globalValue: 'user', workspaceValue: 'workspace', workspaceFolderValue: undefined }) as Inspected<T>,
+    };
+    assert.strictEqual(explicit(cfg, 'run'), 'workspace');
   });
 });
 
@@ -71,8 +98,7 @@ describe('clientSettings', () => {
   });
 
   it('restarts the server for the interpreter and the trace level only', () => {
-    assert.ok(RESTART_KEYS.includes('fullgraph.interpreter'));
-    assert.ok(!RESTART_KEYS.some((k) => k.startsWith('fullgraph.confirm') || k === 'fullgraph.select'));
+    assert.deepStrictEqual(RESTART_KEYS, ['fullgraph.interpreter', 'fullgraph.trace.server']);
   });
 });
 

@@ -1,7 +1,9 @@
 """Tensor facts: which expressions hold tensors, evaluated in statement order.
 
-A fact is ``TENSOR``, ``VALUE`` (known not to be a tensor), ``None`` (unknown) or a
-:class:`Module` (an ``nn.Module`` instance, whose calls return tensors).
+A fact is ``TENSOR``, ``LIKELY`` (a tensor-only method was called on an unknown value),
+``VALUE`` (known not to be a tensor), ``None`` (unknown) or a :class:`Module` (an
+``nn.Module`` instance, whose calls return tensors). Names bound to boolean masks
+(``keep = scores > t``) are tracked too, for boolean-mask indexing.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ import ast
 from dataclasses import dataclass
 
 TENSOR = "tensor"
+LIKELY = "likely tensor"
 VALUE = "value"
+TENSORISH = (TENSOR, LIKELY)
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ TENSOR_ONLY_METHODS = frozenset(
     "new_ones new_full new_empty new_tensor clamp clamp_ expand expand_as repeat_interleave "
     "unflatten narrow detach matmul bmm masked_select index_select gather scatter scatter_add "
     "isnan isinf isfinite sigmoid relu float half bfloat16 long bool int triu tril softplus "
-    "transpose_ view_as reshape_as flip roll addmm baddbmm logsumexp topk argmax argmin".split()
+    "transpose_ view_as reshape_as flip roll addmm baddbmm logsumexp topk argmax argmin all any".split()
 )
 # `torch.*` callables that do not return tensors.
 TORCH_VALUE_FUNCS = frozenset(
@@ -51,6 +55,8 @@ TORCH_VALUE_FUNCS = frozenset(
     "get_autocast_dtype sym_int sym_float sym_max sym_min sym_not Generator set_default_dtype "
     "get_num_threads set_num_threads is_anomaly_enabled broadcast_shapes".split()
 )
+MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
+                        "isclose", "isin", "bool"))
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
 VALUE_BUILTINS = frozenset(
     "len isinstance issubclass int float bool str repr range hasattr callable id hash type "
@@ -58,6 +64,17 @@ VALUE_BUILTINS = frozenset(
 )
 CONFIG_NAMES = frozenset(("config", "cfg", "args", "opt", "hparams", "settings"))
 SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex"))
+# Unannotated forward parameters with these names are flags or sizes, not tensors.
+FLAG_PREFIXES = ("output_", "use_", "return_", "is_", "has_", "do_", "num_", "n_", "max_", "min_", "enable_")
+FLAG_SUFFIXES = ("_type", "_size", "_dim", "_len", "_length", "_idx", "_index", "_name", "_mode", "_first",
+                 "_only", "_flag", "_resolution", "_dimensions", "_shape")
+FLAG_NAMES = frozenset("height width dim training mode step kwargs config deterministic causal inplace train "
+                       "verbose debug layer stage shape size".split())
+
+
+def tensor_parameter(name: str) -> bool:
+    """An unannotated forward parameter without a default is a tensor unless its name says otherwise."""
+    return name not in FLAG_NAMES and not name.startswith(FLAG_PREFIXES) and not name.endswith(FLAG_SUFFIXES)
 
 
 def is_tensor_qualname(q: str) -> bool:
@@ -103,6 +120,7 @@ class Facts:
 
     def __init__(self, resolve, self_attr) -> None:
         self.env: dict[str, object] = {}
+        self.masks: set[str] = set()  # names currently bound to boolean tensors
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
 
@@ -116,7 +134,7 @@ class Facts:
         if isinstance(target, ast.Name):
             self.env[target.id] = fact
         elif isinstance(target, (ast.Tuple, ast.List)):
-            element = fact if fact in (TENSOR, VALUE) else None
+            element = fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
                 self.bind(t, element)
         elif isinstance(target, ast.Starred):
@@ -130,6 +148,28 @@ class Facts:
                 self.bind_assign(t, v)
         else:
             self.bind(target, self.kind(value))
+            if isinstance(target, ast.Name):
+                if self.is_mask(value):
+                    self.masks.add(target.id)
+                else:
+                    self.masks.discard(target.id)
+
+    def is_mask(self, node: ast.AST) -> bool:
+        """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `isnan(...)`."""
+        if isinstance(node, ast.Name):
+            return node.id in self.masks
+        if isinstance(node, ast.Compare):
+            return self.is_tensor(node) and not any(
+                isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+            return self.is_mask(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
+            return self.is_mask(node.left) or self.is_mask(node.right)
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            return name in MASK_FUNCS and self.is_tensor(node)
+        return False
 
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""
@@ -138,18 +178,20 @@ class Facts:
         fact = self.kind(node)
         if isinstance(fact, Module):
             return fact.element
-        return TENSOR if fact == TENSOR else None
+        return fact if fact in TENSORISH else None
 
     def is_tensor(self, node: ast.AST) -> bool:
         return self.kind(node) == TENSOR
 
-    def data_dependent(self, node: ast.AST) -> bool:
-        """True when evaluating `node` for truth needs a tensor's value."""
+    def data_dependent(self, node: ast.AST) -> str | None:
+        """'certain' / 'likely' when evaluating `node` for truth needs a tensor's value, else None."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.data_dependent(node.operand)
         if isinstance(node, ast.BoolOp):
-            return any(self.data_dependent(v) for v in node.values)
-        return self.kind(node) == TENSOR
+            found = [self.data_dependent(v) for v in node.values]
+            return "certain" if "certain" in found else ("likely" if "likely" in found else None)
+        fact = self.kind(node)
+        return "certain" if fact == TENSOR else ("likely" if fact == LIKELY else None)
 
     # -- evaluators by node type -------------------------------------------------------
 
@@ -170,8 +212,9 @@ class Facts:
                 return VALUE
         elif isinstance(base, ast.Attribute) and base.attr in CONFIG_NAMES:
             return VALUE
-        if node.attr in TENSOR_ATTRS and self.kind(base) == TENSOR:
-            return TENSOR
+        if node.attr in TENSOR_ATTRS:
+            fact = self.kind(base)
+            return fact if fact in TENSORISH else None
         return None
 
     def _call(self, node: ast.Call):
@@ -182,9 +225,8 @@ class Facts:
                 return TENSOR if isinstance(bound, Module) else None
             if func.id in VALUE_BUILTINS:
                 return VALUE
-            if func.id in ("max", "min", "abs", "sum"):
-                facts = [self.kind(a) for a in node.args]
-                return TENSOR if TENSOR in facts else (VALUE if facts and all(f == VALUE for f in facts) else None)
+            if func.id in ("max", "min", "abs", "sum") and node.args:
+                return _combine([self.kind(a) for a in node.args])
         q = self.resolve(func)
         if q is not None:
             return TENSOR if is_tensor_qualname(q) else None
@@ -199,25 +241,21 @@ class Facts:
                 return TENSOR
             if isinstance(receiver, Module):
                 return TENSOR if name in ("forward", "__call__") else None
-            if name in TENSOR_ONLY_METHODS:
-                return TENSOR
+            if receiver == LIKELY:
+                return VALUE if name in VALUE_METHODS else LIKELY
+            if receiver is None and name in TENSOR_ONLY_METHODS:
+                return LIKELY
             return None
         fact = self.kind(func)
         return TENSOR if isinstance(fact, Module) else None
 
     def _binop(self, node: ast.BinOp):
-        left, right = self.kind(node.left), self.kind(node.right)
-        if TENSOR in (left, right):
-            return TENSOR
-        return VALUE if left == VALUE and right == VALUE else None
+        return _combine([self.kind(node.left), self.kind(node.right)])
 
     def _compare(self, node: ast.Compare):
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return VALUE
-        facts = [self.kind(node.left), *(self.kind(c) for c in node.comparators)]
-        if TENSOR in facts:
-            return TENSOR
-        return VALUE if all(f == VALUE for f in facts) else None
+        return _combine([self.kind(node.left), *(self.kind(c) for c in node.comparators)])
 
     def _unaryop(self, node: ast.UnaryOp):
         if isinstance(node.op, ast.Not):
@@ -225,10 +263,7 @@ class Facts:
         return self.kind(node.operand)
 
     def _boolop(self, node: ast.BoolOp):
-        facts = [self.kind(v) for v in node.values]
-        if TENSOR in facts:
-            return TENSOR
-        return VALUE if all(f == VALUE for f in facts) else None
+        return _combine([self.kind(v) for v in node.values])
 
     def _ifexp(self, node: ast.IfExp):
         body, orelse = self.kind(node.body), self.kind(node.orelse)
@@ -238,10 +273,19 @@ class Facts:
         value = self.kind(node.value)
         if isinstance(value, Module):
             return value.element
-        return value if value in (TENSOR, VALUE) else None
+        return value if value in (TENSOR, LIKELY, VALUE) else None
 
     def _wrapped(self, node):
         return self.kind(node.value)
+
+
+def _combine(facts: list):
+    """The fact of an operation on operands: tensor if any is, value if all are."""
+    if TENSOR in facts:
+        return TENSOR
+    if LIKELY in facts:
+        return LIKELY
+    return VALUE if all(f == VALUE for f in facts) else None
 
 
 _MISSING = object()

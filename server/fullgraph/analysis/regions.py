@@ -1,13 +1,12 @@
 """Compiled regions: the module index (classes, functions, aliases) and the entry points.
 
 Built from the top-level statements and class bodies only; the whole tree is walked once
-more only when the text mentions ``compile(`` (to find ``torch.compile(x)`` targets).
+more only when the text contains ``compile(`` (to find ``torch.compile(x)`` targets).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.facts import TENSOR, VALUE, Module
@@ -17,7 +16,6 @@ COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 LOGGER_FACTORIES = ("getLogger", "get_logger")
-_COMPILE_CALL = re.compile(r"\bcompile\s*\(")
 
 
 @dataclass
@@ -57,7 +55,7 @@ class ModuleIndex:
         for info in self.classes.values():
             self._class_attrs(info)
         self.compiled_targets: list[FunctionInfo] = []
-        if _COMPILE_CALL.search(source):
+        if "compile(" in source:
             self._compile_calls(tree)
 
     # -- indexing ---------------------------------------------------------------------
@@ -112,19 +110,24 @@ class ModuleIndex:
         return False
 
     def _class_attrs(self, info: ClassInfo) -> None:
+        """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks)."""
         init = info.methods.get("__init__")
-        if init is None:
-            return
-        for stmt in ast.walk(init.node):
+        todo = list(reversed(init.node.body)) if init is not None else []
+        while todo:
+            stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         info.attrs[target.attr] = self.value_fact(stmt.value)
-            elif isinstance(stmt, ast.Call) and isinstance(stmt.func, ast.Attribute) \
-                    and stmt.func.attr in ("register_buffer", "register_parameter") and stmt.args \
-                    and isinstance(stmt.args[0], ast.Constant) and isinstance(stmt.args[0].value, str):
-                info.attrs[stmt.args[0].value] = TENSOR
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                call = stmt.value
+                if isinstance(call.func, ast.Attribute) and call.func.attr in ("register_buffer", "register_parameter") \
+                        and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+                    info.attrs[call.args[0].value] = TENSOR
+            else:
+                for name in ("finalbody", "handlers", "orelse", "body"):
+                    todo.extend(reversed(getattr(stmt, name, ())))
 
     def value_fact(self, value: ast.expr):
         """The fact of a value assigned to `self.x` in `__init__`."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from fullgraph.analysis.facts import TENSOR, Facts, Module, annotation_fact
+from fullgraph.analysis.facts import TENSOR, Facts, Module, annotation_fact, tensor_parameter
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
@@ -53,14 +53,6 @@ class Walker:
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
-        self._handlers = {
-            ast.If: self._if, ast.IfExp: self._if, ast.While: self._while, ast.For: self._for, ast.AsyncFor: self._for,
-            ast.Assign: self._assign, ast.AnnAssign: self._annassign, ast.AugAssign: self._augassign,
-            ast.NamedExpr: self._namedexpr, ast.With: self._with, ast.AsyncWith: self._with,
-            ast.FunctionDef: self._nested_def, ast.AsyncFunctionDef: self._nested_def,
-            ast.Lambda: self._skip, ast.ClassDef: self._skip, ast.Call: self._call,
-            **{c: self._comprehension for c in _COMPREHENSIONS},
-        }
 
     # -- services for rules -------------------------------------------------------------
 
@@ -139,12 +131,12 @@ class Walker:
         self.parents.append(node)
         for check in self.checks.get(type(node), ()):
             check(node, self)
-        handler = self._handlers.get(type(node))
+        handler = _HANDLERS.get(type(node))
         if handler is None:
             for child in ast.iter_child_nodes(node):
                 self.visit(child)
         else:
-            handler(node)
+            handler(self, node)
         self.parents.pop()
 
     def _visit_all(self, nodes) -> None:
@@ -164,9 +156,11 @@ class Walker:
             positional, defaults = positional[1:], defaults[1:]
         for i, (arg, default) in enumerate([*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]):
             fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
+            if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
+                fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
             if fact is None and i < len(positional) and i < len(passed):
                 fact = passed[i]
-            if fact is None and is_forward and default is None:
+            if fact is None and is_forward and default is None and tensor_parameter(arg.arg):
                 fact = TENSOR
             self.facts.env[arg.arg] = fact
         for extra in (args.vararg, args.kwarg):
@@ -280,3 +274,13 @@ class Walker:
         if target is not None and not target.disabled:
             arg_facts = tuple(self.kind(a) for a in node.args)
             self.calls.append((target, node, arg_facts, self.in_loop))
+
+
+_HANDLERS = {
+    ast.If: Walker._if, ast.IfExp: Walker._if, ast.While: Walker._while, ast.For: Walker._for,
+    ast.AsyncFor: Walker._for, ast.Assign: Walker._assign, ast.AnnAssign: Walker._annassign,
+    ast.AugAssign: Walker._augassign, ast.NamedExpr: Walker._namedexpr, ast.With: Walker._with,
+    ast.AsyncWith: Walker._with, ast.FunctionDef: Walker._nested_def, ast.AsyncFunctionDef: Walker._nested_def,
+    ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call,
+    **{c: Walker._comprehension for c in _COMPREHENSIONS},
+}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.fixes.sites import per_tree
+
 SHAPE_ATTRS = {"shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "training", "is_leaf"}
 SHAPE_METHODS = {"size", "dim", "numel", "ndimension", "is_floating_point", "is_contiguous", "is_complex"}
 PYTHON_CALLS = {"isinstance", "hasattr", "len", "callable", "getattr"}
@@ -139,6 +141,7 @@ class Lowering:
                 ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}[type(op)]
 
 
+@per_tree
 def buffer_names(tree: ast.AST) -> set[str]:
     """Names registered with ``register_buffer("name", ...)`` anywhere in the module."""
     names = set()
@@ -150,6 +153,7 @@ def buffer_names(tree: ast.AST) -> set[str]:
     return names
 
 
+@per_tree
 def tensor_attributes(tree: ast.AST) -> set[str]:
     """``self`` attributes known to hold tensors: registered buffers and ``nn.Parameter``s."""
     names = buffer_names(tree)

@@ -32,8 +32,7 @@ class CapturePlan:
         self.ctx, self.fn, self.call, self.suffix = ctx, fn, call, suffix
         self.local = _local_names(fn)
         # Outside loops a name nobody rebinds or mutates later can be read in the epilogue itself.
-        self.stable = set() if in_loop else {name for name in self.local
-                                             if not _rebound_after(fn, name, call.lineno) and not _mutated_in_place(fn, name)}
+        self.stable = set() if in_loop else self.local - _changed_after(fn, call.lineno)
         self.captured: list[ast.expr] = []
         for arg in call.args:
             self._split(arg.value if isinstance(arg, ast.Starred) else arg)
@@ -88,10 +87,16 @@ def _local_names(fn: ast.AST) -> set[str]:
     return names
 
 
-def _rebound_after(fn: ast.AST, name: str, line: int) -> bool:
-    """Whether ``name`` is assigned on a line after ``line`` in ``fn``."""
-    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) and n.lineno > line
-               for n in ast.walk(fn))
+def _changed_after(fn: ast.AST, line: int) -> set[str]:
+    """Names assigned after ``line`` or mutated in place anywhere in ``fn``."""
+    changed = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > line:
+            changed.add(node.id)
+        target = _in_place_target(node)
+        if target is not None:
+            changed.add(target)
+    return changed
 
 
 def _is_conversion(node: ast.expr) -> bool:
@@ -141,19 +146,21 @@ def _base(node: ast.expr) -> str:
     return "value"
 
 
+def _in_place_target(node: ast.AST) -> str | None:
+    """The dotted name ``node`` mutates in place (``x.add_()``, ``x[i] = ...``, ``out=x``), if any."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_"):
+            return dotted(node.func.value)
+        return next((dotted(k.value) for k in node.keywords if k.arg == "out"), None)
+    if isinstance(node, (ast.Assign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return next((dotted(t.value) for t in targets if isinstance(t, ast.Subscript)), None)
+    return None
+
+
 def _mutated_in_place(fn: ast.AST, name: str) -> bool:
-    """Whether ``fn`` mutates ``name`` in place (``x.add_()``, ``x[i] = ...``, ``out=x``)."""
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Call):
-            if isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_") and dotted(node.func.value) == name:
-                return True
-            if any(k.arg == "out" and dotted(k.value) == name for k in node.keywords):
-                return True
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Subscript) and dotted(t.value) == name for t in targets):
-                return True
-    return False
+    """Whether ``fn`` mutates ``name`` in place anywhere."""
+    return any(_in_place_target(node) == name for node in ast.walk(fn))
 
 
 def _ancestors(tree: ast.AST, node: ast.AST, fn: ast.AST) -> list[ast.AST]:

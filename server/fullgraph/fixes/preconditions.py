@@ -307,6 +307,8 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
         return "an argument holds a comprehension or lambda"
+    if in_epilogue(chain, stmt, fn):
+        return "the call already runs after all tensor work, at the end of the function (one graph before it)"
     node = stmt
     while node is not fn:
         node = chain.get(node)
@@ -317,3 +319,31 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         if node is None:
             return "the call is not inside a function"
     return None
+
+
+LOG_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "exception", "log", "warning_once", "info_once"}
+
+
+def _epilogue_like(stmt: ast.stmt) -> bool:
+    """A bare print/logging/replay call, or ``if flag:`` around such calls: what an epilogue is made of."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS)
+    return (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Name) and not stmt.orelse
+            and all(_epilogue_like(s) for s in stmt.body))
+
+
+def in_epilogue(chain: dict, stmt: ast.stmt, fn: ast.AST) -> bool:
+    """Whether only epilogue calls follow ``stmt`` before a plain ``return`` (or before the end of ``fn``)."""
+    parent = chain.get(stmt)
+    if isinstance(parent, ast.If) and _epilogue_like(parent):
+        stmt, parent = parent, chain.get(parent)
+    for field_name in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field_name, None)
+        if isinstance(block, list) and stmt in block:
+            rest = block[block.index(stmt) + 1:]
+            if rest and isinstance(rest[-1], ast.Return):
+                plain = rest[-1].value is None or isinstance(rest[-1].value, (ast.Name, ast.Constant))
+                return plain and all(_epilogue_like(s) for s in rest[:-1])
+            return parent is fn and all(_epilogue_like(s) for s in rest)
+    return False

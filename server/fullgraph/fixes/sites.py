@@ -19,13 +19,16 @@ def _spans_line(node: ast.AST, line: int) -> bool:
     return node.lineno <= line <= (node.end_lineno or node.lineno)
 
 
-def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...]) -> ast.AST | None:
-    """The innermost node of ``kind`` containing (line, col); by line when no column matches.
+def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...],
+            end: tuple[int, int] | None = None) -> ast.AST | None:
+    """The node of ``kind`` spanning exactly (line, col)-``end``, else the innermost containing (line, col),
+    else the first starting on ``line``.
 
     ``col`` is in code points while ``ast`` counts UTF-8 bytes; the line fallback keeps
     non-ASCII lines working.
     """
     exact: ast.AST | None = None
+    inner: ast.AST | None = None
     by_line: ast.AST | None = None
     stack = [tree]
     while stack:
@@ -33,13 +36,14 @@ def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...]) -
         if isinstance(node, kind) and hasattr(node, "lineno"):
             if node.lineno == line and by_line is None:
                 by_line = node
-            if _contains(node, line, col):
-                if exact is None or _contains(exact, node.lineno, node.col_offset):
-                    exact = node
+            if end is not None and (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset) == (line, col, *end):
+                exact = node
+            if _contains(node, line, col) and (inner is None or _contains(inner, node.lineno, node.col_offset)):
+                inner = node
         for child in ast.iter_child_nodes(node):
             if not hasattr(child, "lineno") or _spans_line(child, line):
                 stack.append(child)
-    return exact or by_line
+    return exact or inner or by_line
 
 
 def finding_node(tree: ast.AST, finding) -> ast.AST | None:
@@ -49,7 +53,7 @@ def finding_node(tree: ast.AST, finding) -> ast.AST | None:
         return None
     if finding.code in ("FG101", "FG107"):
         return _if_for_test(tree, finding)
-    return node_at(tree, finding.line, finding.col, kind)
+    return node_at(tree, finding.line, finding.col, kind, (finding.end_line, finding.end_col))
 
 
 def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
@@ -62,6 +66,22 @@ def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
     return best or node_at(tree, finding.line, finding.col, ast.If)
 
 
+def per_tree(compute):
+    """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same tree)."""
+    last: list = [None, None]
+
+    def cached(tree: ast.AST):
+        # The engine wraps the same class or function in a fresh one-statement Module per finding.
+        key = tree.body[0] if isinstance(tree, ast.Module) and len(tree.body) == 1 else tree
+        if last[0] is not key:
+            last[:] = [key, compute(tree)]
+        return last[1]
+
+    cached.__doc__ = compute.__doc__
+    return cached
+
+
+@per_tree
 def parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
     """Child → parent map."""
     out: dict[ast.AST, ast.AST] = {}
@@ -73,10 +93,8 @@ def parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
 
 def enclosing_function(tree: ast.AST, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The innermost function whose body contains ``node``."""
-    best = None
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is not node:
-            if fn.lineno <= node.lineno and (node.end_lineno or node.lineno) <= (fn.end_lineno or fn.lineno):
-                if best is None or fn.lineno >= best.lineno:
-                    best = fn
-    return best
+    chain = parents(tree)
+    parent = chain.get(node)
+    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        parent = chain.get(parent)
+    return parent

@@ -109,7 +109,8 @@ def _register_documents(server: FullgraphServer) -> None:
         pushed = params.settings
         if isinstance(pushed, dict) and isinstance(pushed.get(SECTION), dict):
             ls.settings.update(ls.init_settings, pushed[SECTION])
-        await pull_settings(ls)
+        else:  # the pull model: the notification only says that something changed
+            await pull_settings(ls)
         ls.reanalyze_all()
 
 

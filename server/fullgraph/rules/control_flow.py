@@ -108,22 +108,27 @@ def _guard_raise(node: ast.If) -> bool:
 
 
 def check_if(node: ast.If, w) -> None:
-    if not w.facts.data_dependent(node.test):
+    confidence = w.facts.data_dependent(node.test)
+    if confidence is None:
         return
     if _guard_raise(node):
-        w.report("FG107", node, f"raise guarded by tensor condition `{snippet(node.test)}`")
+        w.report("FG107", node, f"raise guarded by tensor condition `{snippet(node.test)}`", confidence)
     else:
-        w.report("FG101", node, f"`if` branches on tensor value `{snippet(node.test)}`")
+        w.report("FG101", node, f"`if` branches on tensor value `{snippet(node.test)}`", confidence)
 
 
 def check_while(node: ast.While, w) -> None:
-    if w.facts.data_dependent(node.test):
-        w.report("FG102", node, f"`while` loop condition depends on tensor value `{snippet(node.test)}`")
+    confidence = w.facts.data_dependent(node.test)
+    if confidence:
+        w.report("FG102", node, f"`while` loop condition depends on tensor value `{snippet(node.test)}`",
+                 confidence)
 
 
 def check_ifexp(node: ast.IfExp, w) -> None:
-    if w.facts.data_dependent(node.test):
-        w.report("FG103", node, f"conditional expression branches on tensor value `{snippet(node.test)}`")
+    confidence = w.facts.data_dependent(node.test)
+    if confidence:
+        w.report("FG103", node, f"conditional expression branches on tensor value `{snippet(node.test)}`",
+                 confidence)
 
 
 def _built_string(msg: ast.AST) -> bool:
@@ -140,13 +145,15 @@ def _built_string(msg: ast.AST) -> bool:
 
 def check_assert(node: ast.Assert, w) -> None:
     msg = node.msg
-    if msg is None or string_literal(msg) or not w.facts.data_dependent(node.test):
+    confidence = None if msg is None or string_literal(msg) else w.facts.data_dependent(node.test)
+    if confidence is None:
         return
     if _built_string(msg):
-        w.report("FG104", node, f"assert on tensor value `{snippet(node.test)}` with a computed message")
+        w.report("FG104", node, f"assert on tensor value `{snippet(node.test)}` with a computed message",
+                 confidence)
     elif isinstance(msg, _NON_STRINGS) or (isinstance(msg, ast.Constant) and not isinstance(msg.value, str)):
         w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with non-string message "
-                                f"`{snippet(msg)}`")
+                                f"`{snippet(msg)}`", confidence)
 
 
 def _is_test(node: ast.AST, w) -> bool:
@@ -159,19 +166,25 @@ def _is_test(node: ast.AST, w) -> bool:
 
 
 def check_boolop(node: ast.BoolOp, w) -> None:
-    if not _is_test(node, w) and w.facts.data_dependent(node):
+    confidence = None if _is_test(node, w) else w.facts.data_dependent(node)
+    if confidence:
         op = "and" if isinstance(node.op, ast.And) else "or"
-        w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`")
+        w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`", confidence)
 
 
 def check_not(node: ast.UnaryOp, w) -> None:
-    if isinstance(node.op, ast.Not) and not _is_test(node, w) and w.facts.data_dependent(node.operand):
-        w.report("FG105", node, f"`not` takes the truth value of tensor `{snippet(node.operand)}`")
+    if not isinstance(node.op, ast.Not) or _is_test(node, w):
+        return
+    confidence = w.facts.data_dependent(node.operand)
+    if confidence:
+        w.report("FG105", node, f"`not` takes the truth value of tensor `{snippet(node.operand)}`", confidence)
 
 
 def check_call(node: ast.Call, w) -> None:
-    if builtin_call(node, w, "bool") and len(node.args) == 1 and w.facts.data_dependent(node.args[0]):
-        w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`")
+    confidence = w.facts.data_dependent(node.args[0]) if builtin_call(node, w, "bool") and len(node.args) == 1 \
+        else None
+    if confidence:
+        w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`", confidence)
     elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
 

@@ -56,8 +56,6 @@ RULES = [
 
 NONZERO = frozenset(("torch.nonzero", "torch.argwhere", "torch.masked_select"))
 UNIQUE = frozenset(("torch.unique", "torch.unique_consecutive"))
-MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
-                        "isclose", "isin", "bool"))
 
 
 def _keyword(node: ast.Call, name: str) -> ast.expr | None:
@@ -83,23 +81,8 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG454", node, f"`{snippet(node)}` without `num_classes`")
 
 
-def _is_mask(node: ast.AST, w) -> bool:
-    """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `isnan(...)`."""
-    if isinstance(node, ast.Compare):
-        return w.is_tensor(node) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
-        return _is_mask(node.operand, w)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
-        return _is_mask(node.left, w) or _is_mask(node.right, w)
-    if isinstance(node, ast.Call):
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        return name in MASK_FUNCS and w.is_tensor(node)
-    return False
-
-
 def check_subscript(node: ast.Subscript, w) -> None:
-    if isinstance(node.ctx, ast.Load) and w.is_tensor(node.value) and _is_mask(node.slice, w):
+    if isinstance(node.ctx, ast.Load) and w.is_tensor(node.value) and w.facts.is_mask(node.slice):
         w.report("FG453", node, f"`{snippet(node)}` indexes with a boolean mask")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.facts import TENSORISH
 from fullgraph.rules.common import builtin_call, confidence, method_call, snippet, string_literal
 from fullgraph.rules.rule import Rule
 
@@ -70,8 +71,9 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG202", node, f"`{snippet(node)}` converts a tensor to Python lists", confidence(w, func.value))
     elif method_call(node, "numpy") and not node.args and w.is_tensor(func.value):
         w.report("FG203", node, f"`{snippet(node)}` converts a tensor to a NumPy array")
-    elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.is_tensor(node.args[0]):
-        w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}")
+    elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
+        w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
+                 confidence(w, node.args[0]))
     elif (builtin_call(node, w, "str", "repr", "format") and node.args and w.is_tensor(node.args[0])) or (
             method_call(node, "format") and string_literal(func.value)
             and any(w.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])):

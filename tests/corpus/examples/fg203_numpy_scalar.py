@@ -1,11 +1,11 @@
-# expect: FG203
-"""`.numpy()` followed by a Python scalar out of the array."""
+# expect: FG201, FG203
+"""`.numpy()` followed by `.item()` on the array: the value leaves the graph."""
 import torch
 
 
 @torch.compile
 def scaled(x: torch.Tensor) -> torch.Tensor:
-    total = x.numpy().sum().item()  # <- FG203 GB0033
+    total = x.numpy().sum().item()  # <- FG203 FG201 GB0033
     return x * total
 
 

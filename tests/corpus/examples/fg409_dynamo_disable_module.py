@@ -11,7 +11,7 @@ class Model(nn.Module):
 
     def forward(self, x):
         h = x.relu()
-        return self.custom_kernel(h) * 2  # <- FG409 GB0098
+        return self.custom_kernel(h) * 2  # <- FG409 GB0099
 
 
 def fullgraph_example():

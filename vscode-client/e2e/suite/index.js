@@ -1,6 +1,6 @@
 // Runs inside the VS Code extension host (extensionTestsPath). Uses only the vscode API.
 // Opens model.py, checks fullgraph's diagnostics, applies the FG101 quick fix through
-// vscode.executeCodeActionProvider, runs "fullgraph: Fix all graph breaks in file", reverts,
+// vscode.executeCodeActionProvider, runs "fullgraph: Fix all graph breaks in file", restores the text,
 // and writes a JSON report to $FULLGRAPH_E2E_RESULT (inherited from code-server's environment).
 const vscode = require('vscode');
 const fs = require('fs');
@@ -74,11 +74,19 @@ exports.run = async function run() {
     report.diagnosticsAfterFixAll = ours(uri).map(plain);
     step('fixAll', { codes: report.diagnosticsAfterFixAll.map((d) => d.code) });
 
-    // Leave the file as it was; the diagnostics come back.
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    report.revertedTextMatches = doc.getText() === report.original;
-    await waitFor('diagnostics after revert', () => signature(uri) === JSON.stringify(report.diagnostics), 20000);
-    step('reverted', {});
+    // Put the original text back (VS Code may have saved the fix-all edit: files.refactoring.autoSave);
+    // the original diagnostics come back.
+    const restore = new vscode.WorkspaceEdit();
+    restore.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), report.original);
+    await vscode.workspace.applyEdit(restore);
+    await doc.save();
+    report.restoredTextMatches = doc.getText() === report.original;
+    await waitFor('the original diagnostics after restoring the text', () => signature(uri) === JSON.stringify(report.diagnostics), 20000);
+    step('restored', {});
+
+    // Confirm with Dynamo (palette command; the file on disk is the original now).
+    report.confirm = await vscode.commands.executeCommand('fullgraph.runConfirm');
+    step('confirmed', { ok: report.confirm && report.confirm.ok });
 
     // Restart: the new server publishes the same diagnostics again.
     await vscode.commands.executeCommand('fullgraph.restart');

@@ -1,4 +1,4 @@
-# expect: FG108
+# expect: FG104
 """An f-string message makes the tensor assert a real branch again."""
 import torch
 from torch import nn
@@ -7,7 +7,7 @@ from torch import nn
 class NonNegative(nn.Module):
     def forward(self, x):
         h = x.abs()
-        assert (h >= 0).all(), f"negative values in {h.shape}"  # <- FG108 GB0170
+        assert (h >= 0).all(), f"negative values in {h.shape}"  # <- FG104 GB0170
         return h * 2
 
 

@@ -1,4 +1,4 @@
-"""Run one corpus example under TorchDynamo (default config, ``eager`` backend) and
+"""Run a corpus example or fixture under TorchDynamo (default config, ``eager`` backend) and
 collect every graph break it really takes, with its line and registry id.
 
 Sources, per the torch 2.13 notes: the ``graph_breaks`` log records (locations and ids) and
@@ -65,11 +65,20 @@ def _ids(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i.upper() for i in _GB_ID.findall(text)))
 
 
+def examples_of(module) -> list[tuple]:
+    """``fullgraph_example()`` as a list of ``(callable, args, kwargs)`` (it may return one)."""
+    made = module.fullgraph_example()
+    return made if isinstance(made, list) else [made]
+
+
+def eager(target):
+    """The plain function behind ``@torch.compile`` (anything else unchanged)."""
+    return getattr(target, "_torchdynamo_orig_callable", target)
+
+
 def run_example(path: Path) -> list[Break]:
-    """Compile the example's ``fullgraph_example()`` target, call it, and return its breaks."""
+    """Compile each ``fullgraph_example()`` target of a file, call it, and return the breaks."""
     module = load_module(path)
-    target, args, kwargs = module.fullgraph_example()
-    target = getattr(target, "_torchdynamo_orig_callable", target)  # undo @torch.compile
     handler = _Records()
     loggers = [logging.getLogger(name) for name in _BREAK_LOGGERS]
     saved = [(lg.level, lg.propagate) for lg in loggers]
@@ -77,12 +86,13 @@ def run_example(path: Path) -> list[Break]:
         lg.setLevel(logging.DEBUG)
         lg.propagate = False
         lg.addHandler(handler)
-    torch._dynamo.reset()
     counters.clear()
     try:
-        result = torch.compile(target, backend="eager")(*args, **kwargs)
-        if hasattr(result, "__next__"):
-            list(result)  # a generator's frame only runs when iterated
+        for target, args, kwargs in examples_of(module):
+            torch._dynamo.reset()
+            result = torch.compile(eager(target), backend="eager")(*args, **kwargs)
+            if hasattr(result, "__next__"):
+                list(result)  # a generator's frame only runs when iterated
     finally:
         for lg, (level, propagate) in zip(loggers, saved):
             lg.removeHandler(handler)

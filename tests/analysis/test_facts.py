@@ -1,0 +1,106 @@
+"""Tensor facts: annotations, parameters, assignments in order, metadata that is not a tensor."""
+
+import textwrap
+
+import pytest
+
+from fullgraph.engine import analyze
+
+
+def flagged(src: str) -> list[tuple[str, int]]:
+    return [(f.code, f.line) for f in analyze(textwrap.dedent(src))]
+
+
+def forward(signature: str, body: str) -> str:
+    return ("import torch\nfrom torch import nn, Tensor\nfrom typing import Optional\n"
+            f"class M(nn.Module):\n    def forward(self, {signature}):\n"
+            + textwrap.indent(textwrap.dedent(body), " " * 8))
+
+
+@pytest.mark.parametrize("signature, expected", [
+    ("x", True),  # forward parameter without default: a tensor
+    ("x: torch.Tensor", True),
+    ("x: Optional[torch.Tensor] = None", True),
+    ("x: 'torch.Tensor'", True),
+    ("x: Tensor | None = None", True),
+    ("x=None", False),  # Hugging Face flags such as use_cache=None
+    ("x=1.0", False),
+    ("x: bool", False),
+    ("x: int", False),
+    ("x: torch.Tensor | None = False", False),  # wrong annotation, literal default
+    ("output_attentions", False),  # flag-like names
+    ("layer_idx", False),
+])
+def test_parameter_facts(signature, expected):
+    assert bool(flagged(forward(signature, "if x:\n    pass\n"))) is expected
+
+
+def test_assignments_are_followed_in_order():
+    src = forward("x", """
+        n = x.shape[0]
+        if n:
+            pass
+        n = x.sum()
+        if n:
+            pass
+        n = 3
+        if n:
+            pass
+    """)
+    assert flagged(src) == [("FG101", 11)]  # only the `if n:` after `n = x.sum()`
+
+
+@pytest.mark.parametrize("expr, is_tensor", [
+    ("x + 1", True), ("x.sum(dim=0)", True), ("x[0]", True), ("-x", True), ("torch.relu(x)", True),
+    ("x.T", True), ("self.w", True), ("self.buf", True), ("self.lin(x)", True), ("x.float()", True),
+    ("x.shape[0]", False), ("x.size(0)", False), ("x.dim()", False), ("len(x)", False),
+    ("x.numel()", False), ("self.training", False), ("self.config.eps", False), ("x is None", False),
+    ("isinstance(x, int)", False), ("torch.is_tensor(x)", False), ("self.n", False), ("y", False),
+])
+def test_expression_facts(expr, is_tensor):
+    src = forward("x, y=None", f"""
+        if {expr}:
+            pass
+    """).replace("class M(nn.Module):\n", """class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.ones(1))
+        self.register_buffer("buf", torch.zeros(1))
+        self.lin = nn.Linear(1, 1)
+        self.n = 3
+""")
+    assert bool(flagged(src)) is is_tensor
+
+
+def test_tuple_unpacking_and_loops():
+    src = forward("x", """
+        a, b = x.chunk(2)
+        if a:
+            pass
+        h, w = x.shape[-2:]
+        if h:
+            pass
+        for row in x:
+            if row.sum():
+                pass
+        for i in range(4):
+            if i:
+                pass
+    """)
+    assert flagged(src) == [("FG101", 8), ("FG101", 14)]
+
+
+def test_helper_params_take_the_facts_of_the_call_site():
+    src = """
+    import torch
+    def scale(v, k):
+        if v.max() > 0:
+            pass
+        if k > 0:
+            pass
+        return v
+    @torch.compile
+    def f(x: torch.Tensor, n):
+        return scale(x * 2, 3)
+    """
+    assert flagged(src) == [("FG101", 4)]

@@ -1,0 +1,172 @@
+"""Compiled regions: entry points in every spelling, the call closure, assume_compiled modes."""
+
+import textwrap
+
+import pytest
+
+from fullgraph.config import Config
+from fullgraph.engine import analyze, analyze_document
+
+
+def check(src: str, mode: str = "modules"):
+    return analyze(textwrap.dedent(src), "r.py", Config(assume_compiled=mode))
+
+
+def entries(src: str, mode: str = "modules") -> list[str]:
+    return [e.message for e in analyze_document(textwrap.dedent(src), "r.py", Config(assume_compiled=mode)).entries]
+
+
+BODY = "    print(x)\n    return x\n"
+
+
+@pytest.mark.parametrize("header", [
+    "import torch\n@torch.compile\ndef f(x):\n",
+    "import torch\n@torch.compile(mode='max-autotune', fullgraph=False)\ndef f(x):\n",
+    "import torch as T\n@T.compile\ndef f(x):\n",
+    "from torch import compile\n@compile\ndef f(x):\n",
+    "from torch import compile as c\n@c()\ndef f(x):\n",
+])
+def test_decorator_spellings(header):
+    assert [f.code for f in check(header + BODY, "decorated")] == ["FG301"]
+
+
+def test_undecorated_function_is_not_compiled():
+    assert check("import torch\ndef f(x):\n" + BODY) == []
+    assert [f.code for f in check("def f(x):\n" + BODY, "all")] == ["FG301"]
+
+
+def test_compile_call_targets():
+    src = """
+    import torch, torch.nn as nn
+    def f(x):
+        print(x)
+    class M(nn.Module):
+        def forward(self, x):
+            print(x)
+    class N:
+        def forward(self, x):
+            print(x)
+    g = torch.compile(f)
+    model = N()
+    h = torch.compile(model)
+    """
+    assert entries(src, "decorated") == ["f", "N.forward"]
+    assert entries(src) == ["f", "M.forward", "N.forward"]
+    assert entries(src, "all") == ["f", "M.forward", "N.forward"]
+
+
+def test_module_detection():
+    src = """
+    import torch
+    from torch import nn
+    from transformers import PreTrainedModel
+    class A(nn.Module):
+        def forward(self, x): return x
+    class B(A):
+        def forward(self, x): return x
+    class C(PreTrainedModel):
+        def forward(self, x): return x
+    class D:
+        def forward(self, x): return x
+    class E(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x): return x
+    """
+    assert entries(src) == ["A.forward", "B.forward", "C.forward"]
+
+
+def test_closure_reports_at_helper_with_call_path():
+    src = """
+    import torch
+    import torch.nn as nn
+
+    def helper(t):
+        return t.item()
+
+    class Block(nn.Module):
+        def inner(self, y):
+            return helper(y)
+
+        def forward(self, x):
+            return self.inner(x)
+    """
+    [f] = check(src)
+    assert (f.code, f.line, f.confidence) == ("FG201", 6, "certain")  # tensor fact flows through the call path
+    assert f.data == {"entry": "Block.forward", "function": "helper", "in_loop": False}
+    assert [r.message for r in f.related] == [
+        "compiled entry point `Block.forward`", "called from `Block.forward`", "called from `Block.inner`"]
+    assert [r.line for r in f.related] == [12, 13, 10]
+
+
+def test_submodule_calls_reach_forward_even_in_decorated_mode():
+    src = """
+    import torch
+    import torch.nn as nn
+    class Inner(nn.Module):
+        def forward(self, h):
+            print(h)
+            return h
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+            self.layers = nn.ModuleList([Inner() for _ in range(2)])
+        def forward(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return self.inner(x)
+    model = torch.compile(Outer())
+    """
+    [f] = check(src, "decorated")
+    assert f.data == {"entry": "Outer.forward", "function": "Inner.forward", "in_loop": True}
+    assert "GB7000" in f.gb_ids
+
+
+def test_disabled_functions_are_not_entered_but_their_calls_are_flagged():
+    src = """
+    import torch
+    @torch.compiler.disable
+    def dump(x):
+        print(x)
+    @torch.compile
+    def f(x):
+        dump(x)
+        return x
+    """
+    assert [(f.code, f.line) for f in check(src)] == [("FG409", 8)]
+
+
+def test_is_compiling_guards():
+    src = """
+    import torch
+    from transformers.utils import is_torchdynamo_compiling
+    @torch.compile
+    def f(x):
+        if not torch.compiler.is_compiling() and x.sum() > 0:
+            print("eager only")
+        if is_torchdynamo_compiling():
+            y = x
+        else:
+            print("eager only")
+        if torch.jit.is_scripting():
+            print("scripting only")
+        if torch.compiler.is_compiling():
+            print("traced")
+        return x
+    """
+    assert [(f.code, f.line) for f in check(src)] == [("FG301", 15)]
+
+
+def test_recursive_helpers_terminate():
+    src = """
+    import torch
+    def a(x):
+        return b(x)
+    def b(x):
+        print(x)
+        return a(x)
+    @torch.compile
+    def f(x):
+        return a(x)
+    """
+    assert [f.code for f in check(src)] == ["FG301"]

@@ -1,0 +1,48 @@
+"""`fullgraph fix`: in place, --diff, --select/--ignore, exit codes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from fullgraph.cli import main
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "fixes"
+
+
+def copy(tmp_path: Path, name: str) -> Path:
+    target = tmp_path / "model.py"
+    shutil.copy(FIXTURES / name, target)
+    return target
+
+
+def test_fix_in_place_then_nothing_left(tmp_path, capsys):
+    path = copy(tmp_path, "predicate/if_else_assign.in.py")
+    assert main(["fix", str(path)]) == 1
+    assert path.read_text() == (FIXTURES / "predicate/if_else_assign.out.py").read_text()
+    assert main(["fix", str(path)]) == 0
+
+
+def test_diff_prints_and_does_not_write(tmp_path, capsys):
+    path = copy(tmp_path, "defer/print_item.in.py")
+    before = path.read_text()
+    assert main(["fix", "--diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "+        h_mean_for_print = h.mean()" in out and out.startswith("--- a/")
+    assert path.read_text() == before
+
+
+def test_select_and_ignore(tmp_path):
+    path = copy(tmp_path, "defer/print_item.in.py")
+    before = path.read_text()
+    assert main(["fix", "--select", "FG1", str(path)]) == 0
+    assert main(["fix", "--ignore", "FG3", str(path)]) == 0
+    assert path.read_text() == before
+    assert main(["fix", "--select", "FG301", str(path)]) == 1
+
+
+def test_folder_and_missing_path(tmp_path, capsys):
+    copy(tmp_path, "predicate/ternary.in.py")
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    assert main(["fix", str(tmp_path)]) == 1
+    assert main(["fix", str(tmp_path / "nope.py")]) == 2

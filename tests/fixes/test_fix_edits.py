@@ -1,0 +1,124 @@
+"""Edit mechanics: minimal edits, import handling, names, comments, bad input."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from fullgraph.findings import Finding
+from fullgraph.fixes import apply_edits, fix_all, fixes_for
+
+
+def finding(code: str, line: int, col: int = 0, end_line: int | None = None, end_col: int = 0, **data) -> Finding:
+    return Finding("m.py", line, col, end_line or line, end_col, code, "", fix="predicate", data=data)
+
+
+def main_fix(source: str, found: Finding) -> str:
+    fixes = fixes_for(source, found)
+    assert fixes and fixes[0].preferred
+    return apply_edits(source, fixes[0].edits)
+
+
+MODULE = textwrap.dedent('''\
+    """Doc."""
+    from torch import nn
+
+
+    class M(nn.Module):
+        def forward(self, x, cond=None):
+            # leading comment
+            if x.sum() > 0:  # trailing
+                y = x  # on the true side
+            else:
+                # own line on the false side
+                y = -x
+            return y
+''')
+
+
+def test_import_torch_added_once_after_the_imports():
+    fixed = main_fix(MODULE, finding("FG101", 8))
+    assert fixed.count("import torch\n") == 1
+    assert fixed.index("import torch") > fixed.index("from torch import nn")
+    assert "y = torch.where(x.sum() > 0, x, -x)" in fixed
+
+
+def test_every_comment_survives():
+    fixed = main_fix(MODULE, finding("FG101", 8))
+    comments = ["# leading comment", "# trailing", "# on the true side", "# own line on the false side"]
+    assert all(c in fixed for c in comments)
+    ast.parse(fixed)
+
+
+def test_torch_alias_is_reused():
+    source = MODULE.replace("from torch import nn", "import torch as th\nfrom torch import nn")
+    fixed = main_fix(source, finding("FG101", 9))
+    assert "th.where(" in fixed and "import torch\n" not in fixed
+
+
+def test_edit_touches_only_the_if():
+    fix = fixes_for(MODULE, finding("FG101", 8))[0]
+    body_edit = fix.edits[-1]
+    assert (body_edit.line, body_edit.end_line) == (8, 12)
+
+
+def test_temporaries_do_not_shadow_existing_names():
+    source = textwrap.dedent('''\
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x, cond):
+                if x.mean() > 0:
+                    a = x
+                    b = cond
+                else:
+                    a = cond
+                    b = x
+                return a + b
+    ''')
+    fixed = main_fix(source, finding("FG101", 6))
+    assert "cond_2 = x.mean() > 0" in fixed
+    assert "a = torch.where(cond_2, x, cond)" in fixed
+
+
+def test_declined_sites_get_no_fix():
+    source = textwrap.dedent('''\
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    y = self.proj(x)
+                else:
+                    y = x
+                return y
+    ''')
+    assert fixes_for(source, finding("FG101", 6)) == []
+
+
+def test_bad_input_never_raises():
+    for source in ("def f(:\n", b"\xff\xfe\x00", "", "x = (" * 500, "if x:\n" + "  " * 50, "\n" * 10):
+        assert fixes_for(source, finding("FG101", 1)) == []
+        result = fix_all(source, "bad.py")
+        assert result.applied == 0
+
+
+def test_deep_nesting_is_left_alone():
+    source = "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        y = " + "(" * 90 + "x" + ")" * 90 + "\n        return y\n"
+    assert fix_all(source, "deep.py").source == source
+
+
+def test_fix_on_non_ascii_line_uses_code_points():
+    source = textwrap.dedent('''\
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x):
+                s = "é"; z = x if x.sum() > 0 else -x
+                return z
+    ''')
+    fixed = fix_all(source, "m.py").source
+    assert 's = "é"; z = torch.where(x.sum() > 0, x, -x)' in fixed

@@ -1,0 +1,60 @@
+"""Dynamo confirmation through the real server: never on open, CodeLens, progress, merged diagnostics,
+verified fix-all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+pytestmark = pytest.mark.torch
+
+FIXTURE = Path(__file__).parents[1] / "confirm" / "fixtures" / "clip.py"
+# Importing the file leaves a marker, so the test can tell whether user code ran.
+MARKER = '\n\nfrom pathlib import Path\nPath(__file__).with_name("ran").touch()\n'
+
+
+async def execute(session, command: str, *arguments):
+    return await session.client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=list(arguments)))
+
+
+async def test_confirm_flow(session):
+    text = FIXTURE.read_text() + MARKER
+    uri = session.open("clip.py", text)
+    ran = Path(to_fs_path(uri)).with_name("ran")
+    static = await session.diagnostics(uri)
+    assert sorted(d.code for d in static) == ["FG101", "FG301"]
+    assert not ran.exists()  # opening a file never runs user code
+
+    lenses = await session.client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    confirm_lens = [lens for lens in lenses if lens.command.title == "Confirm with Dynamo"]
+    assert [(lens.range.start.line, lens.command.arguments) for lens in confirm_lens] == [
+        (text.splitlines().index("    def forward(self, x):"), [uri, ""])]
+
+    before = len(session.published)
+    answer = await execute(session, "fullgraph.confirm", uri)
+    assert answer["ok"] and answer["replaced"] and answer["targets"][0]["graphs"] == [3, 3, 3, 2]
+    assert ran.exists()
+    confirmed = [p for p in session.published[before:] if p.uri == uri][-1]
+    assert confirmed.version == session.version(uri)
+    assert all("confirmed by Dynamo" in d.message for d in confirmed.diagnostics)
+    if session.client_capabilities.window and session.client_capabilities.window.work_done_progress:
+        kinds = [[r.kind for r in reports] for reports in session.client.progress_reports.values()]
+        assert ["begin", "end"] in [[k for k in ks if k != "report"] for ks in kinds]
+
+    answer = await execute(session, "fullgraph.verifiedFixAll", uri, session.version(uri))
+    assert answer["applied"] and "graphs 3 → 1, outputs identical on 4 input sets" in answer["reason"]
+    assert "torch.where(h.sum() > 0" in session.text(uri)
+
+
+async def test_confirm_refuses_unsaved_changes(session):
+    uri = session.open("clip.py", FIXTURE.read_text())
+    await session.diagnostics(uri)
+    session.replace_all(uri, FIXTURE.read_text() + "\n# edited\n")
+    await session.diagnostics(uri)
+    answer = await execute(session, "fullgraph.confirm", uri)
+    assert not answer["ok"] and "save the file first" in answer["reason"]

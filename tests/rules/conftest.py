@@ -1,0 +1,12 @@
+"""Fixtures for rule tests."""
+
+import pytest
+from rule_snippets import module_source
+
+from fullgraph.engine import analyze
+
+
+@pytest.fixture
+def findings():
+    """findings(body) -> findings of the snippet placed in M.forward(self, x, mask=None, use_cache=None)."""
+    return lambda body, **kw: analyze(module_source(body), "m.py", **kw)

@@ -1,0 +1,138 @@
+"""Every rule: snippets that must be flagged (with the expected confidence) and look-alikes that must not."""
+
+import pytest
+
+POSITIVE = [
+    ("FG101", "if x.sum() > 0:\n    x = x * 2\nreturn x", "certain"),
+    ("FG101", "if x.mean() > 0:\n    pass\nelif (x < 0).any():\n    x = -x\nreturn x", "certain"),
+    ("FG101", "if not torch.isfinite(x).all():\n    x = x.nan_to_num()\nreturn x", "certain"),
+    ("FG101", "y = self.lin(x)\nif y.max() > 1 and self.training:\n    y = y / 2\nreturn y", "certain"),
+    ("FG102", "while x.norm() > 1:\n    x = x / 2\nreturn x", "certain"),
+    ("FG103", "return x * 2 if x.mean() > 0 else x", "certain"),
+    ("FG104", 'assert (x > 0).all(), f"bad {x.min()}"\nreturn x', "certain"),
+    ("FG105", "ok = (x > 0) and (x < 1)\nreturn ok", "certain"),
+    ("FG105", "flag = not x.any()\nreturn x, flag", "certain"),
+    ("FG105", "return x * bool(x.sum())", "certain"),
+    ("FG106", "for i in range(x.sum()):\n    pass\nreturn x", "certain"),
+    ("FG107", 'if torch.isnan(x).any():\n    raise ValueError("nan")\nreturn x', "certain"),
+    ("FG108", "assert (x > 0).all(), (x.shape, 1)\nreturn x", "certain"),
+    ("FG201", "return x * x.sum().item()", "certain"),
+    ("FG201", "return x * mask.item()", "likely"),
+    ("FG202", "return torch.tensor(x.tolist())", "certain"),
+    ("FG203", "return torch.from_numpy(x.numpy())", "certain"),
+    ("FG204", "return x * int(x.sum())", "certain"),
+    ("FG204", "return x * float(x.max())", "certain"),
+    ("FG205", 'name = f"value {x}"\nreturn x', "certain"),
+    ("FG205", "s = str(x.sum())\nreturn x", "certain"),
+    ("FG205", 's = "%s" % x\nreturn x', "certain"),
+    ("FG205", 's = "{}".format(x)\nreturn x', "certain"),
+    ("FG301", 'print("shape", x.shape)\nreturn x', "certain"),
+    ("FG302", 'logger.info("x")\nreturn x', "certain"),
+    ("FG302", 'logging.warning("x")\nreturn x', "certain"),
+    ("FG302", "if logger.isEnabledFor(logging.DEBUG):\n    pass\nreturn x", "certain"),
+    ("FG302", 'self.logger.warning_once("x")\nreturn x', "likely"),
+    ("FG303", 'warnings.warn("careful")\nreturn x', "certain"),
+    ("FG304", 'sys.stdout.write("a")\nreturn x', "certain"),
+    ("FG304", 'open("f.txt").close()\nreturn x', "certain"),
+    ("FG305", "t0 = time.perf_counter()\nreturn x", "certain"),
+    ("FG306", "return x * random.random()", "certain"),
+    ("FG306", "return x * np.random.rand()", "certain"),
+    ("FG307", "torch.manual_seed(0)\nreturn x", "certain"),
+    ("FG401", "return copy.deepcopy(x)", "certain"),
+    ("FG403", "class Out:\n    pass\nreturn x", "certain"),
+    ("FG404", "torch._dynamo.graph_break()\nreturn x", "certain"),
+    ("FG405", "same = x.data_ptr() == mask.data_ptr()\nreturn x", "certain"),
+    ("FG406", "x.requires_grad = True\nreturn x", "certain"),
+    ("FG407", "w = nn.Parameter(torch.ones(4))\nreturn x * w", "certain"),
+    ("FG408", "out, _ = self.rnn(x)\nreturn out", "certain"),
+    ("FG409", "debug_dump(x)\nreturn x", "certain"),
+    ("FG410", "return np.exp(x)", "certain"),
+    ("FG411", 'return x + zlib.crc32(b"a")', "certain"),
+    ("FG451", "return x.nonzero()", "certain"),
+    ("FG451", "return torch.where(x > 0)", "certain"),
+    ("FG452", "return torch.unique(x)", "certain"),
+    ("FG453", "return x[x > 0]", "certain"),
+    ("FG453", "return x[~torch.isnan(x)]", "certain"),
+    ("FG454", "return F.one_hot(x.long())", "certain"),
+]
+
+NEGATIVE = [
+    "if x.shape[0] > 2:\n    x = x[:2]\nreturn x",
+    "if x.size(0) == 1 and x.dim() == 3 and x.ndim == 3:\n    x = x.squeeze(0)\nreturn x",
+    "if x.dtype == torch.float16 or x.device.type == 'cpu':\n    x = x.float()\nreturn x",
+    "if self.training:\n    x = x * 2\nreturn x",
+    "if mask is None:\n    mask = torch.ones_like(x)\nreturn x * mask",
+    "if mask is not None:\n    x = x * mask\nreturn x",
+    "if isinstance(mask, torch.Tensor):\n    x = x * mask\nreturn x",
+    "if use_cache:\n    x = x + 1\nreturn x",
+    "if self.hidden > 2:\n    x = x * 2\nreturn x",
+    "if len(x) > 2:\n    x = x[:2]\nreturn x",
+    "for i in range(x.size(0)):\n    x = x + i\nreturn x",
+    "for i in range(self.hidden):\n    x = x + i\nreturn x",
+    "if not torch.compiler.is_compiling():\n    print(x.sum().item())\nreturn x",
+    "if torch.compiler.is_compiling():\n    pass\nelse:\n    logger.info(x.item())\nreturn x",
+    "y = x if torch._dynamo.is_compiling() else x.numpy()\nreturn y",
+    'assert (x > 0).all(), "must be positive"\nreturn x',
+    "assert x.shape[0] == 4, x.shape\nreturn x",
+    "n = x.shape[0]\nif n > 2:\n    x = x * 2\nreturn x",
+    "b, t = x.shape[:2]\nif t > 1:\n    x = x[:, :1]\nreturn x",
+    'print = lambda *a: None\nprint(x)\nreturn x',
+    "x[x > 0] = 0\nreturn x",
+    "return F.one_hot(x.long(), num_classes=4)",
+    "return torch.bincount(x.long(), minlength=4)",
+    "return torch.where(x > 0, x, 0)",
+    'name = f"shape {x.shape}"\nreturn x',
+    "return x * int(x.shape[0])",
+    "ok = mask is None or use_cache\nreturn x",
+]
+
+
+@pytest.mark.parametrize("code, body, confidence", POSITIVE, ids=[f"{c}-{i}" for i, (c, _, _) in enumerate(POSITIVE)])
+def test_rule_flags_its_example(findings, code, body, confidence):
+    hits = [f for f in findings(body) if f.code == code]
+    assert hits, f"{code} not reported for:\n{body}"
+    assert hits[0].confidence == confidence
+    assert hits[0].data["function"] == "M.forward" and hits[0].data["entry"] == "M.forward"
+
+
+@pytest.mark.parametrize("body", NEGATIVE, ids=[str(i) for i in range(len(NEGATIVE))])
+def test_counter_example_stays_clean(findings, body):
+    assert findings(body) == []
+
+
+def test_every_detectable_rule_has_a_positive_example():
+    from fullgraph.rules.catalog import RULES
+
+    tested = {code for code, _, _ in POSITIVE}
+    untested = set(RULES) - tested - {"FG000", "FG900", "FG402"}  # FG402 needs a decorated generator entry
+    assert not untested
+
+
+def test_generator_entry(findings):
+    from fullgraph.engine import analyze
+
+    src = "import torch\n@torch.compile\ndef gen(x):\n    yield x\n    yield x * 2\n"
+    assert [f.code for f in analyze(src)] == ["FG402"]
+    helper = "import torch\ndef gen(x):\n    yield x\n@torch.compile\ndef f(x):\n    return list(gen(x))\n"
+    assert analyze(helper) == []
+
+
+def test_graph_break_in_loop_carries_gb7000(findings):
+    [f] = findings("for i in range(3):\n    print(i)\nreturn x")
+    assert f.code == "FG301" and f.gb_ids[-1] == "GB7000" and f.data["in_loop"] is True
+    assert "skips the whole function" in f.message
+    [g] = findings('print("once")\nreturn x')
+    assert "GB7000" not in g.gb_ids and g.data["in_loop"] is False
+
+
+def test_fix_kind_and_gb_urls(findings):
+    from fullgraph.findings import gb_doc_url
+
+    [f] = findings("if x.sum() > 0:\n    x = x * 2\nreturn x")
+    assert f.fix == "predicate" and f.gb_ids == ("GB0170",)
+    assert gb_doc_url(f.gb_ids[0]).endswith("/gb0170.html")
+    from rule_snippets import PRELUDE
+
+    line = PRELUDE.count("\n") + 1
+    # the `if <test>` header, not the whole block
+    assert (f.line, f.col, f.end_line, f.end_col) == (line, 8, line, 8 + len("if x.sum() > 0"))
