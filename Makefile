@@ -4,24 +4,28 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test e2e-vscode bench docs clean
+.PHONY: demo test e2e-vscode system-deps bench docs clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/fullgraph check fixtures/ --statistics; test $$? -le 1
 
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(BIN)/python -m pytest -q
 
 e2e-vscode: $(STAMP)
 	PYTHON=$(abspath $(BIN)/python) bash vscode-client/e2e/run.sh
+
+# Editor clients the end-to-end tests drive: Neovim and Chromium (Debian packages).
+system-deps:
+	@command -v nvim >/dev/null && command -v chromium >/dev/null || { \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q neovim chromium; }
 
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules

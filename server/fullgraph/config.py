@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
+import tomllib
+
 ASSUME_COMPILED = ("modules", "decorated", "all")
-_KNOWN = {"select", "ignore", "assume_compiled", "severity", "exclude"}
 
 
 def _codes(value) -> tuple[str, ...]:
@@ -61,7 +61,7 @@ class Config:
                 return True
         return False
 
-    def merged(self, overrides: dict) -> "Config":
+    def merged(self, overrides: dict) -> Config:
         """A copy with `overrides` applied (keys as in pyproject; `-` or `_`)."""
         changes: dict = {}
         extra = dict(self.extra)

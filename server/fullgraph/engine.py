@@ -55,7 +55,7 @@ class _Lines:
 def decode(source: str | bytes) -> str | None:
     """Source text, honouring a PEP 263 coding line for bytes; None when undecodable."""
     if isinstance(source, str):
-        return source[1:] if source.startswith("\ufeff") else source
+        return source.removeprefix("\ufeff")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
         return source.decode(encoding)

@@ -3,8 +3,25 @@
 import time
 
 from fullgraph.engine import analyze, analyze_document
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 GOOD = "import torch\n@torch.compile\ndef f(x):\n    print(x)\n    return x\n"
+FUZZ_BASE = """import torch, logging
+import torch.nn as nn
+log = logging.getLogger(__name__)
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+    def forward(self, x, mask=None):
+        for layer in self.layers:
+            x = layer(x)
+            if x.sum() > 0 and mask is not None:
+                log.info(f"pos {x.mean().item():.2f} é")
+        assert (x > 0).all(), f"{x}"
+        return x[x > 0] if x.numel() else torch.where(x > 0, x, -x)
+"""
 
 
 def test_syntax_error_gives_one_fg000_at_the_error():
@@ -20,7 +37,7 @@ def test_undecodable_bytes_give_fg000_at_start():
 
 
 def test_bytes_with_coding_line_and_bom():
-    latin = "# -*- coding: latin-1 -*-\n".encode() + GOOD.replace("print(x)", "print('\xe9', x)").encode("latin-1")
+    latin = b"# -*- coding: latin-1 -*-\n" + GOOD.replace("print(x)", "print('\xe9', x)").encode("latin-1")
     assert [f.code for f in analyze(latin)] == ["FG301"]
     assert [f.code for f in analyze(b"\xef\xbb\xbf" + GOOD.encode())] == ["FG301"]
     assert [f.code for f in analyze("\ufeff" + GOOD)] == ["FG301"]
@@ -81,3 +98,11 @@ def test_a_crashing_rule_is_logged_and_the_rest_still_reported(monkeypatch, caps
     src = GOOD + "@torch.compile\ndef g(x):\n    print(x)\n    return x\n"
     assert [(f.code, f.data["function"]) for f in analyze(src, "c.py")] == [("FG301", "f")]
     assert "internal error in c.py (g): RuntimeError: rule bug" in capsys.readouterr().err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut=st.integers(min_value=0, max_value=len(FUZZ_BASE)), noise=st.binary(max_size=8))
+def test_truncated_or_corrupted_source_never_raises(cut, noise):
+    data = FUZZ_BASE.encode()[:cut] + noise
+    for f in analyze(data, "fuzz.py"):
+        assert f.line >= 1 and f.col >= 0 and (f.end_line, f.end_col) >= (f.line, f.col)

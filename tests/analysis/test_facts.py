@@ -3,7 +3,6 @@
 import textwrap
 
 import pytest
-
 from fullgraph.engine import analyze
 
 
@@ -104,3 +103,31 @@ def test_helper_params_take_the_facts_of_the_call_site():
         return scale(x * 2, 3)
     """
     assert flagged(src) == [("FG101", 4)]
+
+
+def test_tensor_only_methods_on_unknown_values_are_likely():
+    src = forward("x, mask=None", """
+        if mask is not None and (mask == 0).all():
+            pass
+        if mask is not None and mask.any:
+            pass
+        if mask:
+            pass
+    """)
+    [f] = analyze(textwrap.dedent(src))
+    assert (f.code, f.line, f.confidence) == ("FG101", 7, "likely")
+
+
+def test_mask_variables_make_boolean_index():
+    src = forward("scores, boxes", """
+        keep = scores > 0.5
+        kept = boxes[keep]
+        keep = scores.argmax(-1)
+        picked = boxes[keep]
+    """)
+    assert flagged(src) == [("FG453", 8)]
+
+
+@pytest.mark.parametrize("guard", ["x is not None", "self.training", "x.dim() == 3", "isinstance(x, tuple)"])
+def test_metadata_guards_do_not_make_tensor_facts(guard):
+    assert flagged(forward("x", f"y = {guard}\nif y:\n    pass\nz = not y\n")) == []

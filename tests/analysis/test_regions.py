@@ -3,7 +3,6 @@
 import textwrap
 
 import pytest
-
 from fullgraph.config import Config
 from fullgraph.engine import analyze, analyze_document
 

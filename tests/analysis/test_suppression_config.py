@@ -1,7 +1,6 @@
 """Suppression comments and [tool.fullgraph] configuration."""
 
 import pytest
-
 from fullgraph.config import Config, load_config
 from fullgraph.engine import analyze
 from fullgraph.suppression import suppressed

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from fullgraph.cli import main
 
 MODEL = """import torch

@@ -67,3 +67,8 @@ def test_breaks_from_several_targets_are_all_kept():
     out = merge([static(4)], [result(brk("GB0170", (4, "forward"))), result(brk("GB0059", (5, "forward")))],
                 PATH, SOURCE)
     assert [(f.line, f.code, f.confirmed) for f in out] == [(4, "FG101", True), (5, "FG900", True)]
+
+
+def test_path_defaults_to_the_target_file():
+    (f,) = merge([], result(brk("GB0003")), source=SOURCE)
+    assert (f.path, f.line) == (PATH, 2)

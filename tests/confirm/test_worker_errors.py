@@ -49,7 +49,7 @@ def test_worker_is_reused_then_restarted_after_kill(client):
     client.request(payload("print_first.py"))
     assert client.pid == pid
     os.kill(pid, signal.SIGKILL)
-    time.sleep(0.2)
+    client.proc.wait()
     assert client.request(payload("print_first.py"))["breaks"]
     assert client.pid not in (None, pid)
 

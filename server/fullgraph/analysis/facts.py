@@ -23,44 +23,31 @@ class Module:
     ``torch.nn.LSTM``; `element` is the module class held by a ModuleList/Sequential."""
 
     cls: str
-    element: "Module | None" = None
+    element: Module | None = None
 
 
 # Attributes of anything that are metadata, never tensors.
 VALUE_ATTRS = frozenset(
-    "shape dtype device ndim is_cuda is_sparse is_quantized is_meta is_leaf requires_grad "
-    "layout names training itemsize nbytes is_nested is_cpu is_mps".split()
+    ["shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta", "is_leaf", "requires_grad", "layout", "names", "training", "itemsize", "nbytes", "is_nested", "is_cpu", "is_mps"]
 )
-TENSOR_ATTRS = frozenset("T mT H mH data grad real imag".split())
+TENSOR_ATTRS = frozenset(["T", "mT", "H", "mH", "data", "grad", "real", "imag", "values", "indices"])
 # Tensor methods whose result is not a tensor.
 VALUE_METHODS = frozenset(
-    "size dim ndimension numel nelement element_size item tolist numpy data_ptr is_contiguous "
-    "is_floating_point is_complex get_device stride storage_offset __len__ is_inference "
-    "untyped_storage storage is_pinned is_shared dim_order is_set_to equal".split()
+    ["size", "dim", "ndimension", "numel", "nelement", "element_size", "item", "tolist", "numpy", "data_ptr", "is_contiguous", "is_floating_point", "is_complex", "get_device", "stride", "storage_offset", "__len__", "is_inference", "untyped_storage", "storage", "is_pinned", "is_shared", "dim_order", "is_set_to", "equal"]
 )
 # Methods only tensors have: a call of one on an unknown receiver yields a tensor.
 TENSOR_ONLY_METHODS = frozenset(
-    "unsqueeze masked_fill masked_fill_ softmax log_softmax contiguous permute type_as new_zeros "
-    "new_ones new_full new_empty new_tensor clamp clamp_ expand expand_as repeat_interleave "
-    "unflatten narrow detach matmul bmm masked_select index_select gather scatter scatter_add "
-    "isnan isinf isfinite sigmoid relu float half bfloat16 long bool int triu tril softplus "
-    "transpose_ view_as reshape_as flip roll addmm baddbmm logsumexp topk argmax argmin all any".split()
+    ["unsqueeze", "masked_fill", "masked_fill_", "softmax", "log_softmax", "contiguous", "permute", "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "clamp", "clamp_", "expand", "expand_as", "repeat_interleave", "unflatten", "narrow", "detach", "matmul", "bmm", "masked_select", "index_select", "gather", "scatter", "scatter_add", "isnan", "isinf", "isfinite", "sigmoid", "relu", "float", "half", "bfloat16", "long", "bool", "int", "triu", "tril", "softplus", "transpose_", "view_as", "reshape_as", "flip", "roll", "addmm", "baddbmm", "logsumexp", "topk", "argmax", "argmin", "all", "any"]
 )
 # `torch.*` callables that do not return tensors.
 TORCH_VALUE_FUNCS = frozenset(
-    "is_tensor is_floating_point is_complex numel is_grad_enabled get_default_dtype "
-    "is_inference_mode_enabled device dtype Size finfo iinfo no_grad enable_grad set_grad_enabled "
-    "inference_mode autocast manual_seed compile typename is_storage is_nonzero equal result_type "
-    "promote_types can_cast initial_seed seed use_deterministic_algorithms is_autocast_enabled "
-    "get_autocast_dtype sym_int sym_float sym_max sym_min sym_not Generator set_default_dtype "
-    "get_num_threads set_num_threads is_anomaly_enabled broadcast_shapes".split()
+    ["is_tensor", "is_floating_point", "is_complex", "numel", "is_grad_enabled", "get_default_dtype", "is_inference_mode_enabled", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "autocast", "manual_seed", "compile", "typename", "is_storage", "is_nonzero", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "is_autocast_enabled", "get_autocast_dtype", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "set_default_dtype", "get_num_threads", "set_num_threads", "is_anomaly_enabled", "broadcast_shapes"]
 )
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
                         "isclose", "isin", "bool"))
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
 VALUE_BUILTINS = frozenset(
-    "len isinstance issubclass int float bool str repr range hasattr callable id hash type "
-    "format round divmod ord chr tuple list dict set frozenset enumerate zip".split()
+    ["len", "isinstance", "issubclass", "int", "float", "bool", "str", "repr", "range", "hasattr", "callable", "id", "hash", "type", "format", "round", "divmod", "ord", "chr", "tuple", "list", "dict", "set", "frozenset", "enumerate", "zip"]
 )
 CONFIG_NAMES = frozenset(("config", "cfg", "args", "opt", "hparams", "settings"))
 SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex"))
@@ -68,8 +55,7 @@ SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex
 FLAG_PREFIXES = ("output_", "use_", "return_", "is_", "has_", "do_", "num_", "n_", "max_", "min_", "enable_")
 FLAG_SUFFIXES = ("_type", "_size", "_dim", "_len", "_length", "_idx", "_index", "_name", "_mode", "_first",
                  "_only", "_flag", "_resolution", "_dimensions", "_shape")
-FLAG_NAMES = frozenset("height width dim training mode step kwargs config deterministic causal inplace train "
-                       "verbose debug layer stage shape size".split())
+FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size"])
 
 
 def tensor_parameter(name: str) -> bool:

@@ -24,7 +24,7 @@ class FunctionInfo:
 
     node: ast.FunctionDef | ast.AsyncFunctionDef
     qualname: str
-    cls: "ClassInfo | None" = None
+    cls: ClassInfo | None = None
     disabled: bool = False  # decorated with torch.compiler.disable
 
 
@@ -245,9 +245,7 @@ class ModuleIndex:
         for info in everything:
             if info.disabled:
                 continue
-            if assume_compiled == "all" or self._decorated(info.node):
-                found[id(info)] = info
-            elif assume_compiled == "modules" and info.cls is not None and info.node.name == "forward" \
+            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" and info.cls is not None and info.node.name == "forward" \
                     and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:

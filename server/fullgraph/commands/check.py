@@ -10,7 +10,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from fullgraph.commands.options import add_config_arguments, config_from_args
+from fullgraph.commands.options import add_config_arguments, config_for_paths
 from fullgraph.config import Config
 from fullgraph.findings import Finding
 
@@ -65,14 +65,8 @@ def _check_all(files: list[str], config: Config, jobs: int) -> list[Finding]:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [p for p in args.paths if not os.path.exists(p)]
-    if missing:
-        print(f"fullgraph check: no such file or folder: {', '.join(missing)}", file=sys.stderr)
-        return 2
-    try:
-        config = config_from_args(args, args.paths[0])
-    except ValueError as exc:
-        print(f"fullgraph check: bad configuration: {exc}", file=sys.stderr)
+    config = config_for_paths(args, "check")
+    if config is None:
         return 2
     files = collect_files(args.paths, config)
     findings = _check_all(files, config, args.jobs)

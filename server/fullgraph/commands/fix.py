@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from fullgraph.commands.check import collect_files
-from fullgraph.commands.options import add_config_arguments, config_from_args
+from fullgraph.commands.options import add_config_arguments, config_for_paths
 
 HELP = "apply the safe rewrites in place (or --diff)"
 
@@ -50,14 +50,8 @@ def fix_file(path: str, config, diff: bool, verifier=None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    missing = [p for p in args.paths if not Path(p).exists()]
-    if missing:
-        print(f"fullgraph fix: no such file or folder: {', '.join(missing)}", file=sys.stderr)
-        return 2
-    try:
-        config = config_from_args(args, args.paths[0])
-    except ValueError as exc:
-        print(f"fullgraph fix: bad configuration: {exc}", file=sys.stderr)
+    config = config_for_paths(args, "fix")
+    if config is None:
         return 2
     changed = fixed = 0
     verifier = None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from fullgraph.config import ASSUME_COMPILED, Config, load_config
 
@@ -22,3 +24,16 @@ def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
     config = load_config(args.config or start_path)
     return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled})
+
+
+def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:
+    """The config for `args.paths`, or None after printing why (missing path, bad setting): exit 2."""
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        print(f"fullgraph {command}: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return None
+    try:
+        return config_from_args(args, args.paths[0])
+    except ValueError as exc:
+        print(f"fullgraph {command}: bad configuration: {exc}", file=sys.stderr)
+        return None

@@ -138,13 +138,10 @@ class ConfirmClient:
         with self._lock:
             if self.alive() and self._stale():
                 self.close()
-            self.start()
             payload = {**payload, "id": next(self._ids), "max_output": MAX_OUTPUT}
-            try:
-                self.proc.stdin.write(json.dumps(payload) + "\n")
-                self.proc.stdin.flush()
-            except OSError:
-                pass  # the worker died; _wait reports it
+            if not self._send(payload):  # it died while idle: one fresh worker, one retry
+                self.close()
+                self._send(payload)
             reply = self._wait(payload["id"], timeout or self.timeout, cancel, what=payload.get("op", "request"))
             self._user_files.update(reply.get("user_files", {}))
             if reply.get("rss_mb", 0) > self.rss_cap_mb:
@@ -156,6 +153,16 @@ class ConfirmClient:
             result.update(output=reply.get("output", ""), output_bytes=reply.get("output_bytes", 0),
                           seconds=reply.get("seconds"))
             return result
+
+    def _send(self, payload: dict) -> bool:
+        """Start the worker if needed and write one request; False when the pipe is broken."""
+        self.start()
+        try:
+            self.proc.stdin.write(json.dumps(payload) + "\n")
+            self.proc.stdin.flush()
+            return True
+        except OSError:
+            return False  # the worker died; _wait reports it if the retry fails too
 
     def _wait(self, rid, timeout: float, cancel: threading.Event | None, what: str) -> dict:
         """The reply to ``rid`` (or the ready line), handling death, timeout and cancel."""

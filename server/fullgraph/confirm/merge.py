@@ -62,14 +62,17 @@ def describe_break(brk: dict) -> str:
     return text
 
 
-def merge(static: list[Finding], results, path: str, source: str | None = None,
+def merge(static: list[Finding], results, path: str | None = None, source: str | None = None,
           severity: str | None = None) -> list[Finding]:
     """Static findings marked against one or more worker results, plus Dynamo-only findings.
 
     ``results`` is a worker ``confirm`` result or a list of them (one per target);
-    ``severity`` (config ``confirm.severity``) raises confirmed findings to that level.
+    ``path`` defaults to the target's file; ``severity`` (config ``confirm.severity``)
+    raises confirmed findings to that level.
     """
     results = [results] if isinstance(results, dict) else list(results)
+    if path is None:
+        path = next((r["target_location"]["file"] for r in results if r.get("target_location")), "<unknown>")
     if source is None:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:

@@ -17,7 +17,7 @@ from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
 from fullgraph.fixes.names import import_line, torch_alias
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.purity import dotted
-from fullgraph.fixes.sites import enclosing_function, parents
+from fullgraph.fixes.sites import enclosing_function, local_parents
 from fullgraph.fixes.slicing import cst_statement, indent, open_slice, replace, statement_line
 
 CONVERSION_CALLS = {"str", "repr", "format", "round", "float", "int", "bool", "len", "abs"}
@@ -164,7 +164,7 @@ def _mutated_in_place(fn: ast.AST, name: str) -> bool:
 
 
 def _ancestors(tree: ast.AST, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
-    chain = parents(tree)
+    chain = local_parents(tree, node)
     out = []
     node = chain.get(node)
     while node is not None and node is not fn:
@@ -189,7 +189,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
     if decline_reason(ctx.tree, finding) is not None:
         return []
-    chain = parents(ctx.tree)
+    chain = local_parents(ctx.tree, call)
     stmt = chain[call]
     fn = enclosing_function(ctx.tree, call)
     ancestors = _ancestors(ctx.tree, stmt, fn)

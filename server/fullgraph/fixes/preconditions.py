@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import enclosing_function, finding_node, parents
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -128,7 +128,7 @@ def _bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
 
 def following_statement(tree: ast.AST, node: ast.stmt) -> ast.stmt | None:
     """The statement right after ``node`` in its block, if any."""
-    parent = parents(tree).get(node)
+    parent = local_parents(tree, node).get(node)
     for field in ("body", "orelse", "finalbody"):
         block = getattr(parent, field, None)
         if isinstance(block, list) and node in block:
@@ -255,7 +255,7 @@ def _string_literal(node: ast.AST | None) -> bool:
 
 def _in_try(tree: ast.AST, node: ast.AST) -> bool:
     """Whether ``node`` sits inside a ``try`` body that could catch what it raises."""
-    chain = parents(tree)
+    chain = local_parents(tree, node)
     child, parent = node, chain.get(node)
     while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
         if isinstance(parent, ast.Try) and child in parent.body and parent.handlers:
@@ -291,7 +291,7 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
-    chain = parents(tree)
+    chain = local_parents(tree, call)
     stmt = chain.get(call)
     if not isinstance(stmt, ast.Expr):
         return "the call's result is used"

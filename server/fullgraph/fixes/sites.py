@@ -56,10 +56,23 @@ def finding_node(tree: ast.AST, finding) -> ast.AST | None:
     return node_at(tree, finding.line, finding.col, kind, (finding.end_line, finding.end_col))
 
 
+def _spanning(tree: ast.AST, first: int, last: int):
+    """Nodes whose line range covers ``first``..``last``, outermost first (a pruned descent)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if hasattr(child, "lineno") and child.lineno <= first and last <= (child.end_lineno or child.lineno):
+                yield child
+                stack.append(child)
+            elif not hasattr(child, "lineno"):
+                stack.append(child)
+
+
 def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
     """The ``if`` (or ``elif``) whose test holds the finding, else the one starting there."""
     best: ast.If | None = None
-    for node in ast.walk(tree):
+    for node in _spanning(tree, finding.line, finding.line):
         if isinstance(node, ast.If) and _spans_line(node.test, finding.line):
             if best is None or node.lineno >= best.lineno:
                 best = node
@@ -93,8 +106,13 @@ def parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
 
 def enclosing_function(tree: ast.AST, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     """The innermost function whose body contains ``node``."""
-    chain = parents(tree)
-    parent = chain.get(node)
-    while parent is not None and not isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        parent = chain.get(parent)
-    return parent
+    best = None
+    for candidate in _spanning(tree, node.lineno, node.end_lineno or node.lineno):
+        if isinstance(candidate, (ast.FunctionDef, ast.AsyncFunctionDef)) and candidate is not node:
+            best = candidate
+    return best
+
+
+def local_parents(tree: ast.AST, node: ast.AST) -> dict[ast.AST, ast.AST]:
+    """Child → parent map of the function around ``node`` (the whole tree outside functions)."""
+    return parents(enclosing_function(tree, node) or tree)

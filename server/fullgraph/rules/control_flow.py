@@ -84,16 +84,19 @@ RULES = [
         fix_kind="trap", fix_title="Lower to torch._assert_async",
     ),
     Rule(
-        "FG108", "assert-non-string-message", "`assert` on a tensor with a non-string message", ("GB0171",),
-        what="Flags `assert <tensor>, <message>` whose message is not a string (a number, tuple, list...).",
-        why="Dynamo only supports asserts with string messages (GB0171).",
+        "FG108", "assert-non-string-message", "`assert` on a tensor with a non-string message",
+        ("GB0170", "GB0171"),
+        what="Flags `assert <tensor>, <message>` whose message is neither a string literal nor a built "
+             "string: a value such as `x.shape`, a tuple, a number.",
+        why="Dynamo only rewrites asserts with string-literal messages into `torch._assert_async`; with "
+            "any other message it has to evaluate the tensor condition in Python (GB0170, or GB0171 "
+            "'assert with non-string message').",
         example="assert (x > 0).all(), (x.shape, \"bad\")",
         fixed_example="assert (x > 0).all(), \"bad input\"",
         fix_text="Use a literal string message.",
     ),
 ]
 
-_NON_STRINGS = (ast.Tuple, ast.List, ast.Dict, ast.Set)
 
 
 def _guard_raise(node: ast.If) -> bool:
@@ -151,7 +154,7 @@ def check_assert(node: ast.Assert, w) -> None:
     if _built_string(msg):
         w.report("FG104", node, f"assert on tensor value `{snippet(node.test)}` with a computed message",
                  confidence)
-    elif isinstance(msg, _NON_STRINGS) or (isinstance(msg, ast.Constant) and not isinstance(msg.value, str)):
+    else:
         w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with non-string message "
                                 f"`{snippet(msg)}`", confidence)
 

@@ -65,7 +65,8 @@ RULES = [
     ),
     Rule(
         "FG306", "python-random", "Python `random` / `numpy.random` in compiled code", ("GB0007",),
-        what="Flags calls into `random` and `numpy.random`.",
+        what="Flags calls into `random` and `numpy.random` (except `random.randint` and `random.uniform`, "
+             "which Dynamo traces).",
         why="These generators keep state outside torch; Dynamo cannot trace them (GB0007) or would bake "
             "one sample into the graph.",
         example="if random.random() < self.p:\n    x = x.flip(-1)",
@@ -84,13 +85,13 @@ RULES = [
 ]
 
 LOG_METHODS = frozenset(
-    "debug info warning warn error exception critical fatal log isEnabledFor warning_once info_once "
-    "warning_advice".split()
+    ["debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log", "isEnabledFor", "warning_once", "info_once", "warning_advice"]
 )
 LOGGER_NAMES = frozenset(("logger", "log", "LOGGER", "LOG", "_logger", "_log", "logging"))
 IO_CALLS = frozenset(("torch.save", "torch.load", "numpy.save", "numpy.load", "numpy.savez", "numpy.savetxt",
                       "numpy.loadtxt", "json.dump", "json.load", "pickle.dump", "pickle.load", "os.makedirs",
                       "os.remove", "shutil.copy", "shutil.rmtree"))
+TRACED_RANDOM = frozenset(("random.randint", "random.uniform"))  # Dynamo 2.13 traces these
 SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
                      "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
                      "torch.cuda.set_rng_state"))
@@ -139,7 +140,7 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")
     elif q.startswith("time."):
         w.report("FG305", node, f"`{q}()` reads the clock in compiled code")
-    elif q.startswith(("random.", "numpy.random.")):
+    elif q.startswith(("random.", "numpy.random.")) and q not in TRACED_RANDOM:
         w.report("FG306", node, f"`{q}(...)` uses a Python/NumPy RNG in compiled code")
     elif q in SEEDING:
         w.report("FG307", node, f"`{q}(...)` reseeds the RNG in compiled code")

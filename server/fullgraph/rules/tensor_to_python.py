@@ -5,7 +5,15 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import TENSORISH
-from fullgraph.rules.common import builtin_call, confidence, method_call, snippet, string_literal
+from fullgraph.rules.common import (
+    builtin_call,
+    confidence,
+    method_call,
+    numpy_origin,
+    scalar_sink_operand,
+    snippet,
+    string_literal,
+)
 from fullgraph.rules.rule import Rule
 
 RULES = [
@@ -30,15 +38,14 @@ RULES = [
         fix_text="Keep the data in tensors, or compute the Python values outside the compiled region.",
     ),
     Rule(
-        "FG203", "numpy-conversion", "`.numpy()` leaves the graph for NumPy", ("GB0105",),
-        what="Flags `.numpy()` calls in compiled code.",
-        why="Dynamo only traces NumPy through its `torch._numpy` shim; an ndarray that escapes the "
-            "region, or meets a NumPy feature the shim lacks, breaks the graph (GB0105 with "
-            "`trace_numpy` off).",
-        example="arr = x.numpy()\nreturn torch.from_numpy(np.cumsum(arr))",
-        fixed_example="return torch.cumsum(x, dim=0)",
-        fix_text="Use the torch equivalent of the NumPy operation.",
-        severity="info",
+        "FG203", "numpy-conversion", "`.numpy()` value read back into Python", ("GB0033",),
+        what="Flags `t.numpy()` whose result is turned into a Python scalar or list (`.item()`, "
+             "`.tolist()`, `float()`, `int()`, `bool()`).",
+        why="Dynamo traces `.numpy()` and NumPy operations through its `torch._numpy` shim, but reading "
+            "a value out of the array is a data-dependent operator it cannot put in the graph (GB0033).",
+        example="total = x.numpy().sum().item()\nreturn x * total",
+        fixed_example="total = x.sum()\nreturn x * total",
+        fix_text="Use the torch operation and keep the result as a tensor.",
     ),
     Rule(
         "FG204", "python-scalar-cast", "`int()`/`float()` of a tensor", ("GB0124",),
@@ -69,16 +76,26 @@ def check_call(node: ast.Call, w) -> None:
                  confidence(w, func.value))
     elif method_call(node, "tolist") and not node.args:
         w.report("FG202", node, f"`{snippet(node)}` converts a tensor to Python lists", confidence(w, func.value))
-    elif method_call(node, "numpy") and not node.args and w.is_tensor(func.value):
-        w.report("FG203", node, f"`{snippet(node)}` converts a tensor to a NumPy array")
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
-    elif (builtin_call(node, w, "str", "repr", "format") and node.args and w.is_tensor(node.args[0])) or (
-            method_call(node, "format") and string_literal(func.value)
-            and any(w.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])):
-        if not _quiet(w):
-            w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+    elif _formats_tensor(node, w) and not _quiet(w):
+        w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+
+
+def _formats_tensor(node: ast.Call, w) -> bool:
+    """`str(t)`, `repr(t)`, `format(t)` or `"...".format(t)`."""
+    if builtin_call(node, w, "str", "repr", "format"):
+        return bool(node.args) and w.is_tensor(node.args[0])
+    return method_call(node, "format") and string_literal(node.func.value) and any(
+        w.is_tensor(a) for a in [*node.args, *(k.value for k in node.keywords)])
+
+
+def check_numpy_readback(node: ast.Call, w) -> None:
+    operand = scalar_sink_operand(node, w)
+    origin = numpy_origin(operand, w) if operand is not None else None
+    if origin is not None and method_call(origin, "numpy"):
+        w.report("FG203", origin, f"`{snippet(origin)}` is read back into Python from NumPy")
 
 
 def check_formatted(node: ast.FormattedValue, w) -> None:
@@ -105,7 +122,7 @@ def _quiet(w) -> bool:
 
 
 CHECKS = {
-    ast.Call: [check_call],
+    ast.Call: [check_call, check_numpy_readback],
     ast.FormattedValue: [check_formatted],
     ast.BinOp: [check_binop],
 }

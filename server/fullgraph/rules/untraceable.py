@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import Module
-from fullgraph.rules.common import method_call, snippet
+from fullgraph.rules.common import confidence, method_call, numpy_origin, scalar_sink_operand, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [
@@ -84,14 +84,26 @@ RULES = [
         fix_text="Move the call out of the compiled region, or make the function traceable.",
     ),
     Rule(
-        "FG410", "numpy-on-tensor", "NumPy function applied to a tensor", ("GB0007",),
-        what="Flags `numpy.*` calls with a tensor argument.",
-        why="NumPy converts the tensor to an ndarray; Dynamo only traces this through its NumPy shim, "
-            "and fails for functions the shim lacks.",
-        example="y = np.exp(x)",
-        fixed_example="y = torch.exp(x)",
-        fix_text="Use the torch function of the same name.",
-        severity="info",
+        "FG410", "numpy-on-tensor", "NumPy result on a tensor read back into Python", ("GB0033",),
+        what="Flags `numpy.*(tensor)` whose result is turned into a Python scalar or list (`float()`, "
+             "`int()`, `bool()`, `.item()`, `.tolist()`).",
+        why="Dynamo traces NumPy calls on tensors through its `torch._numpy` shim, but reading a value "
+            "out of the result is a data-dependent operator it cannot put in the graph (GB0033).",
+        example="return x * float(np.array(x).std())",
+        fixed_example="return x * x.std(unbiased=False)",
+        fix_text="Use the torch function of the same name and keep the result as a tensor.",
+    ),
+    Rule(
+        "FG412", "autograd-call", "`.backward()` / `torch.autograd.grad` in compiled code", ("GB0123", "GB9186"),
+        what="Flags `.backward()` calls and `torch.autograd.grad` / `torch.autograd.backward` in compiled code.",
+        why="With the default `trace_autograd_ops=False`, Dynamo does not trace autograd calls: "
+            "`Tensor.backward()` (GB0123) and `torch.autograd.grad` (GB9186) break the graph.",
+        example="@torch.compile\ndef train_step(model, x, y):\n    loss = F.mse_loss(model(x), y)\n"
+                "    loss.backward()\n    return loss",
+        fixed_example="@torch.compile\ndef compute_loss(model, x, y):\n    return F.mse_loss(model(x), y)\n\n"
+                      "loss = compute_loss(model, x, y)\nloss.backward()",
+        fix_text="Compile the forward and loss only and call `backward()` outside (compiled autograd "
+                 "handles the backward pass), or set `torch._dynamo.config.trace_autograd_ops = True`.",
     ),
     Rule(
         "FG411", "c-extension-call", "call into a C extension Dynamo cannot trace", ("GB0007",),
@@ -119,12 +131,14 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG404", node, "explicit `torch._dynamo.graph_break()`")
         elif q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             w.report("FG407", node, f"`{snippet(node)}` builds a Parameter in compiled code")
-        elif q.startswith("numpy.") and not q.startswith("numpy.random.") \
-                and any(w.is_tensor(a) for a in node.args):
-            w.report("FG410", node, f"`{snippet(node.func)}(...)` applies NumPy to a tensor")
+        elif q in ("torch.autograd.grad", "torch.autograd.backward"):
+            w.report("FG412", node, f"`{q}(...)` runs autograd in compiled code", gb_ids=("GB9186",))
         elif q.startswith(C_EXTENSIONS):
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         return
+    if method_call(node, "backward"):
+        w.report("FG412", node, f"`{snippet(node)}` runs autograd in compiled code",
+                 confidence(w, func.value), gb_ids=("GB0123",))
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         fact = w.kind(func)
         if isinstance(fact, Module) and fact.cls in RNN_CLASSES:
@@ -133,6 +147,13 @@ def check_call(node: ast.Call, w) -> None:
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def check_numpy_readback(node: ast.Call, w) -> None:
+    operand = scalar_sink_operand(node, w)
+    origin = numpy_origin(operand, w) if operand is not None else None
+    if origin is not None and not method_call(origin, "numpy"):
+        w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
 
 
 def check_compare(node: ast.Compare, w) -> None:
@@ -160,7 +181,7 @@ def check_class(node: ast.ClassDef, w) -> None:
 
 
 CHECKS = {
-    ast.Call: [check_call],
+    ast.Call: [check_call, check_numpy_readback],
     ast.Compare: [check_compare],
     ast.Assign: [check_assign],
     ast.AugAssign: [check_assign],

@@ -1,5 +1,4 @@
 # expect: FG108
-# checker-xfail: engine gap: a message that is neither a literal, a built string nor a display (`x.shape`) gets no finding, but Dynamo breaks (GB0170)
 """Tensor assert whose message is not a string literal."""
 import torch
 

@@ -1,5 +1,4 @@
 # expect: clean
-# checker-xfail: torch 2.13 traces `.numpy()` and numpy ops on it (trace_numpy=True), so a round trip does not break
 """`.numpy()` and back with `torch.from_numpy`."""
 import torch
 

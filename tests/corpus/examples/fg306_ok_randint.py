@@ -1,5 +1,4 @@
 # expect: clean
-# checker-xfail: engine gap: FG306 flags `random.randint`/`random.uniform`, which torch 2.13 traces without a break
 """torch 2.13 traces `random.randint` and `random.uniform` (no break), unlike `random.random`."""
 import random
 

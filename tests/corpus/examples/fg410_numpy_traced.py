@@ -1,5 +1,4 @@
 # expect: clean
-# checker-xfail: torch 2.13 traces numpy calls on tensors (trace_numpy=True), so they do not break
 """`np.sum`/`np.asarray` on a tensor are traced as tensor ops."""
 import numpy as np
 import torch

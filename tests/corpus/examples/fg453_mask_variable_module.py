@@ -1,5 +1,4 @@
 # expect: FG453
-# checker-xfail: engine gap: `mask = attention_mask.bool()` is a boolean tensor, so `hidden[mask]` is a boolean-mask index
 """Selecting padded tokens with a mask variable."""
 import torch
 from torch import nn

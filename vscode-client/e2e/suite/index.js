@@ -85,7 +85,10 @@ exports.run = async function run() {
     step('restored', {});
 
     // Confirm with Dynamo (palette command; the file on disk is the original now).
+    before = signature(uri);
     report.confirm = await vscode.commands.executeCommand('fullgraph.runConfirm');
+    await waitFor('diagnostics after confirmation', () => signature(uri) !== before, 20000);
+    report.diagnosticsAfterConfirm = ours(uri).map(plain);
     step('confirmed', { ok: report.confirm && report.confirm.ok });
 
     // Restart: the new server publishes the same diagnostics again.
@@ -93,9 +96,17 @@ exports.run = async function run() {
     await waitFor('diagnostics after restart', () => signature(uri) === JSON.stringify(report.diagnostics), 30000);
     step('restarted', { state: api.serverState() });
 
+    // A settings change reaches the running server (no restart): FG3 ignored, then back.
+    const config = vscode.workspace.getConfiguration('fullgraph');
+    await config.update('ignore', ['FG3'], vscode.ConfigurationTarget.Global);
+    await waitFor('FG301 to disappear', () => ours(uri).length && !ours(uri).some((d) => codeOf(d) === 'FG301'), 20000);
+    report.diagnosticsIgnoringFG3 = ours(uri).map(plain);
+    await config.update('ignore', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor('FG301 to come back', () => signature(uri) === JSON.stringify(report.diagnostics), 20000);
+    step('reconfigured', { state: api.serverState() });
+
     // An interpreter that cannot import fullgraph (`-S`: no site-packages): the client
     // refuses to start the server; putting the setting back restarts it.
-    const config = vscode.workspace.getConfiguration('fullgraph');
     const interpreter = config.get('interpreter');
     await config.update('interpreter', [...interpreter, '-S'], vscode.ConfigurationTarget.Global);
     await waitFor('the failed state without fullgraph', () => api.serverState() === 'failed', 20000);

@@ -1,0 +1,183 @@
+"""Language-server latency and memory, measured through a real `fullgraph serve` process.
+
+didChange → publishDiagnostics (debounce 0) over 50 edits of the largest transformers
+modeling file, code-action and fix-all response times, and the server's RSS while 5,000
+edits stream in. Prints a markdown table. Usage: python bench/lsp_latency.py [FILE]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+from pygls.uris import from_fs_path
+
+SERVER = [sys.executable, "-m", "fullgraph", "serve", "--stdio"]
+EDITS = 50
+MEMORY_EDITS = 5000
+BATCH = 50
+
+
+def largest_modeling_file() -> tuple[Path, str]:
+    """The largest transformers ``modeling_*.py``, or a generated model file when not installed."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.find_spec("transformers")
+        models = Path(spec.origin).parent / "models"
+        path = max(models.rglob("modeling_*.py"), key=lambda p: p.stat().st_size)
+        return path, f"transformers {path.relative_to(models.parent)}"
+    except (AttributeError, TypeError, ValueError):
+        block = ("class Block{i}(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n"
+                 "            x = x * 2\n        print(x.shape)\n        return torch.relu(x) + {i}\n\n\n")
+        text = "import torch\nimport torch.nn as nn\n\n\n" + "".join(block.format(i=i) for i in range(1500))
+        path = Path(tempfile.mkdtemp()) / "generated_model.py"
+        path.write_text(text)
+        return path, "generated file (transformers not installed)"
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Bench:
+    def __init__(self, path: Path):
+        self.path = path
+        self.uri = from_fs_path(str(path))
+        self.client = LanguageClient("fullgraph-bench", "1")
+        self.published: dict[int, float] = {}
+        self.diagnostics: list[types.Diagnostic] = []
+        self.version = 1
+        self.line = 0
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_publish(params: types.PublishDiagnosticsParams):
+            if params.uri == self.uri and params.version is not None:
+                self.published[params.version] = time.perf_counter()
+                self.diagnostics = params.diagnostics
+
+    async def start(self, text: str) -> None:
+        await self.client.start_io(*SERVER)
+        caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
+            code_action=types.CodeActionClientCapabilities(data_support=True)))
+        await self.client.initialize_async(types.InitializeParams(
+            capabilities=caps, initialization_options={"settings": {"debounce": 0}}))
+        self.client.initialized(types.InitializedParams())
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=self.uri, language_id="python", version=1, text=text)))
+        await self.wait(1)
+
+    async def wait(self, version: int, timeout: float = 60) -> float:
+        deadline = time.perf_counter() + timeout
+        while version not in self.published:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no diagnostics for version {version}")
+            await asyncio.sleep(0.001)
+        return self.published[version]
+
+    def edit(self) -> int:
+        """Insert a comment line, or delete the one inserted before (the file size stays flat)."""
+        self.version += 1
+        line = 10 + (self.version // 2) % 200
+        if self.version % 2 == 0:
+            self.line = line
+            change = types.TextDocumentContentChangePartial(range=types.Range(
+                start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)),
+                text=f"# edit {self.version}\n")
+        else:
+            change = types.TextDocumentContentChangePartial(range=types.Range(
+                start=types.Position(line=self.line, character=0), end=types.Position(line=self.line + 1, character=0)),
+                text="")
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version),
+            content_changes=[change]))
+        return self.version
+
+    async def diagnostics_latency(self) -> list[float]:
+        times = []
+        for _ in range(EDITS):
+            sent = time.perf_counter()
+            version = self.edit()
+            times.append((await self.wait(version)) - sent)
+        return times
+
+    async def code_actions(self) -> list[float]:
+        times = []
+        for diag in self.diagnostics[:20]:
+            sent = time.perf_counter()
+            await self.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri), range=diag.range,
+                context=types.CodeActionContext(diagnostics=[diag], only=[types.CodeActionKind.QuickFix])))
+            times.append(time.perf_counter() - sent)
+        return times
+
+    async def fix_all(self) -> list[float]:
+        times = []
+        for _ in range(3):
+            sent = time.perf_counter()
+            await self.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=self.uri),
+                range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+                context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.fullgraph"])))
+            times.append(time.perf_counter() - sent)
+        return times
+
+    async def memory(self) -> list[tuple[int, float]]:
+        pid = self.client._server.pid
+        samples = [(0, rss_mb(pid))]
+        for done in range(BATCH, MEMORY_EDITS + 1, BATCH):
+            for _ in range(BATCH):
+                version = self.edit()
+            await self.wait(version, timeout=120)
+            if done % 1000 == 0:
+                samples.append((done, rss_mb(pid)))
+        return samples
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+
+def ms(values: list[float], q: float) -> float:
+    return 1000 * statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else 1000 * values[0]
+
+
+async def main(argv: list[str]) -> None:
+    path, label = (Path(argv[0]), argv[0]) if argv else largest_modeling_file()
+    text = path.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / path.name
+        copy.write_text(text, encoding="utf-8")
+        bench = Bench(copy)
+        await bench.start(text)
+        latency = await bench.diagnostics_latency()
+        actions = await bench.code_actions()
+        fix_all = await bench.fix_all()
+        memory = await bench.memory()
+        await bench.stop()
+    print(f"File: {label} ({len(text.splitlines())} lines, {len(text) // 1024} KiB, "
+          f"{len(bench.diagnostics)} diagnostics); {os.cpu_count()} CPUs\n")
+    print("| measure | value | target |\n|---|---|---|")
+    print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0) | {ms(latency, 50):.0f} ms | ≤100 ms |")
+    print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |")
+    if actions:
+        print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "
+              f"{1000 * max(actions):.0f} ms | ≤200 ms |")
+    print(f"| fix-all (source action, inline edit) p50 / max | {ms(fix_all, 50):.0f} / {1000 * max(fix_all):.0f} ms | ≤1 s |")
+    rss = " → ".join(f"{mb:.0f}" for _, mb in memory)
+    print(f"| server RSS every 1,000 of {MEMORY_EDITS:,} edits | {rss} MB | flat |")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))
