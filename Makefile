@@ -27,6 +27,12 @@ system-deps:
 	@command -v nvim >/dev/null && command -v chromium >/dev/null || { \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q neovim chromium; }
 
+# Figures for the README: checker accuracy on the Dynamo-verified corpus, speed on transformers.
+bench: $(STAMP)
+	$(BIN)/pip install -q -e '.[bench]'
+	$(BIN)/python bench/corpus_accuracy.py
+	$(BIN)/python bench/analysis_speed.py
+
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules
 

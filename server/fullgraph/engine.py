@@ -116,8 +116,9 @@ def _internal_error(path: str, where: str, exc: Exception) -> None:
 
 
 def _filtered(report: Report, config: Config) -> Report:
-    report.findings = [f.with_(severity=config.severity_for(f.code, f.severity))
-                       for f in report.findings if config.selects(f.code)]
+    """Apply select/ignore and severities to an FG000 report (FG000 is shown unless ignored)."""
+    report.findings = [f.with_(severity=config.severity_for(f.code, f.severity)) for f in report.findings
+                       if config.selects(f.code) or not any(f.code.startswith(p) for p in config.ignore)]
     return report
 
 
@@ -167,10 +168,10 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config) -
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
-    if suppressed(lines.line(line), raw.code):
-        return None
     end_node = node.test if isinstance(node, _HEADER_ONLY) else node
     end_line = end_node.end_lineno or line
+    if suppressed(lines.line(line), raw.code) or (end_line != line and suppressed(lines.line(end_line), raw.code)):
+        return None
     gb_ids = raw.gb_ids or rule.gb_ids
     message = raw.message
     if raw.in_loop:

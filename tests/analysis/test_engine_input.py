@@ -2,6 +2,7 @@
 
 import time
 
+from fullgraph.config import Config
 from fullgraph.engine import analyze, analyze_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -28,6 +29,8 @@ def test_syntax_error_gives_one_fg000_at_the_error():
     [f] = analyze("import torch\n\ndef f(x)\n    return x\n", "bad.py")
     assert (f.code, f.line, f.severity, f.path) == ("FG000", 3, "error", "bad.py")
     assert f.col == 8 and f.message.startswith("syntax error")
+    assert [f.code for f in analyze("def f(:\n", config=Config(select=("FG3",)))] == ["FG000"]
+    assert analyze("def f(:\n", config=Config(ignore=("FG000",))) == []
 
 
 def test_undecodable_bytes_give_fg000_at_start():

@@ -169,3 +169,20 @@ def test_recursive_helpers_terminate():
         return a(x)
     """
     assert [f.code for f in check(src)] == ["FG301"]
+
+
+def test_super_calls_reach_the_in_file_base():
+    src = """
+    import torch
+    import torch.nn as nn
+    class Base(nn.Module):
+        def forward(self, x):
+            return x.tolist()
+    class Child(Base):
+        def forward(self, x):
+            return super().forward(x * 2)
+    compiled = torch.compile(Child())
+    """
+    [f] = check(src, "decorated")
+    assert (f.code, f.line, f.confidence) == ("FG202", 6, "certain")
+    assert f.data == {"entry": "Child.forward", "function": "Base.forward", "in_loop": False}

@@ -28,6 +28,11 @@ def test_comments():
     assert codes("  # noqa: FG301") == ["FG301", "FG101", "FG201"]
 
 
+def test_comment_on_the_last_line_of_a_multiline_statement():
+    src = "import torch\n@torch.compile\ndef f(x):\n    print(\n        x,\n    )  # fullgraph: ignore[FG301]\n"
+    assert analyze(src) == []
+
+
 @pytest.mark.parametrize("line, code, expected", [
     ("x  # fullgraph: ignore", "FG101", True),
     ("x  #fullgraph:ignore[FG101]", "FG101", True),

@@ -32,7 +32,7 @@ async def test_confirm_flow(session):
     lenses = await session.client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     confirm_lens = [lens for lens in lenses if lens.command.title == "Confirm with Dynamo"]
-    assert [(lens.range.start.line, lens.command.arguments) for lens in confirm_lens] == [
+    assert [(lens.range.start.line, list(lens.command.arguments)) for lens in confirm_lens] == [
         (text.splitlines().index("    def forward(self, x):"), [uri, ""])]
 
     before = len(session.published)

@@ -91,6 +91,7 @@ NEGATIVE = [
     "return x * random.randint(1, 3) * random.uniform(0.5, 1.5)",
     "return x / float(np.sqrt(x.shape[-1])) * np.pi",
     "ok = mask is None or use_cache\nreturn x",
+    'return x, f"result {x}"',
 ]
 
 

@@ -14,6 +14,9 @@ COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compilin
 COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
+_SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass
@@ -106,6 +109,10 @@ class Walker:
             if method is not None:
                 return method
             return self._forward_of(index.attr(self.function.cls, func.attr))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
+                and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+            bases = self.function.cls.base_names
+            return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None)
         if isinstance(func, ast.Subscript):
             return self._forward_of(self.kind(func))
         return None
@@ -128,16 +135,32 @@ class Walker:
             self.visit(stmt)
 
     def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        if kind in _LEAVES and kind not in self.checks:
+            return
         self.parents.append(node)
-        for check in self.checks.get(type(node), ()):
+        for check in self.checks.get(kind, ()):
             check(node, self)
-        handler = _HANDLERS.get(type(node))
+        handler = _HANDLERS.get(kind)
         if handler is None:
-            for child in ast.iter_child_nodes(node):
-                self.visit(child)
+            self._children(node)
         else:
             handler(self, node)
         self.parents.pop()
+
+    def _children(self, node: ast.AST) -> None:
+        """Visit the sub-nodes, skipping fields that never hold code (ctx, operators)."""
+        fields = _CHILD_FIELDS.get(type(node))
+        if fields is None:
+            fields = _CHILD_FIELDS[type(node)] = tuple(f for f in node._fields if f not in _SKIP_FIELDS)
+        for name in fields:
+            value = getattr(node, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast.AST):
+                        self.visit(item)
+            elif isinstance(value, ast.AST):
+                self.visit(value)
 
     def _visit_all(self, nodes) -> None:
         for n in nodes:
@@ -268,8 +291,7 @@ class Walker:
             self.visit(node.elt)
 
     def _call(self, node: ast.Call) -> None:
-        for child in ast.iter_child_nodes(node):
-            self.visit(child)
+        self._children(node)
         target = self.callee(node)
         if target is not None and not target.disabled:
             arg_facts = tuple(self.kind(a) for a in node.args)

@@ -142,7 +142,8 @@ class ConfirmClient:
             if not self._send(payload):  # it died while idle: one fresh worker, one retry
                 self.close()
                 self._send(payload)
-            reply = self._wait(payload["id"], timeout or self.timeout, cancel, what=payload.get("op", "request"))
+            what = f"running {payload.get('op')} on {os.path.basename(payload.get('path', ''))}"
+            reply = self._wait(payload["id"], timeout or self.timeout, cancel, what=what)
             self._user_files.update(reply.get("user_files", {}))
             if reply.get("rss_mb", 0) > self.rss_cap_mb:
                 self.close()  # memory cap passed: the next request gets a fresh worker
@@ -206,8 +207,12 @@ class ConfirmClient:
         self.proc = None
         tail = "\n".join(self._stderr).strip()
         how = f"signal {signal.Signals(-code).name}" if code and code < 0 else f"exit code {code}"
+        where = next((ln.strip() for ln in self._stderr if ln.strip().startswith('File "')), None)
         raise ConfirmError(
-            "crashed", f"the worker died ({how}) while {what}; it will restart on the next request", tail[-4000:]
+            "crashed",
+            f"the worker died ({how}) while {what}" + (f", at {where}" if where else "")
+            + "; it will restart on the next request",
+            tail[-4000:],
         )
 
     def _stale(self) -> bool:

@@ -244,7 +244,7 @@ def load_module(path: str, root: str, name: str | None = None):
         return module
     except SyntaxError as e:
         raise UserError("syntax", f"syntax error in {e.filename}:{e.lineno}: {e.msg}") from None
-    except UserError:
+    except (UserError, KeyboardInterrupt):
         raise
     except BaseException as e:  # user module top-level code may raise anything
         raise UserError("import", f"importing {path} raised {describe(e)}") from None
@@ -273,9 +273,9 @@ def sample_sets(request: dict, root: str) -> list[tuple]:
     seed_all()
     try:
         made = fn()
+    except KeyboardInterrupt:
+        raise
     except BaseException as e:
-        if isinstance(e, KeyboardInterrupt):
-            raise
         raise UserError("factory", f"factory {func}() raised {describe(e)}") from None
     sets = [made] if isinstance(made, tuple) else list(made) if isinstance(made, list) else None
     if not sets or not all(valid_set(s) for s in sets):
@@ -634,7 +634,13 @@ def main() -> int:
     runner = Runner(torch)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     send({"ready": True, "pid": os.getpid(), "torch": torch.__version__, "python": sys.version.split()[0]})
-    for line in sys.stdin:
+    while True:
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:  # a cancel that arrived after its reply went out
+            continue
+        if not line:
+            break
         try:
             request = json.loads(line)
         except ValueError:

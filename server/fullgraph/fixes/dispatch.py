@@ -25,10 +25,13 @@ def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
 def fixes_for(source: str | bytes, finding) -> list[Fix]:
     """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
     parsed = parse(source)
-    if parsed is None:
-        return []
+    return [] if parsed is None else guarded_fixes(FixContext(*parsed), finding)
+
+
+def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
+    """Fixes for ``finding`` on an already parsed text; [] on any failure of a rewrite."""
     try:
-        return _fixes(FixContext(*parsed), finding)
+        return _fixes(ctx, finding)
     except (RecursionError, ValueError, SyntaxError, KeyError, IndexError, AttributeError, TypeError):
         return []
     except Exception as exc:  # libcst parser errors and anything unforeseen must not reach the editor

@@ -6,7 +6,8 @@ import ast
 import difflib
 from dataclasses import dataclass
 
-from fullgraph.fixes.dispatch import fixes_for, parse
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, line_starts, offset_of
 from fullgraph.fixes.sites import enclosing_function, finding_node
 
@@ -27,12 +28,12 @@ def _span(text: str, starts: list[int], edit: TextEdit) -> tuple[int, int]:
 
 
 def _round(text: str, tree: ast.Module, findings) -> tuple[list[TextEdit], int]:
-    """Main fixes for this round: at most one per function, none overlapping."""
+    """Main fixes for this round: at most one per function, none overlapping, all on one parse."""
+    ctx = FixContext(text, tree)
     starts = line_starts(text)
-    chosen: list[TextEdit] = []
+    chosen: list[list[TextEdit]] = []
     spans: list[tuple[int, int]] = []
     seen_functions: set[int] = set()
-    count = 0
     for finding in findings:
         if not finding.fix or finding.fix_blocked:
             continue
@@ -41,20 +42,32 @@ def _round(text: str, tree: ast.Module, findings) -> tuple[list[TextEdit], int]:
         key = fn.lineno if fn is not None else -finding.line
         if key in seen_functions:
             continue
-        fix = next((f for f in fixes_for(text, finding) if f.preferred), None)
+        fix = next((f for f in guarded_fixes(ctx, finding) if f.preferred), None)
         if fix is None or not fix.edits:
             continue
-        new_edits = [e for e in fix.edits if e not in chosen]
+        flat = [e for group in chosen for e in group]
+        new_edits = [e for e in fix.edits if e not in flat]
         new_spans = [_span(text, starts, e) for e in new_edits]
         if any(lo < hi2 and lo2 < hi or (lo == hi == lo2 == hi2) for lo, hi in new_spans for lo2, hi2 in spans):
             continue
-        if parse(apply_edits(text, chosen + new_edits)) is None:
-            continue
-        chosen.extend(new_edits)
+        chosen.append(new_edits)
         spans.extend(new_spans)
         seen_functions.add(key)
-        count += 1
-    return chosen, count
+    return _parsable(text, chosen)
+
+
+def _parsable(text: str, groups: list[list[TextEdit]]) -> tuple[list[TextEdit], int]:
+    """The edit groups whose application still parses (checked together, then one by one on failure)."""
+    every = [e for group in groups for e in group]
+    if parse(apply_edits(text, every)) is not None:
+        return every, len(groups)
+    kept: list[TextEdit] = []
+    count = 0
+    for group in groups:
+        if parse(apply_edits(text, kept + group)) is not None:
+            kept.extend(group)
+            count += 1
+    return kept, count
 
 
 def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:

@@ -123,13 +123,18 @@ def register(server) -> None:
         return {"ok": not errors, "replaced": replaced, "targets": targets}
 
     @server.command(CONFIRM)
-    async def confirm(ls, uri: str, target: str | None = None, *_):
-        """Run the document's targets (``target``: one of them, ``""`` the default one)."""
-        return await run_confirm(ls, uri, target)
+    async def confirm(ls, *args):
+        """Arguments ``uri[, target]``: all targets, one of them, or ``""`` for the default one."""
+        if not args or not isinstance(args[0], str):
+            return {"ok": False, "reason": "expected the document URI as first argument"}
+        return await run_confirm(ls, args[0], args[1] if len(args) > 1 else None)
 
     @server.command(VERIFIED_FIX_ALL)
-    async def verified_fix_all(ls, uri: str, version: int | None = None, *_):
-        """Fix-all checked on the sample inputs; applied only when outputs are identical."""
+    async def verified_fix_all(ls, *args):
+        """Arguments ``uri[, version]``: fix-all, applied only when outputs stay identical."""
+        if not args or not isinstance(args[0], str):
+            return {"applied": False, "reason": "expected the document URI as first argument"}
+        uri, version = args[0], args[1] if len(args) > 1 else None
         checked, reason = _check(ls, uri)
         if checked is None or (version is not None and not ls.is_current(uri, version)):
             return {"applied": False, "reason": reason or f"stale version {version}"}

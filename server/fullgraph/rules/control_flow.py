@@ -55,10 +55,11 @@ RULES = [
         fix_kind="trap", fix_title="Lower to torch._assert_async",
     ),
     Rule(
-        "FG105", "tensor-bool-coercion", "`and`/`or`/`not`/`bool()` on a tensor", ("GB0170",),
+        "FG105", "tensor-bool-coercion", "`and`/`or`/`not`/`bool()` on a tensor", ("GB0170", "GB0124", "GB0033"),
         what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test.",
         why="Each of these asks for the tensor's truth value, a Python bool that only exists at run "
-            "time (GB0170).",
+            "time: `and`/`or` break as data-dependent branching (GB0170), `bool()` as a scalar read "
+            "(GB0124) and `not` as a data-dependent operator (GB0033).",
         example="valid = (x > 0) and (x < 1)",
         fixed_example="valid = (x > 0) & (x < 1)",
         fix_text="Use the element-wise operators `&`, `|`, `~` or `torch.logical_and/or/not`.",
@@ -172,7 +173,8 @@ def check_boolop(node: ast.BoolOp, w) -> None:
     confidence = None if _is_test(node, w) else w.facts.data_dependent(node)
     if confidence:
         op = "and" if isinstance(node.op, ast.And) else "or"
-        w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`", confidence)
+        w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`", confidence,
+                 gb_ids=("GB0170",))
 
 
 def check_not(node: ast.UnaryOp, w) -> None:
@@ -180,14 +182,16 @@ def check_not(node: ast.UnaryOp, w) -> None:
         return
     confidence = w.facts.data_dependent(node.operand)
     if confidence:
-        w.report("FG105", node, f"`not` takes the truth value of tensor `{snippet(node.operand)}`", confidence)
+        w.report("FG105", node, f"`not` takes the truth value of tensor `{snippet(node.operand)}`", confidence,
+                 gb_ids=("GB0033",))
 
 
 def check_call(node: ast.Call, w) -> None:
     confidence = w.facts.data_dependent(node.args[0]) if builtin_call(node, w, "bool") and len(node.args) == 1 \
         else None
     if confidence:
-        w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`", confidence)
+        w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`", confidence,
+                 gb_ids=("GB0124",))
     elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
 

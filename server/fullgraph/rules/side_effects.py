@@ -46,10 +46,11 @@ RULES = [
         fix_kind="defer", fix_title="Defer the warning to the end of the function",
     ),
     Rule(
-        "FG304", "file-or-stream-io", "file or stream I/O in compiled code", ("GB0007", "GB0156"),
+        "FG304", "file-or-stream-io", "file or stream I/O in compiled code", ("GB0156", "GB0059", "GB0142"),
         what="Flags `open()`, `input()`, `sys.stdout/stderr/stdin` methods, `torch.save/load`, "
              "`numpy.save/load` and `json.dump/load` in compiled regions.",
-        why="I/O is a side effect implemented in C; Dynamo cannot trace it (GB0007 / GB0156).",
+        why="I/O is a side effect implemented in C; Dynamo cannot trace stream methods (GB0156 "
+            "'Unsupported method call'), `open()` (GB0059) or file objects as context managers (GB0142).",
         example="with open(\"debug.txt\", \"a\") as f:\n    f.write(str(x.shape))",
         fixed_example="# do the I/O outside the compiled function",
         fix_text="Move I/O out of the compiled region.",

@@ -58,10 +58,12 @@ RULES = [
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
     ),
     Rule(
-        "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059",),
-        what="Flags tensors in f-strings, `str()`, `repr()`, `format()`, `%` and `str.format`.",
+        "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059", "GB0088", "GB0208"),
+        what="Flags tensors in f-strings, `str()`, `repr()`, `format()`, `%` and `str.format` (not an "
+             "f-string that is only returned, which Dynamo builds after the graph).",
         why="Formatting a tensor reads its values (`Tensor.__repr__` / `__format__`), which Dynamo "
-            "cannot trace (GB0059 'Failed to trace builtin operator').",
+            "cannot trace: depending on the spelling it reports GB0059 'Failed to trace builtin "
+            "operator', GB0088 or GB0208.",
         example="msg = f\"loss={loss}\"",
         fixed_example="msg = \"loss computed\"  # or format outside the compiled region",
         fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
@@ -98,8 +100,14 @@ def check_numpy_readback(node: ast.Call, w) -> None:
         w.report("FG203", origin, f"`{snippet(origin)}` is read back into Python from NumPy")
 
 
+def _returned_fstring(w) -> bool:
+    """An f-string that is itself returned (alone or in a tuple): Dynamo builds it after the graph."""
+    holder = w.parent(2)
+    return isinstance(holder, ast.Return) or (isinstance(holder, ast.Tuple) and isinstance(w.parent(3), ast.Return))
+
+
 def check_formatted(node: ast.FormattedValue, w) -> None:
-    if w.is_tensor(node.value) and not _quiet(w):
+    if w.is_tensor(node.value) and not _quiet(w) and not _returned_fstring(w):
         w.report("FG205", node, f"f-string formats tensor `{snippet(node.value)}`")
 
 

@@ -75,10 +75,11 @@ RULES = [
         fix_text="Set `torch._dynamo.config.allow_rnn = True`, or keep the RNN outside the compiled region.",
     ),
     Rule(
-        "FG409", "disabled-function-call", "call of a `torch.compiler.disable`d function", ("GB0098",),
+        "FG409", "disabled-function-call", "call of a `torch.compiler.disable`d function", ("GB0098", "GB0099"),
         what="Flags calls of functions in this file decorated with `torch.compiler.disable` "
              "(or `torch._dynamo.disable`).",
-        why="Dynamo skips such functions and breaks the graph around the call (GB0098).",
+        why="Dynamo skips such functions and breaks the graph around the call (GB0098 for a call, "
+            "GB0099 when it would inline a disabled method).",
         example="@torch.compiler.disable\ndef debug(x): ...\n\ndef forward(self, x):\n    debug(x)\n    return x",
         fixed_example="def forward(self, x):\n    return x  # call debug() outside the compiled region",
         fix_text="Move the call out of the compiled region, or make the function traceable.",

@@ -1,5 +1,4 @@
 # expect: clean
-# checker-xfail: torch 2.13 does not break on an f-string of a tensor that is only returned (it is built after the graph)
 """An f-string of a tensor that only leaves the function does not break."""
 import torch
 
