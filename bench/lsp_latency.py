@@ -22,7 +22,7 @@ from pygls.uris import from_fs_path
 SERVER = [sys.executable, "-m", "fullgraph", "serve", "--stdio"]
 EDITS = 50
 MEMORY_EDITS = 5000
-BATCH = 50
+BATCH = 250
 
 
 def largest_modeling_file() -> tuple[Path, str]:

@@ -1,5 +1,5 @@
-"""Run a corpus example or fixture under TorchDynamo (default config, ``eager`` backend) and
-collect every graph break it really takes, with its line and registry id.
+"""Run a corpus example or fixture under TorchDynamo (default config, an eager backend that
+counts graphs) and collect every graph break it really takes, with its line and registry id.
 
 Sources, per the torch 2.13 notes: the ``graph_breaks`` log records (locations and ids) and
 ``torch._dynamo.utils.counters["unimplemented"]`` (the only place frames rejected before
@@ -76,9 +76,26 @@ def eager(target):
     return getattr(target, "_torchdynamo_orig_callable", target)
 
 
-def run_example(path: Path) -> list[Break]:
-    """Compile each ``fullgraph_example()`` target of a file, call it, and return the breaks."""
+@dataclass(frozen=True)
+class Verdict:
+    """What Dynamo did with a file's examples: its breaks, graphs compiled, calls made."""
+
+    breaks: list[Break]
+    graphs: int
+    calls: int
+
+
+def run_example(path: Path) -> Verdict:
+    """Compile each ``fullgraph_example()`` target of a file with a graph-counting eager
+    backend, call it, and return what Dynamo did."""
     module = load_module(path)
+    calls = examples_of(module)
+    graphs = []
+
+    def counting_backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
     handler = _Records()
     loggers = [logging.getLogger(name) for name in _BREAK_LOGGERS]
     saved = [(lg.level, lg.propagate) for lg in loggers]
@@ -88,9 +105,9 @@ def run_example(path: Path) -> list[Break]:
         lg.addHandler(handler)
     counters.clear()
     try:
-        for target, args, kwargs in examples_of(module):
+        for target, args, kwargs in calls:
             torch._dynamo.reset()
-            result = torch.compile(eager(target), backend="eager")(*args, **kwargs)
+            result = torch.compile(eager(target), backend=counting_backend)(*args, **kwargs)
             if hasattr(result, "__next__"):
                 list(result)  # a generator's frame only runs when iterated
     finally:
@@ -105,4 +122,4 @@ def run_example(path: Path) -> list[Break]:
         ids = _ids(key)
         if ids and not logged.intersection(ids):
             breaks.append(Break(None, ids))
-    return breaks
+    return Verdict(breaks, len(graphs), len(calls))

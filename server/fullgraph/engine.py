@@ -20,6 +20,7 @@ from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
 
 CHECKS = checks()
+RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
@@ -95,6 +96,8 @@ def analyze(source: str | bytes, path: str = "<string>", config: Config | None =
 def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None) -> Report:
     """Findings plus the compiled entry points of one document."""
     config = config or Config()
+    if sys.getrecursionlimit() < RECURSION_LIMIT:  # the walk recurses once per nesting level
+        sys.setrecursionlimit(RECURSION_LIMIT)
     text = decode(source)
     if text is None:
         return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)

@@ -109,3 +109,8 @@ def test_truncated_or_corrupted_source_never_raises(cut, noise):
     data = FUZZ_BASE.encode()[:cut] + noise
     for f in analyze(data, "fuzz.py"):
         assert f.line >= 1 and f.col >= 0 and (f.end_line, f.end_col) >= (f.line, f.col)
+
+
+def test_long_operator_chains_are_walked():
+    src = "import torch\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x" + " + x" * 2000 + "\n    return y.item()\n"
+    assert [f.code for f in analyze(src)] == ["FG201"]

@@ -131,3 +131,33 @@ def test_mask_variables_make_boolean_index():
 @pytest.mark.parametrize("guard", ["x is not None", "self.training", "x.dim() == 3", "isinstance(x, tuple)"])
 def test_metadata_guards_do_not_make_tensor_facts(guard):
     assert flagged(forward("x", f"y = {guard}\nif y:\n    pass\nz = not y\n")) == []
+
+
+def test_helper_return_values_and_dict_entries():
+    src = """
+    import torch
+    def normalize(v):
+        return v / (v.norm() + 1e-6)
+    def size_of(v):
+        return v.shape[0]
+    def recurse(v):
+        return recurse(v)
+    @torch.compile
+    def f(x: torch.Tensor):
+        if normalize(x)[0] < 0:
+            pass
+        if size_of(x) > 2:
+            pass
+        if recurse(x):
+            pass
+        out = {"logits": x * 2, "n": 3}
+        if out["n"]:
+            pass
+        if out["logits"].max() > 5:
+            pass
+        out["n"] = x.sum()
+        if out["n"]:
+            pass
+        return out
+    """
+    assert flagged(src) == [("FG101", 11), ("FG101", 21), ("FG101", 24)]

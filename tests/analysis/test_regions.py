@@ -186,3 +186,23 @@ def test_super_calls_reach_the_in_file_base():
     [f] = check(src, "decorated")
     assert (f.code, f.line, f.confidence) == ("FG202", 6, "certain")
     assert f.data == {"entry": "Child.forward", "function": "Base.forward", "in_loop": False}
+
+
+def test_methods_of_submodules_are_in_the_region():
+    src = """
+    import torch.nn as nn
+    class Inner(nn.Module):
+        def report(self, h):
+            print(h.shape)
+        def forward(self, h):
+            return h
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Inner()
+        def forward(self, x):
+            self.inner.report(x)
+            return x
+    """
+    [f] = check(src)
+    assert (f.code, f.line, f.data["entry"], f.data["function"]) == ("FG301", 5, "Outer.forward", "Inner.report")

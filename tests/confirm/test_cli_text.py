@@ -12,3 +12,14 @@ def test_text_report_lines(capsys):
     assert out.splitlines() == ["m.py:3:5: FG900 Dynamo graph break: x (confirmed)",
                                 "m.py: graphs per input set: 2, 1; 1 distinct breaks, 0 recompilations (0.5 s)"]
     assert err == "error: m.py::B: factory raised\n"
+
+
+def test_file_without_sample_inputs_says_how_to_add_them(tmp_path, capsys):
+    from fullgraph.cli import main
+
+    path = tmp_path / "model.py"
+    path.write_text("import torch\n\n@torch.compile\ndef f(x):\n    print(x)\n    return x\n")
+    assert main(["confirm", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert "FG301" in out and "(static)" in out
+    assert "no sample inputs; define fullgraph_example()" in err

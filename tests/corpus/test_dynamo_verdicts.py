@@ -15,9 +15,11 @@ EXAMPLES = load_examples()
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.name)
 def test_dynamo_verdict(example):
-    breaks = run_example(example.path)
+    verdict = run_example(example.path)
+    breaks = verdict.breaks
     if example.clean:
         assert breaks == [], f"expected no graph break, Dynamo broke: {breaks}"
+        assert verdict.graphs == verdict.calls, f"expected one graph per call, got {verdict.graphs}"
         return
     for marker in example.markers:
         seen = {

@@ -99,14 +99,13 @@ class Session:
 
     def apply(self, edit: types.WorkspaceEdit) -> bool:
         """Apply a WorkspaceEdit like an editor: refuse a stale version, else one didChange per document."""
+        per_uri = dict(edit.changes or {})
         for change in edit.document_changes or []:
             uri = change.text_document.uri
             if change.text_document.version is not None and change.text_document.version != self.version(uri):
                 return False
-            ordered = sorted(change.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True)
-            self.change(uri, [types.TextDocumentContentChangePartial(range=e.range, text=e.new_text)
-                              for e in ordered])
-        for uri, edits in (edit.changes or {}).items():
+            per_uri[uri] = change.edits
+        for uri, edits in per_uri.items():
             ordered = sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True)
             self.change(uri, [types.TextDocumentContentChangePartial(range=e.range, text=e.new_text)
                               for e in ordered])

@@ -7,10 +7,12 @@ JSON result against the engine and the rewrites run in this process.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -32,9 +34,7 @@ def _seen(diagnostics):
     return sorted((d["code"], d["range"]) for d in diagnostics)
 
 
-@pytest.fixture(scope="module")
-def result(client_dir, tmp_path_factory):
-    out = tmp_path_factory.mktemp("vscode-e2e")
+def _run_e2e(client_dir: Path, out: Path) -> dict:
     env = dict(os.environ, PYTHON=sys.executable, FULLGRAPH_E2E_RESULT=str(out / "result.json"),
                FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"))
     done = subprocess.run(["bash", str(client_dir / "e2e" / "run.sh")], env=env, capture_output=True, text=True, timeout=1500)
@@ -42,6 +42,23 @@ def result(client_dir, tmp_path_factory):
     report = json.loads((out / "result.json").read_text())
     assert done.returncode == 0 and report["ok"], json.dumps(report, indent=1)[-6000:] + done.stdout[-3000:] + done.stderr[-3000:]
     return report
+
+
+@pytest.fixture(scope="module")
+def result(client_dir, tmp_path_factory):
+    """One e2e run per test session, also under pytest-xdist (workers share it through a lock)."""
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if not run_id:
+        return _run_e2e(client_dir, tmp_path_factory.mktemp("vscode-e2e"))
+    shared = Path(tempfile.gettempdir()) / f"fullgraph-vscode-e2e-{run_id}"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if (shared / "result.json").exists():
+            report = json.loads((shared / "result.json").read_text())
+            assert report["ok"], "the e2e run of another worker failed"
+            return report
+        return _run_e2e(client_dir, shared)
 
 
 def test_diagnostics_match_the_engine(result):

@@ -62,14 +62,25 @@ async function shot(base, folder, file, png, resultFile) {
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
     await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
-    await page.waitForSelector(squiggles, { timeout: 60000 });
+    await page.waitForSelector(squiggles, { timeout: 90000 });
     result.squiggles = await page.locator(squiggles).count();
     result.squiggleMs = Date.now() - t0;
     log('squiggles:', result.squiggles);
-    const box = await page.locator(squiggles).last().boundingBox(); // menu below the last one: all stay visible
-    await page.mouse.click(box.x + 3, box.y + box.height / 2); // .view-lines intercepts element clicks
-    await page.keyboard.press('Control+.');
-    await page.locator('.action-widget .monaco-list-row.action').first().waitFor({ state: 'visible', timeout: 20000 });
+    const menu = page.locator('.action-widget .monaco-list-row.action').first();
+    for (let attempt = 1; ; attempt++) {
+      const box = await page.locator(squiggles).last().boundingBox(); // menu below the last one: all stay visible
+      await page.mouse.click(box.x + 3, box.y + box.height / 2); // .view-lines intercepts element clicks
+      await page.waitForTimeout(300);
+      await page.keyboard.press('Control+.');
+      try {
+        await menu.waitFor({ state: 'visible', timeout: 20000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        log('no quick-fix menu yet, again');
+        await page.keyboard.press('Escape');
+      }
+    }
     await page.waitForTimeout(400);
     result.quickFixes = (await page.locator('.action-widget').first().innerText()).trim().split('\n').filter(Boolean);
     log('quick-fix menu:', JSON.stringify(result.quickFixes));

@@ -104,11 +104,13 @@ def annotation_fact(node: ast.expr | None, resolve) -> str | None:
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
-    def __init__(self, resolve, self_attr) -> None:
+    def __init__(self, resolve, self_attr, call_result=lambda call: None) -> None:
         self.env: dict[str, object] = {}
+        self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
+        self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
 
     def kind(self, node: ast.AST):
         """The fact for an expression at the current point of the walk."""
@@ -132,9 +134,15 @@ class Facts:
                 and len(target.elts) == len(value.elts):
             for t, v in zip(target.elts, value.elts):
                 self.bind_assign(t, v)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+                and target.value.id in self.dicts and _string_key(target.slice):
+            self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
             self.bind(target, self.kind(value))
             if isinstance(target, ast.Name):
+                self.dicts.pop(target.id, None)
+                if isinstance(value, ast.Dict) and all(_string_key(k) for k in value.keys):
+                    self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
                 if self.is_mask(value):
                     self.masks.add(target.id)
                 else:
@@ -204,6 +212,10 @@ class Facts:
         return None
 
     def _call(self, node: ast.Call):
+        fact = self._call_fact(node)
+        return self.call_result(node) if fact is None else fact
+
+    def _call_fact(self, node: ast.Call):
         func = node.func
         if isinstance(func, ast.Name):
             bound = self.env.get(func.id, _MISSING)
@@ -256,6 +268,8 @@ class Facts:
         return body if body == orelse else None
 
     def _subscript(self, node: ast.Subscript):
+        if isinstance(node.value, ast.Name) and node.value.id in self.dicts and _string_key(node.slice):
+            return self.dicts[node.value.id].get(node.slice.value)
         value = self.kind(node.value)
         if isinstance(value, Module):
             return value.element
@@ -263,6 +277,19 @@ class Facts:
 
     def _wrapped(self, node):
         return self.kind(node.value)
+
+
+def _string_key(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def combine_returns(facts: list):
+    """The fact of a function's result from the facts of its `return` values."""
+    if facts and all(f == TENSOR for f in facts):
+        return TENSOR
+    if any(f in TENSORISH for f in facts):
+        return LIKELY
+    return VALUE if facts and all(f == VALUE for f in facts) else None
 
 
 def _combine(facts: list):

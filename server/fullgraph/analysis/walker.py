@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from fullgraph.analysis.facts import TENSOR, Facts, Module, annotation_fact, tensor_parameter
+from fullgraph.analysis.facts import TENSOR, VALUE, Facts, Module, annotation_fact, combine_returns, tensor_parameter
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
@@ -50,11 +50,12 @@ class Walker:
         self.visit_info = visit
         self.function = visit.function
         self.checks = checks
-        self.facts = Facts(self.resolve, self._self_attr)
+        self.facts = Facts(self.resolve, self._self_attr, self._call_result)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
+        self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
 
     # -- services for rules -------------------------------------------------------------
@@ -109,6 +110,10 @@ class Walker:
             if method is not None:
                 return method
             return self._forward_of(index.attr(self.function.cls, func.attr))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
+            owner = self.kind(func.value)
+            if isinstance(owner, Module) and owner.cls in index.classes:
+                return index.method(owner.cls, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
             bases = self.function.cls.base_names
@@ -116,6 +121,13 @@ class Walker:
         if isinstance(func, ast.Subscript):
             return self._forward_of(self.kind(func))
         return None
+
+    def _call_result(self, call: ast.Call):
+        """What an in-file helper returns, given the facts of the arguments at this call."""
+        target = self.callee(call)
+        if target is None or target.disabled:
+            return None
+        return return_fact(self.index, target, tuple(self.kind(a) for a in call.args))
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         if isinstance(fact, Module) and fact.cls in self.index.classes:
@@ -306,3 +318,31 @@ _HANDLERS = {
     ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call,
     **{c: Walker._comprehension for c in _COMPREHENSIONS},
 }
+
+
+def _record_return(node: ast.Return, walker: Walker) -> None:
+    walker.returns.append(walker.kind(node.value) if node.value is not None else VALUE)
+
+
+_RETURN_CHECKS = {ast.Return: [_record_return]}
+MAX_RETURN_DEPTH = 4  # helpers of helpers: deeper chains are left unknown
+
+
+def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
+    """The fact of what `function` returns for these argument facts (memoised on the index;
+    recursion and deep helper chains give unknown)."""
+    key = (id(function), arg_facts)
+    memo = index.return_memo
+    if key in memo:
+        return memo[key]
+    if index.return_depth >= MAX_RETURN_DEPTH:
+        return None
+    memo[key] = None  # recursion
+    index.return_depth += 1
+    try:
+        walker = Walker(index, Visit(function, function, arg_facts=arg_facts), _RETURN_CHECKS)
+        walker.run()
+    finally:
+        index.return_depth -= 1
+    memo[key] = combine_returns(walker.returns)
+    return memo[key]

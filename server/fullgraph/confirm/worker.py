@@ -389,11 +389,14 @@ class Runner:
         torch._dynamo.reset()
         return found
 
-    def analyse(self, sets: list[tuple], root: str) -> dict:
-        """Run the target on every input set; merge the breaks across sets."""
+    def analyse(self, sets: list[tuple], root: str, full: bool = True) -> dict:
+        """Run the target on every input set; merge the breaks across sets.
+
+        ``full`` adds the lines reached and the recompilations (verification skips them).
+        """
         runs, merged, reached = [], {}, {}
         for i, (fn, args, kwargs) in enumerate(sets):
-            for file, lines in reached_lines(fn, args, kwargs, root).items():
+            for file, lines in (reached_lines(fn, args, kwargs, root) if full else {}).items():
                 reached.setdefault(file, set()).update(lines)
             run = self.explain_one(fn, args, kwargs)
             for b in run.pop("breaks"):
@@ -406,7 +409,7 @@ class Runner:
         return {
             "input_sets": runs,
             "breaks": list(merged.values()),
-            "recompilations": self.recompilations(sets) if len(sets) > 1 else [],
+            "recompilations": self.recompilations(sets) if full and len(sets) > 1 else [],
             "reached": {file: sorted(lines) for file, lines in reached.items()},
             "target_location": {"file": code.co_filename, "line": code.co_firstlineno, "name": code.co_qualname}
             if code
@@ -431,8 +434,8 @@ class Runner:
             if where:
                 differences.append({"input_set": i, "where": where})
         return {
-            "before": self.analyse(sets, root),
-            "after": self.analyse(fixed_sets, root),
+            "before": self.analyse(sets, root, full=False),
+            "after": self.analyse(fixed_sets, root, full=False),
             "differences": differences,
             "input_set_count": len(sets),
         }

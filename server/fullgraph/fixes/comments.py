@@ -24,6 +24,7 @@ def carry_comments(old: list[cst.CSTNode], new: list[cst.BaseStatement]) -> list
     """``new`` with the first statement taking the leading lines of ``old[0]`` plus every comment of ``old`` it lacks."""
     if not new:
         return new
+    new = _keep_header_comment(old[0], new)
     missing = comments_in(old) - comments_in(new)
     leading = list(getattr(old[0], "leading_lines", ()))
     leading_texts = Counter(line.comment.value for line in leading if line.comment is not None)
@@ -32,6 +33,25 @@ def carry_comments(old: list[cst.CSTNode], new: list[cst.BaseStatement]) -> list
              for text in _ordered(old, missing)]
     first = new[0].with_changes(leading_lines=[*leading, *extra, *new[0].leading_lines])
     return [first, *new[1:]]
+
+
+def _header_comment(node: cst.CSTNode) -> cst.Comment | None:
+    """The comment ending the first line of a statement (``if c:  # here`` or ``x = 1  # here``)."""
+    if isinstance(node, cst.SimpleStatementLine):
+        return node.trailing_whitespace.comment
+    body = getattr(node, "body", None)
+    header = getattr(body, "header", None)
+    return getattr(header, "comment", None)
+
+
+def _keep_header_comment(old: cst.CSTNode, new: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """Keep a first-line comment (often ``# fullgraph: ignore[...]``) at the end of the new first line."""
+    comment = _header_comment(old)
+    first = new[0]
+    if comment is None or not isinstance(first, cst.SimpleStatementLine) or first.trailing_whitespace.comment:
+        return new
+    trailing = first.trailing_whitespace.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=comment)
+    return [first.with_changes(trailing_whitespace=trailing), *new[1:]]
 
 
 def _ordered(old: list[cst.CSTNode], wanted: Counter) -> list[str]:

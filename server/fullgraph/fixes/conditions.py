@@ -88,10 +88,20 @@ class Lowering:
     def __init__(self, source: str, torch: str):
         self.source = source
         self.torch = torch
+        self.lines = source.split("\n")
+
+    def segment(self, node: ast.AST) -> str:
+        """Exact source text of ``node`` (``ast`` columns are UTF-8 byte offsets)."""
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self.lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+        head = self.lines[first].encode()[node.col_offset:].decode()
+        tail = self.lines[last].encode()[:node.end_col_offset].decode()
+        return "\n".join([head, *self.lines[first + 1:last], tail])
 
     def text(self, node: ast.AST) -> str:
         """Original source of ``node``, parenthesized when it spans lines."""
-        segment = ast.get_source_segment(self.source, node) or ast.unparse(node)
+        segment = self.segment(node)
         return f"({segment})" if "\n" in segment else segment
 
     def atom(self, node: ast.AST) -> str:

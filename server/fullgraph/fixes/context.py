@@ -17,17 +17,13 @@ class FixContext:
     source: str
     tree: ast.Module
     names: NameMaker = field(init=False)
+    torch: str = field(init=False)
+    lowering: Lowering = field(init=False)
 
     def __post_init__(self):
         self.names = NameMaker(self.tree)
-
-    @property
-    def torch(self) -> str:
-        return torch_alias(self.tree) or "torch"
-
-    @property
-    def lowering(self) -> Lowering:
-        return Lowering(self.source, self.torch)
+        self.torch = torch_alias(self.tree) or "torch"
+        self.lowering = Lowering(self.source, self.torch)
 
     def text(self, node: ast.AST) -> str:
         """Original source text of a node (parenthesized when it spans lines)."""
@@ -45,8 +41,8 @@ class FixContext:
 
     def expression_edit(self, node: ast.expr, replacement: str) -> TextEdit | None:
         """An edit replacing one expression's exact source range; None if a comment sits inside it."""
-        segment = ast.get_source_segment(self.source, node)
-        if segment is None or "#" in segment:
+        segment = self.lowering.segment(node)
+        if "#" in segment:
             return None
         lines = self.source.split("\n")
         return TextEdit(node.lineno, code_point_col(lines[node.lineno - 1], node.col_offset),

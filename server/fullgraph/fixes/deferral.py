@@ -286,7 +286,7 @@ def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     callee = dotted(call.func)
     if callee is None:
         return []
-    torch = torch_alias(ctx.tree) or "torch"
+    torch = ctx.torch
     knob = "ignore_logger_methods" if finding.code == "FG302" else "reorderable_logging_functions"
     line_text = f"{torch}._dynamo.config.{knob}.add({callee})"
     if line_text in ctx.source:
@@ -306,9 +306,13 @@ def _after_definition(tree: ast.Module, name: str) -> int:
     """The line after the top-level statement binding ``name`` (or after the imports)."""
     line = import_line(tree)
     for node in tree.body:
-        bound = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         if isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        if name in bound and not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound = {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        else:
+            continue
+        if name in bound:
             line = max(line, node.end_lineno + 1)
     return line

@@ -54,7 +54,7 @@ def _fixes(ctx: FixContext, finding) -> list[Fix]:
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
     if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):
-        return defer_call(ctx, node, finding) + config_alternative(FixContext(ctx.source, ctx.tree), node, finding)
+        return defer_call(ctx, node, finding) + config_alternative(ctx, node, finding)
     if code in ("FG201", "FG204") and isinstance(node, ast.Call):
         branch = test_if(ctx.tree, node)
         return predicate_if(ctx, branch) if branch is not None else keep_tensor(ctx, node)

@@ -29,9 +29,10 @@ class Fix:
 def line_starts(text: str) -> list[int]:
     """Offsets of the start of each line (index 0 is line 1)."""
     starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    index = text.find("\n")
+    while index != -1:
+        starts.append(index + 1)
+        index = text.find("\n", index + 1)
     return starts
 
 

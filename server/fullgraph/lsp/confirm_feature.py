@@ -67,7 +67,11 @@ class Progress:
 
     async def __aenter__(self) -> "Progress":
         if self.token:
-            await self.ls.work_done_progress.create_async(self.token)
+            try:
+                await self.ls.work_done_progress.create_async(self.token)
+            except Exception:  # a client may refuse the token: run without progress
+                self.token = None
+                return self
             self.ls.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
                 title=self.title, cancellable=True, percentage=0))
             self.ls.work_done_progress.tokens[self.token].add_done_callback(lambda _: self.cancel.set())

@@ -18,8 +18,13 @@ log = logging.getLogger(__name__)
 
 
 def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config,
-                     encoding: str, good: Analysis | None) -> Analysis:
-    """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors."""
+                     encoding: str, good: Analysis | None, wanted=lambda: True) -> Analysis | None:
+    """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors.
+
+    Returns None without analysing when ``wanted()`` says a newer version has arrived meanwhile.
+    """
+    if not wanted():
+        return None
     lines = split_lines(source)
     report = analyze_document(source, path or uri, config)
     findings, entries = list(report.findings), list(report.entries)
@@ -80,8 +85,8 @@ class Scheduler:
         loop = asyncio.get_running_loop()
         analysis = await loop.run_in_executor(
             server.pool, analyze_snapshot, uri, version, source, path, settings.config,
-            server.workspace.position_encoding, state.good)
-        if not server.is_current(uri, version, source):
+            server.workspace.position_encoding, state.good, lambda: server.is_current(uri, version))
+        if analysis is None or not server.is_current(uri, version, source):
             log.debug("dropping stale analysis of %s v%s", uri, version)
             return None
         state.current = analysis

@@ -1,0 +1,35 @@
+"""Settings precedence: defaults < [tool.fullgraph] < initializationOptions < workspace configuration."""
+
+from fullgraph.lsp.settings import Settings, client_section
+
+
+def test_client_section_accepts_the_shapes_clients_send():
+    assert client_section({"settings": {"debounce": 5}}) == {"debounce": 5}
+    assert client_section({"fullgraph": {"run": "onSave"}}) == {"run": "onSave"}
+    assert client_section([{"settings": {"enable": False}}]) == {"enable": False}
+    assert client_section(None) == {} and client_section("junk") == {}
+
+
+def test_precedence_and_project_keys(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.fullgraph]\nrun = "onSave"\ndebounce = 50\nignore = ["FG3"]\nseverity = { FG1 = "error" }\n')
+    settings = Settings()
+    settings.update({"settings": {"debounce": 0}})
+    effective = settings.for_path(str(tmp_path / "m.py"))
+    assert (effective.run, effective.debounce_s, effective.enable) == ("onSave", 0.0, True)
+    assert effective.config.ignore == ("FG3",) and effective.config.severity_for("FG101", "warning") == "error"
+    settings.update({"settings": {"debounce": 0}}, {"ignore": [], "assumeCompiled": "all", "confirm": {"enable": True}})
+    effective = settings.for_path(str(tmp_path / "m.py"))
+    assert effective.config.ignore == () and effective.config.assume_compiled == "all"
+    assert effective.confirm["enable"] is True and effective.confirm["timeout"] == 60
+
+
+def test_bad_values_fall_back_and_are_reported(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.fullgraph\n")
+    errors = []
+    settings = Settings(on_error=errors.append)
+    settings.update({"assumeCompiled": "sometimes", "debounce": "soon", "run": "never"})
+    effective = settings.for_path(str(tmp_path / "m.py"))
+    assert (effective.run, effective.debounce_s) == ("onType", 0.2)
+    assert effective.config.assume_compiled == "modules"
+    assert len(errors) == 2 and "pyproject" in errors[0] and "assume_compiled" in errors[1]
