@@ -59,12 +59,18 @@ class Bench:
         self.diagnostics: list[types.Diagnostic] = []
         self.version = 1
         self.line = 0
+        self.fix_all_edits: list[types.WorkspaceEdit] = []
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_publish(params: types.PublishDiagnosticsParams):
             if params.uri == self.uri and params.version is not None:
                 self.published[params.version] = time.perf_counter()
                 self.diagnostics = params.diagnostics
+
+        @self.client.feature(types.WORKSPACE_APPLY_EDIT)
+        def on_apply(params: types.ApplyWorkspaceEditParams):
+            self.fix_all_edits.append(params.edit)
+            return types.ApplyWorkspaceEditResult(applied=False, failure_reason="benchmark keeps the text")
 
     async def start(self, text: str) -> None:
         await self.client.start_io(*SERVER)
@@ -122,13 +128,12 @@ class Bench:
         return times
 
     async def fix_all(self) -> list[float]:
+        """``fullgraph.applyFixAll`` round trips (the client declines the edit, so the text stays)."""
         times = []
         for _ in range(3):
             sent = time.perf_counter()
-            await self.client.text_document_code_action_async(types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=self.uri),
-                range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-                context=types.CodeActionContext(diagnostics=[], only=["source.fixAll.fullgraph"])))
+            await self.client.workspace_execute_command_async(types.ExecuteCommandParams(
+                command="fullgraph.applyFixAll", arguments=[self.uri, self.version]))
             times.append(time.perf_counter() - sent)
         return times
 
@@ -161,22 +166,23 @@ async def main(argv: list[str]) -> None:
         copy.write_text(text, encoding="utf-8")
         bench = Bench(copy)
         await bench.start(text)
+        print(f"File: {label} ({len(text.splitlines())} lines, {len(text) // 1024} KiB, "
+              f"{len(bench.diagnostics)} diagnostics); {os.cpu_count()} CPUs\n")
+        print("| measure | value | target |\n|---|---|---|", flush=True)
         latency = await bench.diagnostics_latency()
+        print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0) | {ms(latency, 50):.0f} ms | ≤100 ms |")
+        print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |", flush=True)
         actions = await bench.code_actions()
+        if actions:
+            print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "
+                  f"{1000 * max(actions):.0f} ms | ≤200 ms |", flush=True)
         fix_all = await bench.fix_all()
+        print(f"| fix-all command (`fullgraph.applyFixAll`, {len(bench.fix_all_edits)} edits sent) p50 / max | "
+              f"{ms(fix_all, 50):.0f} / {1000 * max(fix_all):.0f} ms | ≤1 s |", flush=True)
         memory = await bench.memory()
+        rss = " → ".join(f"{mb:.0f}" for _, mb in memory)
+        print(f"| server RSS every 1,000 of {MEMORY_EDITS:,} edits | {rss} MB | flat |", flush=True)
         await bench.stop()
-    print(f"File: {label} ({len(text.splitlines())} lines, {len(text) // 1024} KiB, "
-          f"{len(bench.diagnostics)} diagnostics); {os.cpu_count()} CPUs\n")
-    print("| measure | value | target |\n|---|---|---|")
-    print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0) | {ms(latency, 50):.0f} ms | ≤100 ms |")
-    print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |")
-    if actions:
-        print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "
-              f"{1000 * max(actions):.0f} ms | ≤200 ms |")
-    print(f"| fix-all (source action, inline edit) p50 / max | {ms(fix_all, 50):.0f} / {1000 * max(fix_all):.0f} ms | ≤1 s |")
-    rss = " → ".join(f"{mb:.0f}" for _, mb in memory)
-    print(f"| server RSS every 1,000 of {MEMORY_EDITS:,} edits | {rss} MB | flat |")
 
 
 if __name__ == "__main__":

@@ -50,4 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
-    return importlib.import_module(COMMANDS[args.command]).run(args)
+    try:
+        return importlib.import_module(COMMANDS[args.command]).run(args)
+    except BrokenPipeError:  # `fullgraph rules | head`: the reader left; that is not an error
+        sys.stdout = None
+        return 0

@@ -160,4 +160,4 @@ def test_helper_return_values_and_dict_entries():
             pass
         return out
     """
-    assert flagged(src) == [("FG101", 11), ("FG101", 21), ("FG101", 24)]
+    assert flagged(src) == [("FG101", 11), ("FG101", 20), ("FG101", 23)]

@@ -140,7 +140,7 @@ def test_is_compiling_guards():
     import torch
     from transformers.utils import is_torchdynamo_compiling
     @torch.compile
-    def f(x):
+    def f(x: torch.Tensor):
         if not torch.compiler.is_compiling() and x.sum() > 0:
             print("eager only")
         if is_torchdynamo_compiling():
@@ -151,9 +151,14 @@ def test_is_compiling_guards():
             print("scripting only")
         if torch.compiler.is_compiling():
             print("traced")
+        if not is_torchdynamo_compiling() and x.sum() > 0:
+            pass
+        ok = is_torchdynamo_compiling() or bool(x.any())
+        if x.sum() > 0 and not is_torchdynamo_compiling():
+            pass
         return x
     """
-    assert [(f.code, f.line) for f in check(src)] == [("FG301", 15)]
+    assert [(f.code, f.line) for f in check(src)] == [("FG301", 15), ("FG101", 19)]
 
 
 def test_recursive_helpers_terminate():
@@ -190,19 +195,19 @@ def test_super_calls_reach_the_in_file_base():
 
 def test_methods_of_submodules_are_in_the_region():
     src = """
-    import torch.nn as nn
-    class Inner(nn.Module):
-        def report(self, h):
-            print(h.shape)
-        def forward(self, h):
-            return h
-    class Outer(nn.Module):
+    import torch
+    from torch import nn
+    class Norm(nn.Module):
+        def stats(self, h):
+            return h.mean().item()
+    class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.inner = Inner()
+            self.norm = Norm()
         def forward(self, x):
-            self.inner.report(x)
-            return x
+            return x * self.norm.stats(x)
+    net = torch.compile(Net())
     """
-    [f] = check(src)
-    assert (f.code, f.line, f.data["entry"], f.data["function"]) == ("FG301", 5, "Outer.forward", "Inner.report")
+    [f] = check(src, "decorated")
+    assert (f.code, f.line, f.data["entry"], f.data["function"]) == ("FG201", 6, "Net.forward", "Norm.stats")
+    assert [r.message for r in f.related] == ["compiled entry point `Net.forward`", "called from `Net.forward`"]

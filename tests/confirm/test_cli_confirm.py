@@ -1,8 +1,7 @@
-"""`fullgraph confirm` and `fullgraph fix --verify` end to end (the CLI process never imports torch)."""
+"""`fullgraph confirm` and `fullgraph fix --verify` end to end (the worker runs Dynamo for real)."""
 
 import json
 import shutil
-import sys
 
 import pytest
 
@@ -29,7 +28,6 @@ def test_confirm_json_marks_findings_and_counts_graphs(capsys):
     assert clip["graphs"] == [3, 3, 3, 2]  # the last input set is all negative: the branch is not taken
     assert reached["target"] == "branchy.py::reached" and reached["graphs"] == [2, 2]
     assert raising["error"]["kind"] == "factory" and "checkpoint not found" in out["errors"][0]
-    assert "torch" not in sys.modules
 
 
 def test_fix_verify_applies_when_outputs_match(tmp_path, capsys):

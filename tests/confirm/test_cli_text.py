@@ -1,4 +1,4 @@
-"""The text report of `fullgraph confirm` (no torch)."""
+"""`fullgraph confirm` without running Dynamo: the text report, missing inputs, no torch in the server."""
 
 from fullgraph.commands.confirm import print_text
 from fullgraph.findings import Finding
@@ -23,3 +23,13 @@ def test_file_without_sample_inputs_says_how_to_add_them(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "FG301" in out and "(static)" in out
     assert "no sample inputs; define fullgraph_example()" in err
+
+
+def test_server_side_modules_never_import_torch():
+    import subprocess
+    import sys
+
+    modules = ["fullgraph.commands.confirm", "fullgraph.confirm.client", "fullgraph.confirm.document",
+               "fullgraph.confirm.verify", "fullgraph.confirm.merge", "fullgraph.lsp.confirm_feature"]
+    code = f"import sys\nfor m in {modules!r}: __import__(m)\nprint('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"

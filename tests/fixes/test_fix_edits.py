@@ -122,3 +122,31 @@ def test_fix_on_non_ascii_line_uses_code_points():
     ''')
     fixed = fix_all(source, "m.py").source
     assert 's = "é"; z = torch.where(x.sum() > 0, x, -x)' in fixed
+
+
+DEFER = textwrap.dedent('''\
+    import logging
+
+    import torch
+
+    logger = logging.getLogger(__name__)
+
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            print("x", x.sum())
+            logger.info("x %s", x.mean())
+            return x * 2
+''')
+
+
+def test_defer_offers_dynamo_config_alternative_once():
+    print_fixes = fixes_for(DEFER, finding("FG301", 10, 8, 10, 27))
+    assert [f.preferred for f in print_fixes] == [True, False]
+    alternative = apply_edits(DEFER, print_fixes[1].edits)
+    assert "torch._dynamo.config.reorderable_logging_functions.add(print)\n" in alternative
+    assert len(fixes_for(alternative, finding("FG301", 11, 8, 11, 27))) == 1
+    log_fixes = fixes_for(DEFER, finding("FG302", 11, 8, 11, 37))
+    with_logger = apply_edits(DEFER, log_fixes[1].edits)
+    line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
+    assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")

@@ -11,6 +11,7 @@ import warnings
 
 import pytest
 
+from fix_pairs import ROOT as ROOT_FIXES
 from fix_pairs import expected_path, pair_inputs
 
 torch = pytest.importorskip("torch")
@@ -133,3 +134,25 @@ def test_trap_keeps_message(path):
         with pytest.raises(RuntimeError) as got:
             torch.compile(fn1, backend="eager", fullgraph=True)(*args1, **kwargs1)
         assert str(want.value) in str(got.value)
+
+
+def test_reorderable_print_alternative(tmp_path):
+    """The second quick fix: Dynamo itself moves the print after the graph."""
+    from fullgraph.findings import Finding
+    from fullgraph.fixes import apply_edits, fixes_for
+
+    source = (ROOT_FIXES / "defer" / "print_early_return.in.py").read_text()
+    alternative = fixes_for(source, Finding("m.py", 10, 8, 10, 27, "FG301", "", fix="defer"))[1]
+    path = tmp_path / "print_reordered.py"
+    path.write_text(apply_edits(source, alternative.edits))
+    original = load(ROOT_FIXES / "defer" / "print_early_return.in.py", "alt_in")
+    with torch._dynamo.config.patch(reorderable_logging_functions=set()):
+        fixed = load(path, "alt_out")
+        (fn0, args0, kwargs0), (fn1, args1, kwargs1) = examples(original)[0], examples(fixed)[0]
+        torch._dynamo.reset()
+        with captured() as text0:
+            want = fn0(*args0, **kwargs0)
+        counter = GraphCounter()
+        with captured() as text1:
+            got = torch.compile(fn1, backend=counter)(*args1, **kwargs1)
+    assert same(got, want) and text1 == text0 and counter.graphs == 1

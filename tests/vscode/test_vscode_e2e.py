@@ -95,7 +95,7 @@ def test_commands_restore_and_restart(result):
     ext = result["exttest"]
     assert set(ext["commands"]) == {"fullgraph.fixAll", "fullgraph.runConfirm", "fullgraph.restart", "fullgraph.showOutput", "fullgraph.applyFixAll"}
     assert ext["restoredTextMatches"]
-    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "confirmed", "restarted", "reconfigured", "notInstalled", "interpreterRestored"]
+    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "confirmed", "restarted", "reconfigured", "notInstalled", "interpreterRestored", "notebookCell"]
 
 
 def test_confirm_command_runs_dynamo_on_the_sample_inputs(result):
@@ -105,6 +105,13 @@ def test_confirm_command_runs_dynamo_on_the_sample_inputs(result):
     assert target["breaks"] == len(ext["diagnostics"]) and not target["run_errors"]
     assert sorted(d["code"] for d in ext["diagnosticsAfterConfirm"]) == sorted(d["code"] for d in ext["diagnostics"])
     assert ext["diagnosticsAfterConfirm"] != ext["diagnostics"]
+
+
+def test_notebook_python_cell_gets_diagnostics(result):
+    ext = result["exttest"]
+    assert ext["notebookCell"]["uri"].startswith("vscode-notebook-cell:")
+    expected = sorted(_lsp(analyze(ext["notebookCell"]["text"], "<cell>")))
+    assert expected and _seen(ext["notebookCellDiagnostics"]) == expected
 
 
 def test_packaged_vsix_shows_squiggles_and_quick_fix_menu(result):

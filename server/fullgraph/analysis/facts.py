@@ -54,7 +54,7 @@ SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex
 # Unannotated forward parameters with these names are flags or sizes, not tensors.
 FLAG_PREFIXES = ("output_", "use_", "return_", "is_", "has_", "do_", "num_", "n_", "max_", "min_", "enable_")
 FLAG_SUFFIXES = ("_type", "_size", "_dim", "_len", "_length", "_idx", "_index", "_name", "_mode", "_first",
-                 "_only", "_flag", "_resolution", "_dimensions", "_shape")
+                 "_only", "_flag", "_resolution", "_dimensions", "_shape", "_height", "_width")
 FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size"])
 
 

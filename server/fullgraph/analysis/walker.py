@@ -223,6 +223,19 @@ class Walker:
             return (not decisive) if all(v is (not decisive) for v in values) else None
         return None
 
+    def short_circuited(self, test: ast.AST) -> bool:
+        """True when an `and`/`or` test stops at a compile-time guard (`not is_compiling() and t`)
+        before reaching any tensor operand, so Dynamo never evaluates the tensor."""
+        if not isinstance(test, ast.BoolOp):
+            return False
+        decisive = isinstance(test.op, ast.Or)
+        for operand in test.values:
+            if self._value_under_compile(operand) is decisive:
+                return True
+            if self.facts.data_dependent(operand):
+                return False
+        return False
+
     def _if(self, node: ast.If | ast.IfExp) -> None:
         """Skip the branch Dynamo never traces under an `is_compiling()` guard."""
         value = self._value_under_compile(node.test)
@@ -232,6 +245,14 @@ class Walker:
             self._visit_all(node.body) if statement else self.visit(node.body)
         if value is not True:
             self._visit_all(node.orelse) if statement else self.visit(node.orelse)
+
+    def _boolop(self, node: ast.BoolOp) -> None:
+        """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
+        decisive = isinstance(node.op, ast.Or)
+        for operand in node.values:
+            self.visit(operand)
+            if self._value_under_compile(operand) is decisive:
+                return
 
     def _loop_body(self, node) -> None:
         self.loop_depth += 1
@@ -311,7 +332,7 @@ class Walker:
 
 
 _HANDLERS = {
-    ast.If: Walker._if, ast.IfExp: Walker._if, ast.While: Walker._while, ast.For: Walker._for,
+    ast.If: Walker._if, ast.IfExp: Walker._if, ast.BoolOp: Walker._boolop, ast.While: Walker._while, ast.For: Walker._for,
     ast.AsyncFor: Walker._for, ast.Assign: Walker._assign, ast.AnnAssign: Walker._annassign,
     ast.AugAssign: Walker._augassign, ast.NamedExpr: Walker._namedexpr, ast.With: Walker._with,
     ast.AsyncWith: Walker._with, ast.FunctionDef: Walker._nested_def, ast.AsyncFunctionDef: Walker._nested_def,

@@ -48,7 +48,7 @@ def _keep_header_comment(old: cst.CSTNode, new: list[cst.BaseStatement]) -> list
     """Keep a first-line comment (often ``# fullgraph: ignore[...]``) at the end of the new first line."""
     comment = _header_comment(old)
     first = new[0]
-    if comment is None or not isinstance(first, cst.SimpleStatementLine) or first.trailing_whitespace.comment:
+    if comment is None or comment.value in comments_in(new) or not isinstance(first, cst.SimpleStatementLine) or first.trailing_whitespace.comment:
         return new
     trailing = first.trailing_whitespace.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=comment)
     return [first.with_changes(trailing_whitespace=trailing), *new[1:]]

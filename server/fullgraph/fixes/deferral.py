@@ -29,7 +29,7 @@ class CapturePlan:
     """Which sub-expressions of a call's arguments are captured at the call site."""
 
     def __init__(self, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str, in_loop: bool):
-        self.ctx, self.fn, self.call, self.suffix = ctx, fn, call, suffix
+        self.ctx, self.fn, self.call = ctx, fn, call
         self.local = _local_names(fn)
         # Outside loops a name nobody rebinds or mutates later can be read in the epilogue itself.
         self.stable = set() if in_loop else self.local - _changed_after(fn, call.lineno)

@@ -109,7 +109,7 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
     return f"branch contains a `{type(stmt).__name__.lower()}` statement"
 
 
-def _bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
+def bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
     """Whether ``name`` is a parameter or assigned on a line before ``node`` in ``fn``."""
     if name.startswith("self."):
         return True
@@ -227,7 +227,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
     if not names:
         return "the branches assign nothing"
     for name in names:
-        if not all(name in assigned for assigned in every) and not _bound_before(fn, node, name):
+        if not all(name in assigned for assigned in every) and not bound_before(fn, node, name):
             return f"`{name}` is only assigned on some paths and is not bound before the `if`"
     if not _needs_cond(bodies, names, buffers):
         return IfPlan("assign", tests, bodies, names, python=python)
@@ -303,6 +303,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
     if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
         return "the entry is a generator or coroutine"
+    loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.fixes.conditions import buffer_names
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
-from fullgraph.fixes.preconditions import IfPlan, _bound_before, assigned_names, plan_if
-from fullgraph.fixes.conditions import buffer_names
+from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, plan_if
 from fullgraph.fixes.slicing import function_slice, indent, splice
 
 
@@ -56,7 +56,7 @@ def _assign_statements(ctx: FixContext, plan: IfPlan) -> list[str]:
 
 
 def _cond_statements(ctx: FixContext, plan: IfPlan, fn: ast.AST, node: ast.If) -> list[str]:
-    operands = [n for n in plan.names if _bound_before(fn, node, n)]
+    operands = [n for n in plan.names if bound_before(fn, node, n)]
     params = ", ".join(operands)
     outputs = ", ".join(plan.names)
     buffers = buffer_names(ctx.tree)

@@ -138,29 +138,6 @@ class _LineFinder(cst.CSTVisitor):
         return False
 
 
-def nth_expression(stmt_ast: ast.AST, stmt_cst: cst.CSTNode, target: ast.AST, ast_type: type, cst_type: type) -> cst.CSTNode | None:
-    """The libcst expression matching ``target``: same index among same-kind nodes in source order."""
-    ordered = sorted((n for n in ast.walk(stmt_ast) if isinstance(n, ast_type)),
-                     key=lambda n: (n.lineno, n.col_offset, -n.end_lineno, -n.end_col_offset))
-    index = next((i for i, n in enumerate(ordered) if n is target), None)
-    collector = _Collector(cst_type)
-    stmt_cst.visit(collector)
-    if index is None or len(collector.found) != len(ordered):
-        return None
-    return collector.found[index]
-
-
-class _Collector(cst.CSTVisitor):
-    def __init__(self, kind: type):
-        self.kind = kind
-        self.found: list[cst.CSTNode] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, self.kind):
-            self.found.append(node)
-        return True
-
-
 class Replacer(cst.CSTTransformer):
     """Replace nodes by identity with a node, a list of statements, or nothing."""
 

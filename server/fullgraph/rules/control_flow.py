@@ -111,8 +111,13 @@ def _guard_raise(node: ast.If) -> bool:
         not exc.args or (len(exc.args) == 1 and string_literal(exc.args[0])))
 
 
+def _test_confidence(test: ast.AST, w) -> str | None:
+    """How sure we are that evaluating `test` needs a tensor's value (None: it does not)."""
+    return None if w.short_circuited(test) else w.facts.data_dependent(test)
+
+
 def check_if(node: ast.If, w) -> None:
-    confidence = w.facts.data_dependent(node.test)
+    confidence = _test_confidence(node.test, w)
     if confidence is None:
         return
     if _guard_raise(node):
@@ -122,14 +127,14 @@ def check_if(node: ast.If, w) -> None:
 
 
 def check_while(node: ast.While, w) -> None:
-    confidence = w.facts.data_dependent(node.test)
+    confidence = _test_confidence(node.test, w)
     if confidence:
         w.report("FG102", node, f"`while` loop condition depends on tensor value `{snippet(node.test)}`",
                  confidence)
 
 
 def check_ifexp(node: ast.IfExp, w) -> None:
-    confidence = w.facts.data_dependent(node.test)
+    confidence = _test_confidence(node.test, w)
     if confidence:
         w.report("FG103", node, f"conditional expression branches on tensor value `{snippet(node.test)}`",
                  confidence)
@@ -149,7 +154,7 @@ def _built_string(msg: ast.AST) -> bool:
 
 def check_assert(node: ast.Assert, w) -> None:
     msg = node.msg
-    confidence = None if msg is None or string_literal(msg) else w.facts.data_dependent(node.test)
+    confidence = None if msg is None or string_literal(msg) else _test_confidence(node.test, w)
     if confidence is None:
         return
     if _built_string(msg):
@@ -170,7 +175,7 @@ def _is_test(node: ast.AST, w) -> bool:
 
 
 def check_boolop(node: ast.BoolOp, w) -> None:
-    confidence = None if _is_test(node, w) else w.facts.data_dependent(node)
+    confidence = None if _is_test(node, w) else _test_confidence(node, w)
     if confidence:
         op = "and" if isinstance(node.op, ast.And) else "or"
         w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`", confidence,

@@ -20,7 +20,10 @@ RULES = [
         fixed_example="def forward(self, x):\n    y = self.proj(x)\n    out = y.relu()\n"
                       "    print(\"y\", y.shape)  # deferred: runs after the traced code\n    return out",
         fix_text=_DEFER_FIX + " Alternatively add `print` to "
-                 "`torch._dynamo.config.reorderable_logging_functions`.",
+                 "`torch._dynamo.config.reorderable_logging_functions` (second quick fix, one line at module "
+                 "level): no code moves, but Dynamo then reorders every print in every compiled function, only "
+                 "accepts constant and tensor arguments, and prints a tensor mutated in place after the call "
+                 "with its later value.",
         fix_kind="defer", fix_title="Defer print to the end of the function",
     ),
     Rule(
@@ -33,7 +36,9 @@ RULES = [
         fixed_example="# deferred to after the traced code, or removed\n"
                       "logger.info(\"attention scores %s\", scores.shape)",
         fix_text=_DEFER_FIX + " Alternatively add the method to "
-                 "`torch._dynamo.config.ignore_logging_functions`.",
+                 "`torch._dynamo.config.ignore_logging_functions` (second quick fix, via its alias "
+                 "`ignore_logger_methods`): the trade-off is that the call becomes a no-op under "
+                 "torch.compile, so the message is lost rather than deferred.",
         fix_kind="defer", fix_title="Defer logging to the end of the function",
     ),
     Rule(

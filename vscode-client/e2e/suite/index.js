@@ -1,11 +1,13 @@
 // Runs inside the VS Code extension host (extensionTestsPath). Uses only the vscode API.
 // Opens model.py, checks fullgraph's diagnostics, applies the FG101 quick fix through
 // vscode.executeCodeActionProvider, runs "fullgraph: Fix all graph breaks in file", restores the text,
-// and writes a JSON report to $FULLGRAPH_E2E_RESULT (inherited from code-server's environment).
+// confirms with Dynamo, changes settings, restarts, opens a notebook cell, and writes a JSON
+// report to $FULLGRAPH_E2E_RESULT (inherited from code-server's environment).
 const vscode = require('vscode');
 const fs = require('fs');
 
 const FILE = 'model.py';
+const CELL = 'import torch\n\n\n@torch.compile\ndef step(x: torch.Tensor):\n    if x.sum() > 0:\n        return x + 1\n    return x - 1\n';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what, pred, timeoutMs) {
@@ -114,6 +116,15 @@ exports.run = async function run() {
     await config.update('interpreter', interpreter, vscode.ConfigurationTarget.Global);
     await waitFor('the server to run again', () => api.serverState() === 'running', 30000);
     step('interpreterRestored', { state: api.serverState() });
+
+    // A Python cell of an (untitled) Jupyter notebook gets diagnostics too.
+    const cells = [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, CELL, 'python')];
+    const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData(cells));
+    await vscode.window.showNotebookDocument(notebook);
+    const cell = notebook.cellAt(0).document;
+    report.notebookCell = { uri: cell.uri.toString(), text: cell.getText() };
+    report.notebookCellDiagnostics = (await waitFor('notebook cell diagnostics', () => ours(cell.uri).length && ours(cell.uri), 30000)).map(plain);
+    step('notebookCell', { codes: report.notebookCellDiagnostics.map((d) => d.code) });
     report.ok = true;
   } catch (e) {
     report.error = String((e && e.stack) || e);
