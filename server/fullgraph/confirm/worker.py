@@ -115,7 +115,10 @@ class Records(logging.Handler):
             lg.setLevel(logging.DEBUG)
             lg.propagate = False
             lg.handlers[:] = [self]
-        torch._logging._internal.log_state.enable_artifact("recompiles")
+        try:  # without it Dynamo does not format recompile reasons at all
+            torch._logging._internal.log_state.enable_artifact("recompiles")
+        except AttributeError:  # other torch versions: recompilations go unreported
+            pass
 
 
 def is_user_file(filename: str) -> bool:
@@ -411,7 +414,7 @@ class Runner:
             "breaks": list(merged.values()),
             "recompilations": self.recompilations(sets) if full and len(sets) > 1 else [],
             "reached": {file: sorted(lines) for file, lines in reached.items()},
-            "target_location": {"file": code.co_filename, "line": code.co_firstlineno, "name": code.co_qualname}
+            "target_location": {"file": code.co_filename, "line": code.co_firstlineno, "name": getattr(code, "co_qualname", code.co_name)}
             if code
             else None,
         }
