@@ -2,8 +2,8 @@
 
     python bench/confirm_latency.py [DIR ...]     (default: the models in fixtures/*.py)
 
-Targets are the files' ``fullgraph_example*`` factories (DIRs are searched recursively) (and ``[tool.fullgraph.confirm]``
-entries). Goals on the 2-core CPU machine: warm <= 1 s, cold <= 8 s.
+Targets are the files' ``fullgraph_example*`` factories and ``[tool.fullgraph.confirm]``
+entries (DIRs are searched recursively). Goals on the 2-core CPU machine: warm <= 1 s, cold <= 8 s.
 """
 
 from __future__ import annotations

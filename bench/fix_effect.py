@@ -81,17 +81,17 @@ def warm_up() -> None:
     print("{}")
 
 
-def in_worker(args: list[str], base_cache: str | None) -> dict:
-    """Run this script with ``args`` in a fresh interpreter, on a copy of the warmed-up inductor cache."""
+def in_worker(args: list[str], warm_cache: str) -> dict:
+    """Run this script with ``args`` in a fresh interpreter, on a private copy of ``warm_cache``."""
     with tempfile.TemporaryDirectory() as tmp:
         cache = os.path.join(tmp, "inductor")
-        if base_cache is not None:
-            shutil.copytree(base_cache, cache)
+        if os.path.isdir(warm_cache):
+            shutil.copytree(warm_cache, cache)
         env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": cache, "TORCHINDUCTOR_COMPILE_THREADS": "1",
                "PYTHONWARNINGS": "ignore"}
         done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, env=env, timeout=600)
-        if base_cache is None:
-            shutil.copytree(cache, os.path.join(os.path.dirname(tmp), "fullgraph-warm-inductor"), dirs_exist_ok=True)
+        if not os.path.isdir(warm_cache):
+            shutil.copytree(cache, warm_cache)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "worker failed")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -104,8 +104,7 @@ def main(argv: list[str]) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         warm = os.path.join(tmp, "warm")
-        in_worker(["--warm"], None)
-        shutil.move(os.path.join(tempfile.gettempdir(), "fullgraph-warm-inductor"), warm)
+        in_worker(["--warm"], warm)  # builds the shared starting cache
         for path in files:
             source = path.read_text(encoding="utf-8")
             result = fix_all(source, str(path))

@@ -17,8 +17,9 @@ def test_parse_spec():
 
 
 def test_pyproject_entries_and_settings(tmp_path):
-    config = Config(root=str(tmp_path), extra={"confirm": {
-        "pkg/model.py::Net": "tests/factories.py:make_net", "other.py": "f.py:g", "severity": "error", "on-save": True}})
+    table = {"pkg/model.py::Net": "tests/factories.py:make_net", "other.py": "f.py:g",
+             "severity": "error", "on-save": True}
+    config = Config(root=str(tmp_path), extra={"confirm": table})
     path = str(tmp_path / "pkg" / "model.py")
     (target,) = targets_for(path, "", config)
     assert (target.name, target.factory) == ("Net", f"{tmp_path}/tests/factories.py:make_net")

@@ -51,7 +51,7 @@ def run(args) -> int:
                                 "(callable, args, kwargs) or add a [tool.fullgraph.confirm] entry")
             findings += [f.with_(path=path) for f in done.findings]
             targets += [o.summary() for o in done.outcomes]
-            problems += [f"{t['target']}: {t['error']['message']}" for t in targets[-len(done.outcomes):] if "error" in t]
+            problems += [f"{o.target.label}: {o.error}" for o in done.outcomes if o.error is not None]
     finally:
         if client is not None:
             client.close()

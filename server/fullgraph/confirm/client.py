@@ -93,7 +93,8 @@ class ConfirmClient:
             self.close()
             error = ready.get("error", {})
             kind = error.get("kind", "worker")
-            hint = " Install torch there, or point the confirm interpreter at the project's Python." if kind == "no-torch" else ""
+            hint = " Install torch there, or point the confirm interpreter at the project's Python."
+            hint = hint if kind == "no-torch" else ""
             raise ConfirmError(kind, error.get("message", "the worker failed to start") + hint)
         self.info = ready
         self._user_files = {}

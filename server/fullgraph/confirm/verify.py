@@ -63,8 +63,8 @@ def verify_fix_all(client: ConfirmClient, path: str, source: str, config=None, n
         return Verification(False, source, lines=[f"{file}: nothing to fix"])
     targets = targets_for(path, source, config, name=name, explicit=name is not None)
     if not targets:
-        return Verification(False, source, lines=[
-            f"{file}: cannot verify: no sample inputs (define fullgraph_example() or a [tool.fullgraph.confirm] entry)"])
+        why = "no sample inputs (define fullgraph_example() or a [tool.fullgraph.confirm] entry)"
+        return Verification(False, source, lines=[f"{file}: cannot verify: {why}"])
     lines, ok = [], True
     with tempfile.TemporaryDirectory(prefix="fullgraph-verify-") as scratch:
         fixed_path = os.path.join(scratch, os.path.basename(path))

@@ -308,6 +308,13 @@ def code_of(fn):
     return getattr(getattr(target, "__func__", target), "__code__", None)
 
 
+def code_location(code) -> dict | None:
+    """Where a code object starts (for breaks that Dynamo reports without a line)."""
+    if code is None:
+        return None
+    return {"file": code.co_filename, "line": code.co_firstlineno, "name": getattr(code, "co_qualname", code.co_name)}
+
+
 # --- running Dynamo -------------------------------------------------------------------
 
 
@@ -414,9 +421,7 @@ class Runner:
             "breaks": list(merged.values()),
             "recompilations": self.recompilations(sets) if full and len(sets) > 1 else [],
             "reached": {file: sorted(lines) for file, lines in reached.items()},
-            "target_location": {"file": code.co_filename, "line": code.co_firstlineno, "name": getattr(code, "co_qualname", code.co_name)}
-            if code
-            else None,
+            "target_location": code_location(code),
         }
 
     def confirm(self, request: dict) -> dict:
@@ -604,7 +609,8 @@ def handle(runner: Runner, request: dict) -> dict:
     except KeyboardInterrupt:
         reply = {"ok": False, "error": {"kind": "cancelled", "message": "cancelled"}}
     except BaseException as e:  # a worker bug or user code escaping: report it, stay up
-        reply = {"ok": False, "error": {"kind": "internal", "message": describe(e), "traceback": traceback.format_exc()}}
+        error = {"kind": "internal", "message": describe(e), "traceback": traceback.format_exc()}
+        reply = {"ok": False, "error": error}
     output, size = runner.capture.take(cap)
     root = request_root(request)
     reply.update(
@@ -634,7 +640,8 @@ def main() -> int:
     try:
         import torch
     except BaseException as e:
-        send({"ready": False, "error": {"kind": "no-torch", "message": f"cannot import torch in {sys.executable}: {describe(e)}"}})
+        message = f"cannot import torch in {sys.executable}: {describe(e)}"
+        send({"ready": False, "error": {"kind": "no-torch", "message": message}})
         return 3
     torch.set_num_threads(int(os.environ.get("FULLGRAPH_WORKER_THREADS", "1")))
     runner = Runner(torch)

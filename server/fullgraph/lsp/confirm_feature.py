@@ -154,7 +154,8 @@ def register(server) -> None:
             return {"applied": False, "reason": result.message}
         enc = Encoder(split_lines(analysis.source), ls.workspace.position_encoding)
         answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=versioned_edit(uri, analysis.version, to_text_edits([edit], enc)), label="fullgraph: verified fix-all"))
+            edit=versioned_edit(uri, analysis.version, to_text_edits([edit], enc)),
+            label="fullgraph: verified fix-all"))
         return {"applied": answer.applied, "reason": result.message}
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
