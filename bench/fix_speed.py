@@ -28,7 +28,7 @@ def big_module() -> str:
     parts, copy = [header], 0
     while sum(p.count("\n") for p in parts) < TARGET_LINES:
         for body in bodies:
-            parts.append(re.sub(r"^class (\w+)", lambda m: f"class {m.group(1)}{copy}", body.strip("\n"), flags=re.M) + "\n\n")
+            parts.append(re.sub(r"^class (\w+)", lambda m, n=copy: f"class {m.group(1)}{n}", body.strip("\n"), flags=re.M) + "\n\n")
         copy += 1
     return "\n".join(parts)
 

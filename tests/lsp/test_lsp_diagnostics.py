@@ -114,6 +114,7 @@ async def test_bad_input_never_stops_the_server(session):
     huge = MODEL + "".join(f"def g{i}(x):\n    return x + {i}\n" for i in range(5000))
     texts = {"nested.py": nested, "huge.py": huge, "junk.py": "\x00\ufffd)]}\n\tdef (:\n" * 50,
              "partial.py": "class A(:\n    def", "empty.py": ""}
+    logged = len(session.client.log_messages)
     uris = {name: session.open(name, text) for name, text in texts.items()}
     for uri in uris.values():
         await session.diagnostics(uri)
@@ -121,7 +122,7 @@ async def test_bad_input_never_stops_the_server(session):
     hover = await session.client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uris["huge.py"]), position=types.Position(line=6, character=8)))
     assert hover is not None and "FG101" in hover.contents.value
-    assert not [m for m in session.client.log_messages if m.type == types.MessageType.Error]
+    assert not [m for m in session.client.log_messages[logged:] if m.type == types.MessageType.Error]
 
 
 async def test_hover_shows_the_rule_and_a_fix_preview(session):
@@ -159,3 +160,15 @@ async def test_close_clears_diagnostics(session):
             break
         await asyncio.sleep(0.01)
     assert session.published[-1].uri == uri and not session.published[-1].diagnostics
+
+
+async def test_server_errors_go_to_the_log_not_to_pop_ups(session):
+    ghost = "file:///nowhere/never_opened.py"
+    session.client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=ghost, version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="x = 1\n")]))
+    uri = session.open("model.py", MODEL)
+    assert await session.diagnostics(uri)  # still answering
+    errors = [m for m in session.client.log_messages if m.type == types.MessageType.Error]
+    assert errors and "fullgraph server error" in errors[-1].message
+    assert session.client.messages == []

@@ -129,8 +129,8 @@ def bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
 def following_statement(tree: ast.AST, node: ast.stmt) -> ast.stmt | None:
     """The statement right after ``node`` in its block, if any."""
     parent = local_parents(tree, node).get(node)
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(parent, field, None)
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(parent, name, None)
         if isinstance(block, list) and node in block:
             index = block.index(node)
             return block[index + 1] if index + 1 < len(block) else None

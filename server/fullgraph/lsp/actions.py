@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from lsprotocol import types
 
 from fullgraph import fixes  # its names import libcst on first use
@@ -11,8 +9,6 @@ from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
 from fullgraph.lsp.documents import SYNTAX_ERROR
 from fullgraph.lsp.positions import Encoder, split_lines
-
-log = logging.getLogger(__name__)
 
 FIX_ALL_KIND = "source.fixAll.fullgraph"
 FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"

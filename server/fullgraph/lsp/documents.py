@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from lsprotocol import types
@@ -38,7 +38,6 @@ class DocumentState:
     good: Analysis | None = None
     task: object = None  # the pending asyncio task (debounce + analysis)
     result_id: int = 0
-    extra: dict = field(default_factory=dict)  # room for extensions (e.g. confirmation state)
 
 
 def _unchanged_shift(old: list[str], new: list[str]):

@@ -77,8 +77,10 @@ def _register_documents(server: FullgraphServer) -> None:
         if caps.workspace and caps.workspace.did_change_configuration and \
                 caps.workspace.did_change_configuration.dynamic_registration:
             asyncio.ensure_future(_register_configuration(ls))
+        before = ls.settings.client
         await pull_settings(ls)
-        ls.reanalyze_all()
+        if ls.settings.client != before:  # documents opened meanwhile used the initialization options
+            ls.reanalyze_all()
         ls.pool.submit(importlib.import_module, FIXES_MODULE)  # warm libcst before the first code action
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -104,6 +106,12 @@ def _register_documents(server: FullgraphServer) -> None:
         ls.scheduler.forget(params.text_document.uri)
         ls.clear(params.text_document.uri)
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: FullgraphServer, params=None):
+        for uri in list(ls.scheduler.states):
+            ls.scheduler.forget(uri)
+        ls.pool.shutdown(wait=False, cancel_futures=True)
+
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: FullgraphServer, params: types.DidChangeConfigurationParams):
         pushed = params.settings
@@ -127,27 +135,39 @@ async def pull_diagnostics(ls: FullgraphServer, params: types.DocumentDiagnostic
     return types.FullDocumentDiagnosticReport(items=analysis.diagnostics if analysis else [], result_id=result_id)
 
 
+async def _fix_all_edit(ls: FullgraphServer, uri: str, version, source: str):
+    """The document's fix-all edit for this text, computed in the worker pool (None: nothing to fix)."""
+    path = ls.document_path(uri)
+    return await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri,
+                                ls.settings.for_path(path).config, ls.workspace.position_encoding)
+
+
+async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, version, source: str) -> list:
+    """The source.fixAll action: lazy (resolved later) when the client can, else with its edit inline."""
+    uri, only = params.text_document.uri, params.context.only
+    analysis = ls.fresh_analysis(uri)
+    if not actions.wants(only, actions.FIX_ALL_KIND) or (analysis and not actions.has_fixable(analysis.findings)):
+        return []
+    if ls.lazy_fix_all:
+        return [actions.fix_all_action(uri, version, None, lazy=True)]
+    if params.context.trigger_kind == types.CodeActionTriggerKind.Automatic and not only:
+        return []  # a lightbulb query: not worth computing a whole fix-all inline
+    edit = await _fix_all_edit(ls, uri, version, source)
+    return [actions.fix_all_action(uri, version, edit, lazy=False)] if edit else []
+
+
 def _register_actions(server: FullgraphServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND], resolve_provider=True))
     async def code_action(ls: FullgraphServer, params: types.CodeActionParams):
         uri = params.text_document.uri
         doc = ls.workspace.get_text_document(uri)
-        version, source, only = doc.version, doc.source, params.context.only
-        encoding = ls.workspace.position_encoding
+        version, source = doc.version, doc.source
         result = []
-        if actions.wants(only, types.CodeActionKind.QuickFix):
+        if actions.wants(params.context.only, types.CodeActionKind.QuickFix):
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source,
-                                           list(params.context.diagnostics), encoding)
-        analysis = ls.fresh_analysis(uri)
-        if actions.wants(only, actions.FIX_ALL_KIND) and (analysis is None or actions.has_fixable(analysis.findings)):
-            edit = None
-            if not ls.lazy_fix_all:
-                path = ls.document_path(uri)
-                config = ls.settings.for_path(path).config
-                edit = await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri, config, encoding)
-            if ls.lazy_fix_all or edit is not None:
-                result.append(actions.fix_all_action(uri, version, edit, ls.lazy_fix_all))
+                                           list(params.context.diagnostics), ls.workspace.position_encoding)
+        result += await _fix_all_actions(ls, params, version, source)
         return result or None
 
     @server.feature(types.CODE_ACTION_RESOLVE)
@@ -155,11 +175,8 @@ def _register_actions(server: FullgraphServer) -> None:
         data = action.data if isinstance(action.data, dict) else {}
         if not data.get("fixAll") or not ls.is_current(data.get("uri", ""), data.get("version")):
             return action
-        uri = data["uri"]
-        doc = ls.workspace.get_text_document(uri)
-        path = ls.document_path(uri)
-        action.edit = await ls.run_in_pool(actions.fix_all_edit, uri, doc.version, doc.source, path or uri,
-                                           ls.settings.for_path(path).config, ls.workspace.position_encoding)
+        doc = ls.workspace.get_text_document(data["uri"])
+        action.edit = await _fix_all_edit(ls, data["uri"], doc.version, doc.source)
         return action
 
     @server.command(actions.APPLY_FIX_ALL)
@@ -167,10 +184,7 @@ def _register_actions(server: FullgraphServer) -> None:
         """Apply the file's fix-all as one versioned edit; refuses a version that is not current."""
         if not ls.is_current(uri, version):
             return {"applied": False, "reason": f"stale version {version}"}
-        doc = ls.workspace.get_text_document(uri)
-        path = ls.document_path(uri)
-        edit = await ls.run_in_pool(actions.fix_all_edit, uri, version, doc.source, path or uri,
-                                    ls.settings.for_path(path).config, ls.workspace.position_encoding)
+        edit = await _fix_all_edit(ls, uri, version, ls.workspace.get_text_document(uri).source)
         if edit is None:
             return {"applied": False, "reason": "nothing to fix"}
         if not ls.is_current(uri, version):

@@ -30,8 +30,23 @@ UNMATCHED = Rule(
     fix_text="Follow the linked registry page for the reported id.",
 )
 
+RECOMPILED = Rule(
+    "FG901", "recompilation", "Dynamo recompiled a function across the sample input sets", (),
+    what="Reported by confirmation when running the sample input sets one after another made Dynamo "
+         "compile the same function again. The message names the guard that failed (a shape, a dtype, "
+         "a Python value such as a flag or a length).",
+    why="Every recompilation pays the full compile time again, and after "
+        "`torch._dynamo.config.recompile_limit` recompilations Dynamo gives up and runs the function "
+        "eagerly (the \"second compilation killer\").",
+    example="model(x)           # batch 2\nmodel(x[:1])       # batch 1: guard on size()[0] fails",
+    fixed_example="torch._dynamo.mark_dynamic(x, 0)\nmodel(x)",
+    fix_text="Mark the varying dimension dynamic (`torch._dynamo.mark_dynamic` or "
+             "`torch.compile(dynamic=True)`), or stop passing Python values that change between calls.",
+    severity="info",
+)
+
 RULES: dict[str, Rule] = {
-    r.code: r for r in sorted([SYNTAX, UNMATCHED, *(r for f in FAMILIES for r in f.RULES)], key=lambda r: r.code)
+    r.code: r for r in sorted([SYNTAX, UNMATCHED, RECOMPILED, *(r for f in FAMILIES for r in f.RULES)], key=lambda r: r.code)
 }
 
 
