@@ -58,3 +58,19 @@ async def test_confirm_refuses_unsaved_changes(session):
     await session.diagnostics(uri)
     answer = await execute(session, "fullgraph.confirm", uri)
     assert not answer["ok"] and "save the file first" in answer["reason"]
+
+
+async def test_confirm_can_be_turned_off(session):
+    uri = session.open("clip.py", FIXTURE.read_text())
+    await session.diagnostics(uri)
+    off = {"fullgraph": {"confirm": {"enable": False}}}
+    session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=off))
+    try:
+        answer = await execute(session, "fullgraph.confirm", uri)
+        assert not answer["ok"] and "fullgraph.confirm.enable" in answer["reason"]
+        lenses = await session.client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+        assert not [lens for lens in lenses if lens.command.title == "Confirm with Dynamo"]
+    finally:
+        session.client.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings={"fullgraph": {}}))

@@ -21,7 +21,7 @@ def test_precedence_and_project_keys(tmp_path):
     settings.update({"settings": {"debounce": 0}}, {"ignore": [], "assumeCompiled": "all", "confirm": {"enable": True}})
     effective = settings.for_path(str(tmp_path / "m.py"))
     assert effective.config.ignore == () and effective.config.assume_compiled == "all"
-    assert effective.confirm["enable"] is True and effective.confirm["timeout"] == 60
+    assert effective.confirm["enable"] is True and effective.confirm["timeout"] == 120
 
 
 def test_bad_values_fall_back_and_are_reported(tmp_path):

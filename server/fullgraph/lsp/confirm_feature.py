@@ -96,9 +96,12 @@ def _check(ls, uri: str):
     path = ls.document_path(uri)
     if analysis is None or path is None:
         return None, "the document is not open as a file"
+    settings = ls.settings.for_path(path)
+    if not settings.confirm.get("enable"):
+        return None, "confirmation is turned off (setting fullgraph.confirm.enable)"
     if _saved_text(path) != analysis.source:
         return None, "save the file first: confirmation runs the file on disk"
-    return (analysis, path, ls.settings.for_path(path)), None
+    return (analysis, path, settings), None
 
 
 def register(server) -> None:
@@ -160,7 +163,7 @@ def register(server) -> None:
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
         path = ls.document_path(uri)
-        if path is None:
+        if path is None or not ls.settings.for_path(path).confirm.get("enable"):
             return []
         targets = targets_for(path, analysis.source, ls.settings.for_path(path).config)
         names = {t.name for t in targets}
@@ -177,7 +180,8 @@ def register(server) -> None:
 
     def on_save(ls, uri: str) -> None:
         path = ls.document_path(uri)
-        if path is not None and ls.settings.for_path(path).confirm.get("onSave"):
+        confirm = ls.settings.for_path(path).confirm if path is not None else {}
+        if confirm.get("enable") and confirm.get("onSave"):
             asyncio.ensure_future(confirm_when_analysed(ls, uri))
 
     async def confirm_when_analysed(ls, uri: str) -> None:

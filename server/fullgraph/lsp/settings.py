@@ -20,7 +20,7 @@ DEFAULTS = {
     "enable": True,
     "run": "onType",
     "debounce": 200,
-    "confirm": {"enable": False, "onSave": False, "timeout": 60, "interpreter": None},
+    "confirm": {"enable": True, "onSave": False, "timeout": 120, "interpreter": None},
 }
 
 # LSP keys that [tool.fullgraph] may also set (its `confirm` table means sample inputs, not these).
