@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(BIN)/fullgraph check fixtures/ --statistics; test $$? -le 1
 
 test: $(STAMP) system-deps
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 e2e-vscode: $(STAMP)
 	PYTHON=$(abspath $(BIN)/python) bash vscode-client/e2e/run.sh
