@@ -130,9 +130,11 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
-    for walker, visit in _walk_region(index, entries, path):
+    walks = list(_walk_region(index, entries, path))
+    called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
+    for walker, visit in walks:
         for raw in walker.raws:
-            if not config.selects(raw.code):
+            if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called):
                 continue
             finding = _finding(raw, visit, path, lines, config)
             if finding is not None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 
-from fix_pairs import apply_header_fixes, expected_path, pair_inputs
+from fix_pairs import apply_header_fixes, expected_path, header_findings, pair_inputs
+from fullgraph.cli import main
 from fullgraph.fixes import fix_all
 
 PAIRS = pair_inputs()
@@ -36,3 +38,12 @@ def test_fix_all_gives_expected_output_and_is_idempotent(path):
     assert result.applied >= 1
     assert fix_all(result.source, str(path)).source == result.source
     ast.parse(result.source)
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=IDS)
+def test_check_passes_on_the_output(path, capsys):
+    """`fullgraph check` on the `.out.py` reports none of the codes its header fixes."""
+    codes = {f.code for f in header_findings(path.read_text(), str(path))}
+    main(["check", str(expected_path(path)), "--format", "json"])
+    reported = {f["code"] for f in json.loads(capsys.readouterr().out)}
+    assert not reported & codes

@@ -40,6 +40,7 @@ class Raw:
     confidence: str
     in_loop: bool
     gb_ids: tuple[str, ...] | None = None
+    epilogue: bool = False  # in (the arguments of) a call in epilogue position
 
 
 class Walker:
@@ -55,6 +56,7 @@ class Walker:
         self.loop_depth = 0
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
+        self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
 
@@ -94,7 +96,18 @@ class Walker:
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
                gb_ids: tuple[str, ...] | None = None) -> None:
-        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids))
+        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call()))
+
+    def _in_epilogue_call(self) -> bool:
+        """Whether the node being checked is an epilogue call or sits in one's arguments."""
+        if not self.epilogue:
+            return False
+        for ancestor in reversed(self.parents):
+            if id(ancestor) in self.epilogue:
+                return True
+            if isinstance(ancestor, ast.stmt):
+                return False
+        return False
 
     def callee(self, call: ast.Call) -> FunctionInfo | None:
         """The in-file function a call runs, when it can be resolved."""

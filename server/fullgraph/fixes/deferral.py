@@ -11,6 +11,7 @@ import ast
 
 import libcst as cst
 
+from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
@@ -20,8 +21,6 @@ from fullgraph.fixes.purity import dotted
 from fullgraph.fixes.sites import enclosing_function, local_parents
 from fullgraph.fixes.slicing import cst_statement, indent, open_slice, replace, statement_line
 
-CONVERSION_CALLS = {"str", "repr", "format", "round", "float", "int", "bool", "len", "abs"}
-CONVERSION_METHODS = {"item", "tolist", "format", "join"}
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
 
 

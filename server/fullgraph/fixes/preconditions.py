@@ -10,6 +10,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.epilogue import in_epilogue as epilogue_position
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -327,26 +328,17 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
 LOG_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "exception", "log", "warning_once", "info_once"}
 
 
-def _epilogue_like(stmt: ast.stmt) -> bool:
-    """A bare print/logging/replay call, or ``if flag:`` around such calls: what an epilogue is made of."""
-    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-        func = stmt.value.func
-        return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS)
-    return (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Name) and not stmt.orelse
-            and all(_epilogue_like(s) for s in stmt.body))
+def _epilogue_like(call: ast.Call) -> bool:
+    """A print/logging-looking call (syntax only: the engine has already resolved the finding's call)."""
+    func = call.func
+    return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS)
 
 
 def in_epilogue(chain: dict, stmt: ast.stmt, fn: ast.AST) -> bool:
     """Whether only epilogue calls follow ``stmt`` before a plain ``return`` (or before the end of ``fn``)."""
-    parent = chain.get(stmt)
-    if isinstance(parent, ast.If) and _epilogue_like(parent):
-        stmt, parent = parent, chain.get(parent)
-    for field_name in ("body", "orelse", "finalbody"):
-        block = getattr(parent, field_name, None)
-        if isinstance(block, list) and stmt in block:
-            rest = block[block.index(stmt) + 1:]
-            if rest and isinstance(rest[-1], ast.Return):
-                plain = rest[-1].value is None or isinstance(rest[-1].value, (ast.Name, ast.Constant))
-                return plain and all(_epilogue_like(s) for s in rest[:-1])
-            return parent is fn and all(_epilogue_like(s) for s in rest)
-    return False
+    parents = [stmt.value] if isinstance(stmt, ast.Expr) else []
+    node = stmt
+    while node is not None and node is not fn:
+        parents.append(node)
+        node = chain.get(node)
+    return node is fn and epilogue_position(fn, parents[::-1], _epilogue_like)

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.epilogue import in_epilogue
+from fullgraph.analysis.facts import TENSORISH
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
 
+_EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after some tensor work, followed only "
+             "by other print/logging/warnings calls and a plain `return` (names, non-tensor attributes, "
+             "constants). Dynamo still breaks there, but the graph before the break holds all the tensor "
+             "work, so no second graph follows; the deferral quick fix produces exactly this shape.")
 _DEFER_FIX = ("Collect the values in the compiled code and emit them after the compiled call "
               "(the quick fix defers the call to an epilogue that runs after the traced code).")
 
 RULES = [
     Rule(
         "FG301", "print", "`print()` in compiled code", ("GB0059",),
-        what="Flags `print()` calls in compiled regions.",
+        what="Flags `print()` calls in compiled regions." + _EPILOGUE,
         why="`print` is a Python builtin with side effects that Dynamo does not trace; it breaks the "
             "graph (GB0059) unless `print` is added to `torch._dynamo.config.reorderable_logging_functions`.",
         example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.shape)\n    return y.relu()",
@@ -29,7 +35,7 @@ RULES = [
     Rule(
         "FG302", "logging", "logging call in compiled code", ("GB0291",),
         what="Flags logger calls (`logger.info`, `logging.warning`, `logger.isEnabledFor`, Hugging Face's "
-             "`logger.warning_once`, ...) in compiled regions.",
+             "`logger.warning_once`, ...) in compiled regions." + _EPILOGUE,
         why="Dynamo does not trace `logging.Logger` methods (GB0291) unless they are listed in "
             "`torch._dynamo.config.ignore_logging_functions`.",
         example="logger.info(\"attention scores %s\", scores.shape)",
@@ -43,7 +49,7 @@ RULES = [
     ),
     Rule(
         "FG303", "warnings-warn", "`warnings.warn()` in compiled code", ("GB0007",),
-        what="Flags `warnings.warn` calls in compiled regions.",
+        what="Flags `warnings.warn` calls in compiled regions." + _EPILOGUE,
         why="`warnings.warn` is the C builtin `_warnings.warn`, which Dynamo marks as skipped (GB0007).",
         example="if self.training:\n    warnings.warn(\"dropout is on\")",
         fixed_example="# emit the warning outside the compiled region (or deferred)",
@@ -97,6 +103,7 @@ LOGGER_NAMES = frozenset(("logger", "log", "LOGGER", "LOG", "_logger", "_log", "
 IO_CALLS = frozenset(("torch.save", "torch.load", "numpy.save", "numpy.load", "numpy.savez", "numpy.savetxt",
                       "numpy.loadtxt", "json.dump", "json.load", "pickle.dump", "pickle.load", "os.makedirs",
                       "os.remove", "shutil.copy", "shutil.rmtree"))
+WARN_CALLS = frozenset(("warnings.warn", "warnings.warn_explicit"))
 TRACED_RANDOM = frozenset(("random.randint", "random.uniform"))  # Dynamo 2.13 traces these
 SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
                      "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
@@ -124,14 +131,28 @@ def _logger_call(node: ast.Call, w) -> str | None:
     return None
 
 
+def _deferrable(node: ast.Call, w) -> bool:
+    """A print, logging or warnings call (what the deferral fix moves to the epilogue)."""
+    return builtin_call(node, w, "print") or _logger_call(node, w) is not None or w.resolve(node.func) in WARN_CALLS
+
+
+def _mark_epilogue(node: ast.Call, w) -> None:
+    """Note a deferrable call in epilogue position: nothing is traced after it, so its findings
+    (and those of the conversions in its arguments) are dropped unless a caller traces on."""
+    w.quiet.add(id(node))
+    if w.is_entry and not w.in_loop and in_epilogue(
+            w.function.node, w.parents, lambda call: _deferrable(call, w), lambda e: w.kind(e) in TENSORISH):
+        w.epilogue.add(id(node))
+
+
 def check_call(node: ast.Call, w) -> None:
     if builtin_call(node, w, "print"):
-        w.quiet.add(id(node))
+        _mark_epilogue(node, w)
         w.report("FG301", node, f"`{snippet(node)}` prints from compiled code")
         return
     log = _logger_call(node, w)
     if log is not None:
-        w.quiet.add(id(node))
+        _mark_epilogue(node, w)
         w.report("FG302", node, f"logging call `{snippet(node.func)}(...)` in compiled code", log)
         return
     q = w.resolve(node.func)
@@ -139,8 +160,8 @@ def check_call(node: ast.Call, w) -> None:
         if builtin_call(node, w, "open", "input"):
             w.report("FG304", node, f"`{node.func.id}()` does I/O in compiled code")
         return
-    if q in ("warnings.warn", "warnings.warn_explicit"):
-        w.quiet.add(id(node))
+    if q in WARN_CALLS:
+        _mark_epilogue(node, w)
         w.report("FG303", node, f"`{snippet(node.func)}(...)` in compiled code")
     elif q in IO_CALLS or q.startswith(("sys.stdout.", "sys.stderr.", "sys.stdin.")):
         w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")

@@ -19,7 +19,7 @@ from fullgraph.rules.rule import Rule
 RULES = [
     Rule(
         "FG201", "item", "`.item()` turns a tensor into a Python number", ("GB0124",),
-        what="Flags `.item()` calls.",
+        what="Flags `.item()` calls (not in the arguments of a print/logging/warnings call in epilogue position, see FG301).",
         why="With the default `capture_scalar_outputs=False`, Dynamo cannot put a Python scalar read "
             "from tensor data into the graph, so it breaks at `.item()` (GB0124).",
         example="scale = x.abs().max().item()\ny = x / scale",
@@ -49,7 +49,7 @@ RULES = [
     ),
     Rule(
         "FG204", "python-scalar-cast", "`int()`/`float()` of a tensor", ("GB0124",),
-        what="Flags `int(t)` and `float(t)` where `t` is a tensor.",
+        what="Flags `int(t)` and `float(t)` where `t` is a tensor (not in the arguments of a print/logging/warnings call in epilogue position, see FG301).",
         why="The cast reads the tensor's value (an implicit `.item()`), which Dynamo cannot trace "
             "with `capture_scalar_outputs=False` (GB0124).",
         example="n = int(mask.sum())\ny = x * n",
