@@ -130,13 +130,14 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
+    scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
     walks = list(_walk_region(index, entries, path))
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     for walker, visit in walks:
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called):
                 continue
-            finding = _finding(raw, visit, path, lines, config)
+            finding = _finding(raw, visit, path, lines, config, scopes)
             if finding is not None:
                 seen.setdefault((finding.line, finding.col, finding.code), finding)
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
@@ -169,7 +170,8 @@ def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location
                     lines.col(end_line, node.end_col_offset or 0), message)
 
 
-def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config) -> Finding | None:
+def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
+             scopes: dict[int, ast.Module]) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
@@ -194,7 +196,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config) -
     )
     if rule.fix_kind:
         try:
-            finding = finding.with_(fix_blocked=decline_reason(_fix_scope(visit.function), finding))
+            key = id(visit.function)
+            scope = scopes[key] if key in scopes else scopes.setdefault(key, _fix_scope(visit.function))
+            finding = finding.with_(fix_blocked=decline_reason(scope, finding))
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
