@@ -143,7 +143,7 @@ def check_call(node: ast.Call, w) -> None:
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
         fact = w.kind(func)
         if isinstance(fact, Module) and fact.cls in RNN_CLASSES:
-            w.report("FG408", node, f"`self.{func.attr}` is an `{fact.cls.rpartition('.')[2]}`, which Dynamo "
+            w.report("FG408", node, f"`self.{func.attr}` is an `nn.{fact.cls.rpartition('.')[2]}` module, which Dynamo "
                                     "does not trace")
     callee = w.callee(node)
     if callee is not None and callee.disabled:
