@@ -49,7 +49,6 @@ class ConfirmClient:
         self.env = env
         self.proc: subprocess.Popen | None = None
         self.info: dict = {}
-        self.restarts = 0
         self._replies: queue.Queue = queue.Queue()
         self._stderr: collections.deque = collections.deque(maxlen=60)
         self._user_files: dict[str, int] = {}
@@ -118,11 +117,6 @@ class ConfirmClient:
                 stream.close()
             except OSError:
                 pass
-
-    def restart(self) -> dict:
-        self.close()
-        self.restarts += 1
-        return self.start()
 
     def __enter__(self) -> "ConfirmClient":
         return self
