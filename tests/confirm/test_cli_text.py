@@ -10,7 +10,7 @@ def test_text_report_lines(capsys):
                ["m.py::B: factory raised"])
     out, err = capsys.readouterr()
     assert out.splitlines() == ["m.py:3:5: FG900 Dynamo graph break: x (confirmed)",
-                                "m.py: graphs per input set: 2, 1; 1 distinct breaks, 0 recompilations (0.5 s)"]
+                                "m.py: graphs per input set: 2, 1; 1 distinct break, 0 recompilations (0.5 s)"]
     assert err == "error: m.py::B: factory raised\n"
 
 

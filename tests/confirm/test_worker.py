@@ -78,3 +78,13 @@ def test_verify_compares_outputs_and_graphs(client):
     bad = client.request(target.payload("verify", fixed_path=fixture("wrong/clip.py")))
     ok, line = describe("clip.py", bad)
     assert not ok and "input set 1: output differs" in line
+
+
+def test_compiled_target_runs_uncompiled_and_recompiles_only_for_real(client):
+    path, result = confirm(client, "compiled_step.py")
+    assert "user backend compiled" not in result["output"]  # neither the eager run nor ours uses it
+    assert result["output"].count("step 1\n") == 2  # the eager run (lines reached) and the compiled one
+    brk = only(result, "GB0059")
+    assert brk["frames"][-1]["line"] == line_of(path, 'print("step"') and brk["input_sets"] == [0, 1]
+    (rc,) = result["recompilations"]  # shared inputs stay alive: no guard fails on a freed copy
+    assert rc["input_set"] == 1 and any("scale" in g for g in rc["guards"]), rc

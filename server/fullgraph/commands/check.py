@@ -13,6 +13,7 @@ from pathlib import Path
 from fullgraph.commands.options import add_config_arguments, config_for_paths
 from fullgraph.config import Config
 from fullgraph.findings import Finding
+from fullgraph.wording import counted
 
 HELP = "report likely graph breaks (exit 1 when any)"
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
@@ -82,9 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.statistics:
         _print_statistics(findings, sys.stdout if args.format == "text" else sys.stderr)
     if args.format == "text":
-        noun = "finding" if len(findings) == 1 else "findings"
-        print(f"Found {len(findings)} {noun} in {len(files)} file{'s' if len(files) != 1 else ''}.",
-              file=sys.stderr)
+        print(f"Found {counted(len(findings), 'finding')} in {counted(len(files), 'file')}.", file=sys.stderr)
     return 1 if findings else 0
 
 

@@ -6,6 +6,8 @@ import json
 import os
 import sys
 
+from fullgraph.wording import counted
+
 HELP = "run TorchDynamo on sample inputs and confirm breaks"
 MARKS = {True: "confirmed", False: "not confirmed", None: "static"}
 
@@ -73,7 +75,7 @@ def print_text(findings, targets, problems) -> None:
     for t in targets:
         if "graphs" in t:
             counts = ", ".join(str(g) for g in t["graphs"])
-            print(f"{t['target']}: graphs per input set: {counts}; {t['breaks']} distinct breaks, "
-                  f"{t['recompilations']} recompilations ({t['seconds']} s)")
+            print(f"{t['target']}: graphs per input set: {counts}; {counted(t['breaks'], 'distinct break')}, "
+                  f"{counted(t['recompilations'], 'recompilation')} ({t['seconds']} s)")
     for p in problems:
         print(f"error: {p}", file=sys.stderr)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from fullgraph.confirm.client import ConfirmClient, ConfirmError
 from fullgraph.confirm.targets import targets_for
+from fullgraph.wording import counted
 
 
 @dataclass
@@ -43,7 +44,7 @@ def describe(label: str, result: dict) -> tuple[bool, str]:
     change = f"graphs {graphs(result['before'])} → {graphs(result['after'])}"
     diffs = result.get("differences", [])
     if not diffs:
-        return True, f"{label}: {change}, outputs identical on {n} input set{'s' if n != 1 else ''}"
+        return True, f"{label}: {change}, outputs identical on {counted(n, 'input set')}"
     where = "; ".join(f"input set {d['input_set'] + 1}: {d['where']} differs" for d in diffs)
     return False, f"{label}: {change}, but outputs differ ({where})"
 

@@ -11,8 +11,10 @@ Requests: ``{"id", "op": "ping"|"confirm"|"verify"|"exit", ...}``; replies:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import faulthandler
+import gc
 import importlib
 import importlib.util
 import json
@@ -33,6 +35,9 @@ GB_URL = re.compile(r"compile-graph-break-site/gb/gb(\d+)\.html", re.I)
 AT_LINE = re.compile(r"in user code at (.+):(\d+)\s*$")
 FRAME_LINE = re.compile(r'^  File "(.+)", line (\d+), in (.+)$')
 RECOMPILE_HEAD = re.compile(r"Recompiling function (\S+) in (.+):(\d+)")
+RESUMED = re.compile(r"torch_dynamo_resume_in_(\w+)_at_(\d+)")
+GUARD_ID = re.compile(r"^\d+/\d+: ")  # the frame/compile id a guard line starts with
+GUARD_AT = re.compile(r"(.+):(\d+) in \S+$")  # "file.py:27 in fn" after a guard's source comment
 CHAINED = "*** While handling this graph break, another graph break occurred: ***"
 SKIPPED = "Skipping the function and falling back to eager"
 BREAK_LOGGERS = (
@@ -202,15 +207,25 @@ def parse_break(message: str) -> dict:
 
 
 def parse_recompile(message: str) -> dict:
-    """One recompiles record: the function recompiled and the guards that failed."""
+    """One recompiles record: the function recompiled, the guards that failed and the line of
+    the first guard's source in that function's file (else the function's first line)."""
     m = RECOMPILE_HEAD.search(message)
-    guards = [ln.strip()[2:] for ln in message.splitlines() if ln.strip().startswith("- ")]
-    return {
-        "function": m[1] if m else "",
-        "file": m[2] if m else "",
-        "line": int(m[3]) if m else 0,
-        "guards": guards,
-    }
+    function, file, line = (m[1], m[2], int(m[3])) if m else ("", "", 0)
+    resumed = RESUMED.fullmatch(function)
+    if resumed:
+        function = f"{resumed[1]} (resumed after the graph break at line {resumed[2]})"
+    guards, guard_line = [], None
+    for ln in message.splitlines():
+        ln = ln.strip()
+        if ln.startswith("- User stack trace:"):
+            break
+        if ln.startswith("- "):
+            guard, *where = [part.strip() for part in GUARD_ID.sub("", ln[2:]).split("  # ")]
+            guards.append(guard)
+            at = GUARD_AT.match(where[-1]) if where else None
+            if guard_line is None and at and file.endswith(at[1]):
+                guard_line = int(at[2])
+    return {"function": function, "file": file, "line": guard_line or line, "guards": guards}
 
 
 # --- loading targets ------------------------------------------------------------------
@@ -318,111 +333,141 @@ def code_location(code) -> dict | None:
 # --- running Dynamo -------------------------------------------------------------------
 
 
+def original(fn):
+    """The user's callable behind a ``torch.compile`` wrapper (the target is compiled our way)."""
+    inner = getattr(fn, "_orig_mod", None)  # an OptimizedModule
+    return inner if inner is not None else getattr(fn, "_torchdynamo_orig_callable", fn)
+
+
+def eager(torch):
+    """A context in which ``torch.compile``d code runs eagerly (torch 2.6+; a no-op before)."""
+    set_stance = getattr(torch.compiler, "set_stance", None)
+    return set_stance("force_eager") if set_stance else contextlib.nullcontext()
+
+
+class GraphRecorder:
+    """A Dynamo backend that keeps each graph's ops and break reason and notes which graphs ran."""
+
+    def __init__(self) -> None:
+        self.ops: list[list] = []
+        self.reasons: list = []
+        self.ran: set[int] = set()
+
+    def __call__(self, gm, example_inputs):
+        index = len(self.ops)
+        self.ops.append([node.target for node in gm.graph.nodes if node.op == "call_function"])
+        reason = getattr(gm, "compile_subgraph_reason", None)
+        self.reasons.append(reason if reason is not None and reason.graph_break else None)
+        forward = gm.forward
+
+        def run(*args):
+            self.ran.add(index)
+            return forward(*args)
+
+        return run
+
+
+def add_graph_reasons(reasons: list, breaks: list[dict]) -> None:
+    """Breaks that ended a graph at a user line the logs did not mention."""
+    lines = {(f["file"], f["line"]) for b in breaks for f in b["frames"]}
+    for reason in filter(None, reasons):
+        frames = [
+            {"file": f.filename, "line": f.lineno, "name": f.name, "col": getattr(f, "colno", None),
+             "end_col": getattr(f, "end_colno", None)}
+            for f in reason.user_stack
+            if is_user_file(f.filename)
+        ]
+        if frames and (frames[-1]["file"], frames[-1]["line"]) not in lines:
+            lines.add((frames[-1]["file"], frames[-1]["line"]))
+            info = parse_reason(reason.reason)
+            if reason.reason.startswith("generic_jump"):
+                info.update(gb_type="Data-dependent branching", gb_id="GB0170")
+            breaks.append({**info, "frame_skipped": False, "chained": [], "frames": frames})
+
+
+
+def skip_guard_profiling() -> None:
+    """Dynamo times each new guard set after flushing the CPU cache (~40 ms a compile) only to
+    log the figure; the worker compiles often and never reads it."""
+    guards = sys.modules.get("torch._dynamo.guards")
+    if callable(getattr(guards, "profile_guard_manager", None)):
+        guards.profile_guard_manager = lambda *args: 0.0
+
+
 class Runner:
     """Holds torch, the log handler and the capture; serves requests."""
 
     def __init__(self, torch) -> None:
         self.torch = torch
-        import torch._dynamo  # noqa: F401  (the import chain explain needs)
+        import torch._dynamo  # noqa: F401  (loads Dynamo and its counters)
         from torch._dynamo.utils import counters
 
         self.counters = counters
+        skip_guard_profiling()
         self.records = Records()
         self.records.install(torch)
         self.capture = Capture()
 
-    def explain_one(self, fn, args, kwargs) -> dict:
-        """Graphs, ops and breaks for one input set (explain + log records + counters)."""
-        torch = self.torch
-        self.counters.clear()
-        self.records.clear()
-        seed_all()
-        error = None
-        try:
-            out = torch._dynamo.explain(fn)(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:
-            out, error = None, f"running the target raised {describe(e)}"
-        breaks = [parse_break(m) for m in self.records.breaks]
-        seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
-        for key in list(self.counters["unimplemented"]) + list(self.counters["graph_break"]):
-            info = parse_reason(key.split(CHAINED)[0])
-            if info["gb_type"] and info["gb_type"] not in seen:
-                seen.add(info["gb_type"])
-                breaks.append({**info, "frame_skipped": True, "chained": [], "frames": []})
-        if out is not None:
-            self.add_explain_reasons(out, breaks)
-        return {
-            "graphs": out.graph_count if out else 0,
-            "ops_per_graph": [len(ops) for ops in out.ops_per_graph] if out else [],
-            "breaks": breaks,
-            "error": error,
-        }
-
-    def add_explain_reasons(self, out, breaks: list[dict]) -> None:
-        """Breaks explain recorded at a user line the logs did not mention."""
-        lines = {(f["file"], f["line"]) for b in breaks for f in b["frames"]}
-        for reason in out.break_reasons:
-            frames = [
-                {"file": f.filename, "line": f.lineno, "name": f.name, "col": getattr(f, "colno", None),
-                 "end_col": getattr(f, "end_colno", None)}
-                for f in reason.user_stack
-                if is_user_file(f.filename)
-            ]
-            if frames and (frames[-1]["file"], frames[-1]["line"]) not in lines:
-                lines.add((frames[-1]["file"], frames[-1]["line"]))
-                info = parse_reason(reason.reason)
-                if reason.reason.startswith("generic_jump"):
-                    info.update(gb_type="Data-dependent branching", gb_id="GB0170")
-                breaks.append({**info, "frame_skipped": False, "chained": [], "frames": frames})
-
-    def recompilations(self, sets: list[tuple]) -> list[dict]:
-        """Recompilations when one compiled callable runs every input set in turn."""
-        torch = self.torch
-        torch._dynamo.reset()
-        self.records.clear()
-        found = []
-        compiled = torch.compile(sets[0][0], backend="eager")
-        for i, (fn, args, kwargs) in enumerate(sets):
-            if fn is not sets[0][0]:
-                continue
-            seed_all()
-            start = len(self.records.recompiles)
-            try:
-                compiled(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-            except KeyboardInterrupt:
-                raise
-            except BaseException:
-                pass  # the error was already reported by explain for this input set
-            found += [{**parse_recompile(m), "input_set": i} for m in self.records.recompiles[start:]]
-        torch._dynamo.reset()
-        return found
-
     def analyse(self, sets: list[tuple], root: str, full: bool = True) -> dict:
-        """Run the target on every input set; merge the breaks across sets.
+        """Run the target on every input set in one compile session; merge the breaks across sets.
 
         ``full`` adds the lines reached and the recompilations (verification skips them).
         """
-        runs, merged, reached = [], {}, {}
-        for i, (fn, args, kwargs) in enumerate(sets):
-            for file, lines in (reached_lines(fn, args, kwargs, root) if full else {}).items():
-                reached.setdefault(file, set()).update(lines)
-            run = self.explain_one(fn, args, kwargs)
-            for b in run.pop("breaks"):
-                where = (b["frames"][-1]["file"], b["frames"][-1]["line"]) if b["frames"] else ()
-                sets_seen = merged.setdefault((b["gb_type"], *where), {**b, "input_sets": []})["input_sets"]
-                if i not in sets_seen:
-                    sets_seen.append(i)
+        reached = [reached_lines(self.torch, fn, args, kwargs, root) if full else {} for fn, args, kwargs in sets]
+        self.torch._dynamo.reset()
+        self.counters.clear()
+        self.records.clear()
+        backend, compiled = GraphRecorder(), {}
+        runs, found, recompilations = [], [], []
+        # one copy of every set's inputs, alive for the whole session: objects the sets share stay
+        # shared, and no guard fails just because a copy of the last set was freed
+        inputs = copy.deepcopy([(args, kwargs) for _, args, kwargs in sets])
+        for i, ((fn, _, _), (args, kwargs)) in enumerate(zip(sets, inputs)):
+            target = original(fn)
+            if id(target) not in compiled:
+                compiled[id(target)] = self.torch.compile(target, backend=backend)
+            marks = (len(self.records.breaks), len(self.records.recompiles), len(backend.ops))
+            counted = set(self.counters["unimplemented"]) | set(self.counters["graph_break"])
+            run, breaks = self.run_set(compiled[id(target)], args, kwargs, backend, marks, counted)
+            found += [(i, b) for b in breaks]
+            if full:
+                recompilations += [{**parse_recompile(m), "input_set": i} for m in self.records.recompiles[marks[1]:]]
             runs.append(run)
-        code = code_of(sets[0][0])
+        self.torch._dynamo.reset()
+        lines: dict[str, set[int]] = {}
+        for r in reached:
+            for file, hit in r.items():
+                lines.setdefault(file, set()).update(hit)
         return {
             "input_sets": runs,
-            "breaks": list(merged.values()),
-            "recompilations": self.recompilations(sets) if full and len(sets) > 1 else [],
-            "reached": {file: sorted(lines) for file, lines in reached.items()},
-            "target_location": code_location(code),
+            "breaks": merge_breaks(found, reached),
+            "recompilations": recompilations,
+            "reached": {file: sorted(hit) for file, hit in lines.items()},
+            "target_location": code_location(code_of(original(sets[0][0]))),
         }
+
+    def run_set(self, compiled, args, kwargs, backend: "GraphRecorder", marks: tuple, counted: set):
+        """One input set through the compiled target: its graphs, ops and the breaks logged meanwhile."""
+        backend.ran.clear()
+        seed_all()
+        error = None
+        try:
+            compiled(*args, **kwargs)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:
+            error = f"running the target raised {describe(e)}"
+        breaks = [parse_break(m) for m in self.records.breaks[marks[0]:]]
+        seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
+        for key in [*self.counters["unimplemented"], *self.counters["graph_break"]]:
+            info = parse_reason(key.split(CHAINED)[0])
+            if key not in counted and info["gb_type"] and info["gb_type"] not in seen:
+                seen.add(info["gb_type"])
+                breaks.append({**info, "frame_skipped": True, "chained": [], "frames": []})
+        add_graph_reasons(backend.reasons[marks[2]:], breaks)
+        ran = sorted(backend.ran)
+        run = {"graphs": len(ran), "ops_per_graph": [len(backend.ops[g]) for g in ran], "error": error}
+        return run, breaks
 
     def confirm(self, request: dict) -> dict:
         """Breaks, graphs and recompilations of the requested target."""
@@ -438,7 +483,7 @@ class Runner:
         fixed_sets = [(swap(fn, module, fixed_module), a, k) for fn, a, k in sets]
         differences = []
         for i, ((fn, a, k), (fx, _, _)) in enumerate(zip(sets, fixed_sets)):
-            where = first_difference(self.run_eager(fn, a, k), self.run_eager(fx, a, k), "output")
+            where = first_difference(run_eager(self.torch, fn, a, k), run_eager(self.torch, fx, a, k), "output")
             if where:
                 differences.append({"input_set": i, "where": where})
         return {
@@ -448,18 +493,36 @@ class Runner:
             "input_set_count": len(sets),
         }
 
-    def run_eager(self, fn, args, kwargs):
-        """The target's eager result (or the exception it raised) on a copy of the inputs."""
-        seed_all()
-        try:
+
+def merge_breaks(found: list[tuple[int, dict]], reached: list[dict]) -> list[dict]:
+    """The distinct breaks of all input sets, each with the sets that logged it or ran its line
+    (a cached frame logs its breaks once); a break known only from the counters (no location)
+    is left out when a located break has its type."""
+    merged: dict[tuple, dict] = {}
+    for i, b in found:
+        where = (b["frames"][-1]["file"], b["frames"][-1]["line"]) if b["frames"] else ()
+        merged.setdefault((b["gb_type"], *where), {**b, "input_sets": set()})["input_sets"].add(i)
+    for key, b in merged.items():
+        if b["frames"]:
+            b["input_sets"].update(i for i, r in enumerate(reached) if key[2] in r.get(key[1], ()))
+        b["input_sets"] = sorted(b["input_sets"])
+    located = {t for b in merged.values() if b["frames"] for t in (b["gb_type"], *(c["gb_type"] for c in b["chained"]))}
+    return [b for b in merged.values() if b["frames"] or b["gb_type"] not in located]
+
+
+def run_eager(torch, fn, args, kwargs):
+    """The target's eager result (or the exception it raised) on a copy of the inputs."""
+    seed_all()
+    try:
+        with eager(torch):
             return fn(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:
-            return RaisedError(describe(e))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:
+        return RaisedError(describe(e))
 
 
-def reached_lines(fn, args, kwargs, root: str) -> dict[str, set[int]]:
+def reached_lines(torch, fn, args, kwargs, root: str) -> dict[str, set[int]]:
     """Lines of files under ``root`` that an eager run of the target executes."""
     prefix = os.path.realpath(root) + os.sep
     lines: dict[str, set[int]] = {}
@@ -479,14 +542,9 @@ def reached_lines(fn, args, kwargs, root: str) -> dict[str, set[int]]:
         lines.setdefault(file, set()).add(frame.f_lineno)
         return local
 
-    seed_all()
     sys.settrace(global_)
     try:
-        fn(*copy.deepcopy(args), **copy.deepcopy(kwargs))
-    except KeyboardInterrupt:
-        raise
-    except BaseException:
-        pass  # explain reports the error of this input set
+        run_eager(torch, fn, args, kwargs)
     finally:
         sys.settrace(None)
     return lines
@@ -645,6 +703,7 @@ def main() -> int:
         return 3
     torch.set_num_threads(int(os.environ.get("FULLGRAPH_WORKER_THREADS", "1")))
     runner = Runner(torch)
+    gc.freeze()  # torch's many import-time objects: out of every collection Dynamo's tracing triggers
     signal.signal(signal.SIGINT, signal.default_int_handler)
     send({"ready": True, "pid": os.getpid(), "torch": torch.__version__, "python": sys.version.split()[0]})
     while True:
