@@ -9,8 +9,10 @@ import re
 import sys
 import tokenize
 from collections import deque
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
@@ -73,9 +75,9 @@ def _fg000(path: str, message: str, line: int = 1, col: int = 0, end_line: int |
     return Finding(path, line, col, end_line, end_col, "FG000", message, severity="error")
 
 
-def _parse(text: str, path: str) -> ast.Module | Finding:
+def _parse(text: str, path: str, cache: ParseCache | None) -> ast.Module | Finding:
     try:
-        return ast.parse(text, filename=path)
+        return cache.parse(text, path) if cache is not None else ast.parse(text, filename=path)
     except SyntaxError as exc:
         line = exc.lineno or 1
         col = (exc.offset or 1) - 1
@@ -93,18 +95,28 @@ def analyze(source: str | bytes, path: str = "<string>", config: Config | None =
     return analyze_document(source, path, config).findings
 
 
-def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None) -> Report:
-    """Findings plus the compiled entry points of one document."""
+def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None,
+                     cache: ParseCache | None = None) -> Report:
+    """Findings plus the compiled entry points of one document.
+
+    ``cache`` (one per open document in the language server) re-parses only the top-level blocks
+    changed since the last text that parsed; it stays locked until the analysis is done.
+    """
     config = config or Config()
     if sys.getrecursionlimit() < RECURSION_LIMIT:  # the walk recurses once per nesting level
         sys.setrecursionlimit(RECURSION_LIMIT)
     text = decode(source)
     if text is None:
         return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
-    parsed = _parse(text, path)
-    if isinstance(parsed, Finding):
-        return _filtered(Report([parsed]), config)
+    with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
+        return _analyze_text(text, path, config, cache)
+
+
+def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None) -> Report:
     try:
+        parsed = _parse(text, path, cache)
+        if isinstance(parsed, Finding):
+            return _filtered(Report([parsed]), config)
         return _analyze_tree(parsed, text, path, config)
     except (RecursionError, MemoryError):
         return _filtered(Report([_fg000(path, "cannot analyze: the code is nested too deeply")]), config)

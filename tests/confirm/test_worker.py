@@ -88,3 +88,11 @@ def test_compiled_target_runs_uncompiled_and_recompiles_only_for_real(client):
     assert brk["frames"][-1]["line"] == line_of(path, 'print("step"') and brk["input_sets"] == [0, 1]
     (rc,) = result["recompilations"]  # shared inputs stay alive: no guard fails on a freed copy
     assert rc["input_set"] == 1 and any("scale" in g for g in rc["guards"]), rc
+
+
+def test_verify_imports_both_copies_with_the_same_seed(client):
+    from fullgraph.confirm.verify import describe
+
+    target = targets_for(fixture("shifted.py"))[0]
+    result = client.request(target.payload("verify", fixed_path=fixture("verify/shifted.py")))
+    assert describe("shifted.py", result) == (True, "shifted.py: graphs 2 → 1, outputs identical on 2 input sets")

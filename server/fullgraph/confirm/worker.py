@@ -243,9 +243,13 @@ def module_name_for(path: str, root: str) -> str | None:
 
 
 def load_module(path: str, root: str, name: str | None = None):
-    """Import the file at ``path`` (by its dotted name under ``root`` when it has one)."""
+    """Import the file at ``path`` (by its dotted name under ``root`` when it has one).
+
+    Seeded first, so that module-level models get the same weights in every worker.
+    """
     if root and root not in sys.path:
         sys.path.insert(0, root)
+    seed_all()
     try:
         dotted = None if name else module_name_for(path, root)
         if dotted:

@@ -80,15 +80,21 @@ def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
 
 
 def per_tree(compute):
-    """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same tree)."""
-    last: list = [None, None]
+    """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same tree).
+
+    A hit may span analyses (the language server's parse cache reuses unchanged nodes), so
+    ``compute`` must not depend on line numbers; the (key, value) pair is swapped as one object
+    because the server analyses documents in two threads.
+    """
+    last: list[tuple] = [(None, None)]
 
     def cached(tree: ast.AST):
         # The engine wraps the same class or function in a fresh one-statement Module per finding.
         key = tree.body[0] if isinstance(tree, ast.Module) and len(tree.body) == 1 else tree
-        if last[0] is not key:
-            last[:] = [key, compute(tree)]
-        return last[1]
+        entry = last[0]
+        if entry[0] is not key:
+            entry = last[0] = (key, compute(tree))
+        return entry[1]
 
     cached.__doc__ = compute.__doc__
     return cached

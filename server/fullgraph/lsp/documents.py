@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from lsprotocol import types
 
+from fullgraph.analysis.incremental import ParseCache
 from fullgraph.findings import Finding, Location
 
 SYNTAX_ERROR = "FG000"
@@ -38,6 +39,7 @@ class DocumentState:
     good: Analysis | None = None
     task: object = None  # the pending asyncio task (debounce + analysis)
     result_id: int = 0
+    parse_cache: ParseCache = field(default_factory=ParseCache)  # dropped with the state on close
 
 
 def _unchanged_shift(old: list[str], new: list[str]):

@@ -6,6 +6,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from fullgraph.analysis.incremental import ParseCache
 from fullgraph.engine import analyze_document
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentState, carry_over
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config,
-                     encoding: str, good: Analysis | None, wanted=lambda: True) -> Analysis | None:
+def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config, encoding: str,
+                     good: Analysis | None, cache: ParseCache | None = None, wanted=lambda: True) -> Analysis | None:
     """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors.
 
     Returns None without analysing when ``wanted()`` says a newer version has arrived meanwhile.
@@ -26,7 +27,7 @@ def analyze_snapshot(uri: str, version: int | None, source: str, path: str | Non
     if not wanted():
         return None
     lines = split_lines(source)
-    report = analyze_document(source, path or uri, config)
+    report = analyze_document(source, path or uri, config, cache)
     findings, entries = list(report.findings), list(report.entries)
     analysis = Analysis(version, source, lines, findings, entries, [])
     if analysis.broken and good is not None:
@@ -85,7 +86,8 @@ class Scheduler:
         loop = asyncio.get_running_loop()
         analysis = await loop.run_in_executor(
             server.pool, analyze_snapshot, uri, version, source, path, settings.config,
-            server.workspace.position_encoding, state.good, lambda: server.is_current(uri, version))
+            server.workspace.position_encoding, state.good, state.parse_cache,
+            lambda: server.is_current(uri, version))
         if analysis is None or not server.is_current(uri, version, source):
             log.debug("dropping stale analysis of %s v%s", uri, version)
             return None

@@ -1,0 +1,147 @@
+"""Incremental parsing for the keystroke path: re-parse only the top-level blocks an edit touched.
+
+A `ParseCache` keeps the last text that parsed, its tree and its top-level blocks. A block runs
+from the line after the previous block's last statement (line 1 for the first block) to the end
+of its own statements, so leading comments and decorators belong to the statement below them;
+the last block runs to the end of the file.
+
+Why parsing a span of whole blocks on its own is exact: a block starts where the tokenizer is
+clean (no open bracket, string or backslash continuation: a boundary after a line ending in a
+backslash is merged away; pending dedents don't matter, as a span that parses alone starts at
+column 0). The unchanged prefix ends in that clean state. If the new span parses alone, it ends
+clean too (an open bracket, string or continuation at the end of the input is a syntax error),
+so the unchanged suffix tokenizes exactly as before and the module's body is the prefix, span
+and suffix statements in turn; the suffix nodes only move by the change in line count.
+
+Anything in doubt falls back to a full `ast.parse`: no text has parsed yet, a lone CR (CRLF is
+read as LF, which gives the same tree), an
+edit spanning most of the file, a span that does not parse alone, or one that mentions
+`__future__` (future imports belong to the whole file; full parses keep them out of this reasoning).
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+from bisect import bisect_right
+from dataclasses import dataclass
+
+_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
+
+
+@dataclass
+class _Block:
+    """Consecutive top-level statements and the lines from `start` up to the next block."""
+
+    start: int
+    stmts: list[ast.stmt]
+    nodes: list[ast.AST] | None = None  # the nodes with positions, collected when first moved
+
+    def move(self, delta: int) -> None:
+        """Shift the block `delta` lines down (up when negative), in place."""
+        if self.nodes is None:
+            self.nodes = _positioned(self.stmts)
+        for node in self.nodes:
+            node.lineno += delta
+            node.end_lineno += delta
+        self.start += delta
+
+
+class ParseCache:
+    """The last good parse of one document; `lock` is held while a tree from it is in use."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._lines: list[str] = []
+        self._blocks: list[_Block] = []
+
+    def parse(self, text: str, path: str) -> ast.Module:
+        """`ast.parse(text, filename=path)`, re-parsing only the blocks changed since the last good text."""
+        if "\r" in text:  # CRLF parses as LF does; a lone CR ends a line for the tokenizer, not for split()
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                return ast.parse(text, filename=path)
+        lines = text.split("\n")
+        try:
+            body = self._reparse(lines, path) if self._blocks else None
+        except BaseException:
+            self._blocks = []  # never leave a half-moved tree behind
+            raise
+        if body is None:
+            tree = ast.parse(text, filename=path)
+            self._lines, self._blocks = lines, _blocks(tree.body, lines)
+            return tree
+        return ast.Module(body=body, type_ignores=[])
+
+    def _reparse(self, lines: list[str], path: str) -> list[ast.stmt] | None:
+        """The new module body, or None when a full parse is needed."""
+        old, blocks = self._lines, self._blocks
+        if lines == old:
+            return [s for b in blocks for s in b.stmts]
+        first, last = _span(old, lines, blocks)
+        delta = len(lines) - len(old)
+        start, end = blocks[first].start, _block_end(blocks, last, len(old)) + delta
+        span = "\n".join(lines[start - 1:end])
+        if 2 * (end - start + 1) > len(lines) or "__future__" in span:
+            return None
+        try:
+            stmts = ast.parse(span, filename=path).body
+        except _ERRORS:
+            return None
+        middle = _blocks(stmts, lines[start - 1:end])
+        for block in middle:
+            block.move(start - 1)
+        for block in blocks[last + 1:]:
+            block.move(delta)
+        self._lines = lines
+        # a span left without statements leaves its lines to the block before it
+        self._blocks = [*blocks[:first], *middle, *blocks[last + 1:]]
+        return [s for b in self._blocks for s in b.stmts]
+
+
+def _span(old: list[str], new: list[str], blocks: list[_Block]) -> tuple[int, int]:
+    """The first and last block to re-parse: those holding the unchanged line on each side of the change."""
+    size = min(len(old), len(new))
+    prefix = 0
+    while prefix < size and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < size - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    starts = [b.start for b in blocks]
+    before, after = max(prefix, 1), min(len(old) - suffix + 1, len(old))
+    return bisect_right(starts, before) - 1, bisect_right(starts, after) - 1
+
+
+def _block_end(blocks: list[_Block], index: int, line_count: int) -> int:
+    return blocks[index + 1].start - 1 if index + 1 < len(blocks) else line_count
+
+
+def _blocks(stmts: list[ast.stmt], lines: list[str]) -> list[_Block]:
+    """Split top-level statements (numbered from line 1 of `lines`) into blocks."""
+    blocks: list[_Block] = []
+    end = 0  # the last line of the previous statement
+    for stmt in stmts:
+        if blocks and (stmt.lineno <= end or lines[end - 1].endswith("\\")):
+            blocks[-1].stmts.append(stmt)  # same line (`;`) or a backslash continuation
+        else:
+            blocks.append(_Block(end + 1, [stmt]))
+        end = stmt.end_lineno
+    return blocks
+
+
+def _positioned(stmts: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes under `stmts` that have a line number (an explicit stack: faster than ast.walk)."""
+    found: list[ast.AST] = []
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        if hasattr(node, "lineno"):
+            found.append(node)
+        for name in node._fields:
+            value = getattr(node, name)
+            if isinstance(value, list):
+                todo.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                todo.append(value)
+    return found
