@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fullgraph.commands.check import collect_files
 from fullgraph.commands.options import add_config_arguments, config_for_paths
+from fullgraph.wording import counted
 
 HELP = "apply the safe rewrites in place (or --diff)"
 
@@ -68,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
         if verifier is not None:
             verifier.close()
     verb = "would fix" if args.diff else "fixed"
-    print(f"fullgraph fix: {verb} {fixed} finding(s) in {changed} file(s)", file=sys.stderr)
+    print(f"fullgraph fix: {verb} {counted(fixed, 'finding')} in {counted(changed, 'file')}", file=sys.stderr)
     return 1 if changed else 0
