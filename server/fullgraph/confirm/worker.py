@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import faulthandler
+import functools
 import gc
 import importlib
 import importlib.util
@@ -126,11 +127,17 @@ class Records(logging.Handler):
             pass
 
 
+@functools.lru_cache(maxsize=None)
+def realpath(path: str) -> str:
+    """``os.path.realpath``, remembered: every request asks about the same thousands of files."""
+    return os.path.realpath(path)
+
+
 def is_user_file(filename: str) -> bool:
     """True for files of the user's project (not stdlib, site-packages, torch or this worker)."""
     if not filename or filename.startswith("<"):
         return False
-    real = os.path.realpath(filename)
+    real = realpath(filename)
     return not real.startswith(LIBRARY_DIRS) and os.path.dirname(real) != HERE
 
 
@@ -540,7 +547,7 @@ def reached_lines(torch, fn, args, kwargs, root: str) -> dict[str, set[int]]:
     def global_(frame, event, arg):
         file = frame.f_code.co_filename
         if file not in wanted:
-            wanted[file] = is_user_file(file) and os.path.realpath(file).startswith(prefix)
+            wanted[file] = is_user_file(file) and realpath(file).startswith(prefix)
         if not wanted[file]:
             return None
         lines.setdefault(file, set()).add(frame.f_lineno)
@@ -631,7 +638,7 @@ def user_files(root: str) -> dict[str, int]:
     prefix = os.path.realpath(root) + os.sep
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if file and is_user_file(file) and os.path.realpath(file).startswith(prefix):
+        if file and is_user_file(file) and realpath(file).startswith(prefix):
             try:
                 out[file] = os.stat(file).st_mtime_ns
             except OSError:
