@@ -30,6 +30,9 @@ def blocked(body: str, code: str) -> str | None:
     ("if x.sum() > 0:\n    return x\ny = x * 2\nreturn y\n", "falls through into more code"),
     ("if x.sum() > 0:\n    y = x\nreturn x\n", "`y` is only assigned on some paths"),
     ("if x.sum() > 0:\n    self.other = x\nreturn x\n", "not a local name or registered buffer"),
+    ("a, b = x, x\nif x.sum() > 0:\n    a, b = b, a\nreturn a - b\n", "assigns several names from each other"),
+    ("a = b = x\nif x.sum() > 0:\n    a, b = self.split(x)\nreturn a - b\n", "calls `self.split`"),
+    ("a, b = x, x\nif x.sum() > 0:\n    a, self.other = x, x\nreturn a\n", "`self.other`, which is not a local name"),
 ])
 def test_predication_declines_with_reason(body, reason):
     assert reason in (blocked(body, "FG101") or "")
@@ -38,6 +41,7 @@ def test_predication_declines_with_reason(body, reason):
 def test_predication_takes_buffers_and_bound_names():
     assert blocked("if x.sum() > 0:\n    self.buf = x\nreturn x\n", "FG101") is None
     assert blocked("y = x\nif x.sum() > 0:\n    y = x * 2\nreturn y\n", "FG101") is None
+    assert blocked("a, b = x, x\nif x.sum() > 0:\n    a, (b, self.buf) = x * 2, (x + 1, x)\nreturn a\n", "FG101") is None
 
 
 def test_defer_declines_when_result_is_used():

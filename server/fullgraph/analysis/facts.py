@@ -51,15 +51,17 @@ VALUE_BUILTINS = frozenset(
 )
 CONFIG_NAMES = frozenset(("config", "cfg", "args", "opt", "hparams", "settings"))
 SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex"))
-# Unannotated forward parameters with these names are flags or sizes, not tensors.
+# Unannotated parameters of forward or of a compiled function with these names are flags or sizes, not tensors.
 FLAG_PREFIXES = ("output_", "use_", "return_", "is_", "has_", "do_", "num_", "n_", "max_", "min_", "enable_")
 FLAG_SUFFIXES = ("_type", "_size", "_dim", "_len", "_length", "_idx", "_index", "_name", "_mode", "_first",
                  "_only", "_flag", "_resolution", "_dimensions", "_shape", "_height", "_width")
-FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size"])
+FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size",
+                        "n", "k", "i", "j", "idx", "index", "count", "times", "repeats", "iters", "iterations", "num", "length", "axis", "eps", "p", "seed", "epoch"])
 
 
 def tensor_parameter(name: str) -> bool:
-    """An unannotated forward parameter without a default is a tensor unless its name says otherwise."""
+    """An unannotated parameter (of forward or a compiled function) without a default is a tensor
+    unless its name says otherwise."""
     return name not in FLAG_NAMES and not name.startswith(FLAG_PREFIXES) and not name.endswith(FLAG_SUFFIXES)
 
 

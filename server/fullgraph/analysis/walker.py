@@ -199,6 +199,7 @@ class Walker:
         is_method = self.function.cls is not None and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
         is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
+        guess_tensors = is_forward or self.is_entry  # what torch.compile is given
         passed = list(self.visit_info.arg_facts)
         if is_method and positional:
             positional, defaults = positional[1:], defaults[1:]
@@ -208,7 +209,7 @@ class Walker:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
             if fact is None and i < len(positional) and i < len(passed):
                 fact = passed[i]
-            if fact is None and is_forward and default is None and tensor_parameter(arg.arg):
+            if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg):
                 fact = TENSOR
             self.facts.env[arg.arg] = fact
         for extra in (args.vararg, args.kwarg):

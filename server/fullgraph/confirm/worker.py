@@ -396,7 +396,6 @@ def add_graph_reasons(reasons: list, breaks: list[dict]) -> None:
             breaks.append({**info, "frame_skipped": False, "chained": [], "frames": frames})
 
 
-
 def skip_guard_profiling() -> None:
     """Dynamo times each new guard set after flushing the CPU cache (~40 ms a compile) only to
     log the figure; the worker compiles often and never reads it."""

@@ -95,12 +95,15 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if stmt.value is None:
             return "branch only annotates a name"
-        for target in targets:
-            if isinstance(target, ast.Subscript):
-                return f"branch mutates `{ast.unparse(target)}` in place"
-            if target_name(target, buffers) is None:
-                return f"branch assigns `{ast.unparse(target)}`, which is not a local name or registered buffer"
-        return _values_reason([stmt.value], "branch")
+        for target, _ in (pair for target in targets for pair in assignment_pairs(target, stmt.value)):
+            for part in _unpacked(target):
+                if isinstance(part, ast.Subscript):
+                    return f"branch mutates `{ast.unparse(part)}` in place"
+                if target_name(part, buffers) is None:
+                    return f"branch assigns `{ast.unparse(part)}`, which is not a local name or registered buffer"
+        if len(targets) > 1 and any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
+            return "branch chains assignments to several targets"
+        return _values_reason([v for target in targets for _, v in assignment_pairs(target, stmt.value)], "branch")
     if isinstance(stmt, ast.AugAssign):
         return f"branch updates `{ast.unparse(stmt.target)}` in place (`{ast.unparse(stmt).strip()}`)"
     if isinstance(stmt, ast.Expr):
@@ -138,16 +141,48 @@ def following_statement(tree: ast.AST, node: ast.stmt) -> ast.stmt | None:
     return None
 
 
+def assignment_pairs(target: ast.expr, value: ast.expr):
+    """(target, value) pairs of an assignment, element by element where a tuple target meets a
+    tuple literal of the same length (``a, b = x, y``); otherwise the assignment as a whole."""
+    plain = isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+    if plain and len(target.elts) == len(value.elts) and not any(
+            isinstance(e, ast.Starred) for e in (*target.elts, *value.elts)):
+        for t, v in zip(target.elts, value.elts):
+            yield from assignment_pairs(t, v)
+    else:
+        yield target, value
+
+
+def _unpacked(target: ast.expr) -> list[ast.expr]:
+    """The single targets inside a (nested) tuple or list target."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [part for elt in target.elts for part in _unpacked(elt)]
+    return [target.value] if isinstance(target, ast.Starred) else [target]
+
+
+def _stmt_targets(stmt: ast.stmt) -> list[ast.expr]:
+    return stmt.targets if isinstance(stmt, ast.Assign) else [t for t in [getattr(stmt, "target", None)] if t is not None]
+
+
 def assigned_names(body: list[ast.stmt], buffers: set[str]) -> list[str]:
     """Names assigned in a branch, in order, without repeats."""
     names: list[str] = []
     for stmt in body:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-        for target in targets:
-            name = target_name(target, buffers) if target is not None else None
-            if name is not None and name not in names:
-                names.append(name)
+        for target in _stmt_targets(stmt):
+            for part in _unpacked(target):
+                name = target_name(part, buffers)
+                if name is not None and name not in names:
+                    names.append(name)
     return names
+
+
+def branch_value(stmt: ast.stmt, name: str, buffers: set[str]) -> ast.expr | None:
+    """The expression ``stmt`` assigns to ``name`` on its own (None when it unpacks a value)."""
+    for target in _stmt_targets(stmt):
+        for part, value in assignment_pairs(target, stmt.value):
+            if target_name(part, buffers) == name:
+                return value
+    return None
 
 
 @dataclass
@@ -167,17 +202,28 @@ def _reads(node: ast.AST) -> set[str]:
 
 
 def _needs_cond(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) -> bool:
-    """Whether branch values depend on names the rewrite rebinds (then per-name ``torch.where`` is wrong)."""
+    """Whether branch values depend on names the rewrite rebinds, or a statement unpacks one value
+    into several names (then per-name ``torch.where`` is wrong)."""
     for body in bodies:
         seen: list[str] = []
         for stmt in body:
             if isinstance(stmt, ast.Pass):
                 continue
             targets = assigned_names([stmt], buffers)
+            if any(branch_value(stmt, t, buffers) is None for t in targets):
+                return True
             if any(t in seen for t in targets) or (_reads(stmt.value) & (set(names) - set(targets))):
                 return True
             seen.extend(targets)
     return False
+
+
+def _swaps(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) -> str | None:
+    """A statement assigning several names from values that read them (``a, b = b, a``)."""
+    for stmt in (s for body in bodies for s in body if isinstance(s, (ast.Assign, ast.AnnAssign))):
+        if len(assigned_names([stmt], buffers)) > 1 and _reads(stmt.value) & set(names):
+            return f"branch assigns several names from each other (`{ast.unparse(stmt).strip()}`)"
+    return None
 
 
 def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
@@ -230,6 +276,9 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
     for name in names:
         if not all(name in assigned for assigned in every) and not bound_before(fn, node, name):
             return f"`{name}` is only assigned on some paths and is not bound before the `if`"
+    swap = _swaps(bodies, names, buffers)
+    if swap is not None:
+        return swap
     if not _needs_cond(bodies, names, buffers):
         return IfPlan("assign", tests, bodies, names, python=python)
     if len(tests) > 1:

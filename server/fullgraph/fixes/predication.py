@@ -7,7 +7,7 @@ import ast
 from fullgraph.fixes.conditions import buffer_names
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
-from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, plan_if
+from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if
 from fullgraph.fixes.slicing import function_slice, indent, splice
 
 
@@ -31,7 +31,7 @@ def _condition(ctx: FixContext, plan: IfPlan, index: int) -> str:
 def _branch_value(ctx: FixContext, body: list[ast.stmt], name: str, buffers: set[str]) -> str:
     for stmt in body:
         if name in assigned_names([stmt], buffers):
-            return ctx.text(stmt.value)
+            return ctx.text(branch_value(stmt, name, buffers))
     return name
 
 
