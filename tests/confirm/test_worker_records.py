@@ -1,6 +1,7 @@
 """The worker's reading of Dynamo's recompile records and its merging of breaks across input sets."""
 
-from fullgraph.confirm.worker import merge_breaks, parse_recompile
+from fullgraph.confirm.merge import describe_break
+from fullgraph.confirm.worker import merge_breaks, parse_break, parse_recompile
 
 RESUMED_RECORD = """Recompiling function torch_dynamo_resume_in_train_step_at_26 in /p/training_step.py:26
     triggered by the following guard failure(s):
@@ -39,3 +40,28 @@ def test_a_counted_break_without_location_is_dropped_only_when_located_elsewhere
     found = [(0, brk("Call to graph_break", 9)), (1, brk("Call to graph_break")), (1, brk("Generator"))]
     merged = merge_breaks(found, [{}, {}])
     assert [(b["gb_type"], b["input_sets"]) for b in merged] == [("Call to graph_break", [0]), ("Generator", [1])]
+
+
+LIBRARY_BREAK = """Graph break in user code at /p/train.py:26
+Graph Break Reason: Call to `torch._dynamo.graph_break()`
+  Explanation: User-inserted graph break. Message: None
+  Hint: Remove the `torch._dynamo.graph_break()` call.
+
+User code traceback:
+  File "/p/train.py", line 26, in train_step
+    optimizer.step()
+  File "/venv/lib/python3.11/site-packages/torch/optim/optimizer.py", line 79, in _use_grad
+    torch._dynamo.graph_break()
+"""
+
+
+def test_a_break_inside_a_library_names_where_and_stays_at_the_user_line():
+    brk = parse_break(LIBRARY_BREAK)
+    assert [(f["file"], f["line"]) for f in brk["frames"]] == [("/p/train.py", 26)]
+    assert brk["library_frame"] == {"file": "torch/optim/optimizer.py", "line": 79, "name": "_use_grad"}
+    assert "inside library code at torch/optim/optimizer.py:79 (`_use_grad`)" in describe_break(brk)
+
+
+def test_a_break_in_user_code_has_no_library_frame():
+    brk = parse_break(LIBRARY_BREAK.split('  File "/venv')[0])
+    assert brk["library_frame"] is None and "library" not in describe_break(brk)

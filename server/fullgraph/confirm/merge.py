@@ -50,9 +50,12 @@ def break_ids(brk: dict) -> tuple[str, ...]:
 
 
 def describe_break(brk: dict) -> str:
-    """``gb_type (GBnnnn): explanation; hint`` plus a frame-skip note."""
+    """``gb_type (GBnnnn): explanation; hint`` plus where in a library it broke and a frame-skip note."""
     ids = ", ".join(break_ids(brk))
     text = f"Dynamo graph break: {brk.get('gb_type') or 'unknown'}" + (f" ({ids})" if ids else "")
+    library = brk.get("library_frame")
+    if library:
+        text += f", inside library code at {library['file']}:{library['line']} (`{library['name']}`)"
     if brk.get("explanation"):
         text += f": {brk['explanation']}"
     if brk.get("hints"):
@@ -119,7 +122,7 @@ def _marked(finding: Finding, hits: list[dict], reached: set[int], severity: str
 
 
 def _summary(brk: dict) -> dict:
-    keys = ("gb_type", "gb_id", "explanation", "hints", "frame_skipped", "input_sets")
+    keys = ("gb_type", "gb_id", "explanation", "hints", "frame_skipped", "input_sets", "library_frame")
     return {k: brk.get(k) for k in keys}
 
 

@@ -138,7 +138,15 @@ def is_user_file(filename: str) -> bool:
     if not filename or filename.startswith("<"):
         return False
     real = realpath(filename)
-    return not real.startswith(LIBRARY_DIRS) and os.path.dirname(real) != HERE
+    return not real.startswith(LIBRARY_DIRS) and not installed_path(real) and os.path.dirname(real) != HERE
+
+
+def installed_path(path: str) -> str | None:
+    """The part of ``path`` after ``site-packages`` (or ``dist-packages``), for any environment."""
+    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return None
 
 
 def parse_frames(text: str) -> list[dict]:
@@ -205,12 +213,24 @@ def parse_break(message: str) -> dict:
     out = parse_reason(body.split("Stack variable source attribution:")[0])
     out["frame_skipped"] = SKIPPED in head or bool(chained)
     out["chained"] = [parse_reason(c) for c in chained.split(CHAINED) if c.strip()]
-    frames = [f for f in parse_frames(trace) if is_user_file(f["file"])]
+    every = parse_frames(trace)
+    frames = [f for f in every if is_user_file(f["file"])]
     at = AT_LINE.search(message.split("\n", 1)[0])
     if not frames and at and is_user_file(at[1]):
         frames = [{"file": at[1], "line": int(at[2]), "name": "", "col": None, "end_col": None}]
     out["frames"] = frames
+    out["library_frame"] = library_frame(every) if frames else None
     return out
+
+
+def library_frame(frames: list[dict]) -> dict | None:
+    """Where the break happened when that is inside a library the user's code called
+    (``torch/optim/optimizer.py``, line 79, ``_use_grad``), else None."""
+    if not frames or is_user_file(frames[-1]["file"]):
+        return None
+    inner = frames[-1]
+    file = installed_path(inner["file"]) or os.path.basename(inner["file"])
+    return {"file": file, "line": inner["line"], "name": inner["name"]}
 
 
 def parse_recompile(message: str) -> dict:
