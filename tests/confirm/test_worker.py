@@ -96,3 +96,9 @@ def test_verify_imports_both_copies_with_the_same_seed(client):
     target = targets_for(fixture("shifted.py"))[0]
     result = client.request(target.payload("verify", fixed_path=fixture("verify/shifted.py")))
     assert describe("shifted.py", result) == (True, "shifted.py: graphs 2 → 1, outputs identical on 2 input sets")
+
+
+def test_inputs_that_cannot_be_copied_are_used_as_they_are(client):
+    path, result = confirm(client, "uncopyable.py")
+    assert result["input_sets"][0]["error"] is None
+    assert only(result, "GB0142")["frames"][-1]["line"] == line_of(path, "with lock:")

@@ -451,7 +451,11 @@ class Runner:
         runs, found, recompilations = [], [], []
         # one copy of every set's inputs, alive for the whole session: objects the sets share stay
         # shared, and no guard fails just because a copy of the last set was freed
-        inputs = copy.deepcopy([(args, kwargs) for _, args, kwargs in sets])
+        inputs = [(args, kwargs) for _, args, kwargs in sets]
+        try:
+            inputs = copy.deepcopy(inputs)
+        except Exception:  # an input that cannot be copied (a lock, a generator) is passed as it is
+            pass
         for i, ((fn, _, _), (args, kwargs)) in enumerate(zip(sets, inputs)):
             target = original(fn)
             if id(target) not in compiled:
