@@ -174,9 +174,8 @@ def parse_frames(text: str) -> list[dict]:
 
 def parse_reason(block: str) -> dict:
     """gb_type, explanation and hints of one break message (up to any chained break)."""
-    lines = [ln for ln in block.splitlines()]
     gb_type, explanation, hints, current = "", [], [], None
-    for ln in lines:
+    for ln in block.splitlines():
         s = ln.strip()
         if s.startswith("Explanation:"):
             current = explanation
@@ -377,18 +376,24 @@ def eager(torch):
 
 
 class GraphRecorder:
-    """A Dynamo backend that keeps each graph's ops and break reason and notes which graphs ran."""
+    """A Dynamo backend that keeps each graph's ops and, per input set, the break reasons of the
+    graphs compiled and the graphs that ran."""
 
     def __init__(self) -> None:
         self.ops: list[list] = []
         self.reasons: list = []
         self.ran: set[int] = set()
 
+    def start_set(self) -> None:
+        self.reasons.clear()
+        self.ran.clear()
+
     def __call__(self, gm, example_inputs):
         index = len(self.ops)
         self.ops.append([node.target for node in gm.graph.nodes if node.op == "call_function"])
         reason = getattr(gm, "compile_subgraph_reason", None)
-        self.reasons.append(reason if reason is not None and reason.graph_break else None)
+        if reason is not None and reason.graph_break:
+            self.reasons.append(reason)
         forward = gm.forward
 
         def run(*args):
@@ -401,7 +406,7 @@ class GraphRecorder:
 def add_graph_reasons(reasons: list, breaks: list[dict]) -> None:
     """Breaks that ended a graph at a user line the logs did not mention."""
     lines = {(f["file"], f["line"]) for b in breaks for f in b["frames"]}
-    for reason in filter(None, reasons):
+    for reason in reasons:
         frames = [
             {"file": f.filename, "line": f.lineno, "name": f.name, "col": getattr(f, "colno", None),
              "end_col": getattr(f, "end_colno", None)}
@@ -445,8 +450,6 @@ class Runner:
         """
         reached = [reached_lines(self.torch, fn, args, kwargs, root) if full else {} for fn, args, kwargs in sets]
         self.torch._dynamo.reset()
-        self.counters.clear()
-        self.records.clear()
         backend, compiled = GraphRecorder(), {}
         runs, found, recompilations = [], [], []
         # one copy of every set's inputs, alive for the whole session: objects the sets share stay
@@ -460,12 +463,10 @@ class Runner:
             target = original(fn)
             if id(target) not in compiled:
                 compiled[id(target)] = self.torch.compile(target, backend=backend)
-            marks = (len(self.records.breaks), len(self.records.recompiles), len(backend.ops))
-            counted = set(self.counters["unimplemented"]) | set(self.counters["graph_break"])
-            run, breaks = self.run_set(compiled[id(target)], args, kwargs, backend, marks, counted)
+            run, breaks = self.run_set(compiled[id(target)], args, kwargs, backend)
             found += [(i, b) for b in breaks]
             if full:
-                recompilations += [{**parse_recompile(m), "input_set": i} for m in self.records.recompiles[marks[1]:]]
+                recompilations += [{**parse_recompile(m), "input_set": i} for m in self.records.recompiles]
             runs.append(run)
         self.torch._dynamo.reset()
         lines: dict[str, set[int]] = {}
@@ -480,9 +481,12 @@ class Runner:
             "target_location": code_location(code_of(original(sets[0][0]))),
         }
 
-    def run_set(self, compiled, args, kwargs, backend: "GraphRecorder", marks: tuple, counted: set):
-        """One input set through the compiled target: its graphs, ops and the breaks logged meanwhile."""
-        backend.ran.clear()
+    def run_set(self, compiled, args, kwargs, backend: GraphRecorder):
+        """One input set through the compiled target: its graphs, ops and the breaks logged meanwhile
+        (the log records and counters are cleared first, so all they hold afterwards is this set's)."""
+        self.counters.clear()
+        self.records.clear()
+        backend.start_set()
         seed_all()
         error = None
         try:
@@ -491,14 +495,14 @@ class Runner:
             raise
         except BaseException as e:
             error = f"running the target raised {describe(e)}"
-        breaks = [parse_break(m) for m in self.records.breaks[marks[0]:]]
+        breaks = [parse_break(m) for m in self.records.breaks]
         seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
         for key in [*self.counters["unimplemented"], *self.counters["graph_break"]]:
             info = parse_reason(key.split(CHAINED)[0])
-            if key not in counted and info["gb_type"] and info["gb_type"] not in seen:
+            if info["gb_type"] and info["gb_type"] not in seen:
                 seen.add(info["gb_type"])
                 breaks.append({**info, "frame_skipped": True, "chained": [], "frames": []})
-        add_graph_reasons(backend.reasons[marks[2]:], breaks)
+        add_graph_reasons(backend.reasons, breaks)
         ran = sorted(backend.ran)
         run = {"graphs": len(ran), "ops_per_graph": [len(backend.ops[g]) for g in ran], "error": error}
         return run, breaks
