@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -27,14 +26,7 @@ import time
 from pathlib import Path
 
 from fullgraph.engine import analyze
-
-
-def models_dir() -> Path | None:
-    """transformers' `models/` folder, found without importing transformers."""
-    spec = importlib.util.find_spec("transformers")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(list(spec.submodule_search_locations)[0]) / "models"
+from transformers_models import models_dir
 
 
 def ruff_binary() -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+from transformers_models import models_dir
 
 SERVER = [sys.executable, "-m", "fullgraph", "serve", "--stdio"]
 EDITS = 50
@@ -27,20 +28,16 @@ BATCH = 250
 
 def largest_modeling_file() -> tuple[Path, str]:
     """The largest transformers ``modeling_*.py``, or a generated model file when not installed."""
-    try:
-        import importlib.util
-
-        spec = importlib.util.find_spec("transformers")
-        models = Path(spec.origin).parent / "models"
+    models = models_dir()
+    if models is not None:
         path = max(models.rglob("modeling_*.py"), key=lambda p: p.stat().st_size)
         return path, f"transformers {path.relative_to(models.parent)}"
-    except (AttributeError, TypeError, ValueError):
-        block = ("class Block{i}(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n"
-                 "            x = x * 2\n        print(x.shape)\n        return torch.relu(x) + {i}\n\n\n")
-        text = "import torch\nimport torch.nn as nn\n\n\n" + "".join(block.format(i=i) for i in range(1500))
-        path = Path(tempfile.mkdtemp()) / "generated_model.py"
-        path.write_text(text)
-        return path, "generated file (transformers not installed)"
+    block = ("class Block{i}(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n"
+             "            x = x * 2\n        print(x.shape)\n        return torch.relu(x) + {i}\n\n\n")
+    text = "import torch\nimport torch.nn as nn\n\n\n" + "".join(block.format(i=i) for i in range(1500))
+    path = Path(tempfile.mkdtemp()) / "generated_model.py"
+    path.write_text(text)
+    return path, "generated file (transformers not installed)"
 
 
 def rss_mb(pid: int) -> float:
