@@ -208,8 +208,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
     )
     if rule.fix_kind:
         try:
-            key = id(visit.function)
-            scope = scopes[key] if key in scopes else scopes.setdefault(key, _fix_scope(visit.function))
+            scope = scopes.get(id(visit.function))
+            if scope is None:
+                scope = scopes[id(visit.function)] = _fix_scope(visit.function)
             finding = finding.with_(fix_blocked=decline_reason(scope, finding))
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)

@@ -128,6 +128,14 @@ def test_mask_variables_make_boolean_index():
     assert flagged(src) == [("FG453", 8)]
 
 
+@pytest.mark.parametrize("rebind", ["for keep in range(3):\n    pass", "with self.ctx() as keep:\n    pass",
+                                    "if (keep := 1):\n    pass", "keep: int = 1", "keep, other = divmod(3, 2)"])
+def test_a_rebound_name_is_no_longer_a_mask_or_dict(rebind):
+    src = forward("scores, boxes", "keep = scores > 0.5\ncfg = {'a': scores}\n" + rebind + "\n"
+                  "cfg = self.cfg\nkept = boxes[keep]\nif cfg['a']:\n    pass\n")
+    assert flagged(src) == []
+
+
 @pytest.mark.parametrize("guard", ["x is not None", "self.training", "x.dim() == 3", "isinstance(x, tuple)"])
 def test_metadata_guards_do_not_make_tensor_facts(guard):
     assert flagged(forward("x", f"y = {guard}\nif y:\n    pass\nz = not y\n")) == []

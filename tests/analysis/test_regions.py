@@ -54,6 +54,10 @@ def test_compile_call_targets():
     assert entries(src, "all") == ["f", "M.forward", "N.forward"]
 
 
+def test_compile_call_with_a_space_before_the_bracket():
+    assert entries("import torch\ndef f(x):\n    return x\ng = torch.compile (f)\n", "decorated") == ["f"]
+
+
 def test_module_detection():
     src = """
     import torch

@@ -30,8 +30,7 @@ def in_epilogue(fn: ast.AST, parents: list[ast.AST], deferred: Deferred,
     a statement of ``fn``'s body down, through ``if`` blocks only) comes after some work and is
     followed, on every path, only by quiet epilogue statements and then a plain ``return`` or
     the end of ``fn``."""
-    if len(parents) < 2 or not isinstance(parents[-1], ast.Call) or not isinstance(parents[-2], ast.Expr) \
-            or parents[-2].value is not parents[-1]:
+    if len(parents) < 2 or not isinstance(parents[-1], ast.Call) or not isinstance(parents[-2], ast.Expr):
         return False
     if not _quiet(parents[-1].args + parents[-1].keywords, broken=False):
         return False  # a tensor operation after a conversion inside the call itself

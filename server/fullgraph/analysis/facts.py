@@ -106,7 +106,7 @@ def annotation_fact(node: ast.expr | None, resolve) -> str | None:
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
-    def __init__(self, resolve, self_attr, call_result=lambda call: None) -> None:
+    def __init__(self, resolve, self_attr, call_result) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
@@ -120,9 +120,12 @@ class Facts:
         return method(self, node) if method else None
 
     def bind(self, target: ast.AST, fact) -> None:
-        """Record an assignment to `target` (names, tuples and starred names)."""
+        """Record an assignment to `target` (names, tuples and starred names); a rebound name
+        loses what was known of its old value (mask, dict entries)."""
         if isinstance(target, ast.Name):
             self.env[target.id] = fact
+            self.dicts.pop(target.id, None)
+            self.masks.discard(target.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             element = fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
@@ -137,18 +140,15 @@ class Facts:
             for t, v in zip(target.elts, value.elts):
                 self.bind_assign(t, v)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
-                and target.value.id in self.dicts and _string_key(target.slice):
+                and target.value.id in self.dicts and string_literal(target.slice):
             self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
             self.bind(target, self.kind(value))
             if isinstance(target, ast.Name):
-                self.dicts.pop(target.id, None)
-                if isinstance(value, ast.Dict) and all(_string_key(k) for k in value.keys):
+                if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
                 if self.is_mask(value):
                     self.masks.add(target.id)
-                else:
-                    self.masks.discard(target.id)
 
     def is_mask(self, node: ast.AST) -> bool:
         """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `isnan(...)`."""
@@ -270,7 +270,7 @@ class Facts:
         return body if body == orelse else None
 
     def _subscript(self, node: ast.Subscript):
-        if isinstance(node.value, ast.Name) and node.value.id in self.dicts and _string_key(node.slice):
+        if isinstance(node.value, ast.Name) and node.value.id in self.dicts and string_literal(node.slice):
             return self.dicts[node.value.id].get(node.slice.value)
         value = self.kind(node.value)
         if isinstance(value, Module):
@@ -281,7 +281,8 @@ class Facts:
         return self.kind(node.value)
 
 
-def _string_key(node) -> bool:
+def string_literal(node: ast.AST | None) -> bool:
+    """A plain string constant (a dict key, a message)."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 

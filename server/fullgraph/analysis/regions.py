@@ -1,7 +1,7 @@
 """Compiled regions: the module index (classes, functions, aliases) and the entry points.
 
 Built from the top-level statements and class bodies only; the whole tree is walked once
-more only when the text contains ``compile(`` (to find ``torch.compile(x)`` targets).
+more only when the text contains ``compile`` (to find ``torch.compile(x)`` targets).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class ModuleIndex:
         for info in self.classes.values():
             self._class_attrs(info)
         self.compiled_targets: list[FunctionInfo] = []
-        if "compile(" in source:
+        if "compile" in source:
             self._compile_calls(tree)
 
     # -- indexing ---------------------------------------------------------------------

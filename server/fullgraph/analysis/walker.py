@@ -6,7 +6,15 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from fullgraph.analysis.facts import TENSOR, VALUE, Facts, Module, annotation_fact, combine_returns, tensor_parameter
+from fullgraph.analysis.facts import (
+    TENSOR,
+    VALUE,
+    Facts,
+    Module,
+    annotation_fact,
+    combine_returns,
+    tensor_parameter,
+)
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",

@@ -27,10 +27,6 @@ def builtin_call(node: ast.Call, w, *names: str) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id in names and w.is_builtin(node.func.id)
 
 
-def string_literal(node: ast.AST | None) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str)
-
-
 def confidence(w, node: ast.AST) -> str:
     """`certain` when `node` is a known tensor, else `likely`."""
     return "certain" if w.is_tensor(node) else "likely"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.rules.common import builtin_call, snippet, string_literal
+from fullgraph.analysis.facts import string_literal
+from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import TENSORISH
+from fullgraph.analysis.facts import TENSORISH, string_literal
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
@@ -12,7 +12,6 @@ from fullgraph.rules.common import (
     numpy_origin,
     scalar_sink_operand,
     snippet,
-    string_literal,
 )
 from fullgraph.rules.rule import Rule
 
@@ -94,10 +93,15 @@ def _formats_tensor(node: ast.Call, w) -> bool:
 
 
 def check_numpy_readback(node: ast.Call, w) -> None:
+    """FG203 for a ``t.numpy()`` value read back into Python, FG410 for ``numpy.f(tensor)``'s."""
     operand = scalar_sink_operand(node, w)
     origin = numpy_origin(operand, w) if operand is not None else None
-    if origin is not None and method_call(origin, "numpy"):
+    if origin is None:
+        return
+    if method_call(origin, "numpy"):
         w.report("FG203", origin, f"`{snippet(origin)}` is read back into Python from NumPy")
+    else:
+        w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
 
 
 def _returned_fstring(w) -> bool:

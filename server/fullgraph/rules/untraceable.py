@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import Module
-from fullgraph.rules.common import confidence, method_call, numpy_origin, scalar_sink_operand, snippet
+from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [
@@ -150,13 +150,6 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
 
 
-def check_numpy_readback(node: ast.Call, w) -> None:
-    operand = scalar_sink_operand(node, w)
-    origin = numpy_origin(operand, w) if operand is not None else None
-    if origin is not None and not method_call(origin, "numpy"):
-        w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
-
-
 def check_compare(node: ast.Compare, w) -> None:
     operands = [node.left, *node.comparators]
     if any(isinstance(o, ast.Call) and method_call(o, "data_ptr") for o in operands):
@@ -182,7 +175,7 @@ def check_class(node: ast.ClassDef, w) -> None:
 
 
 CHECKS = {
-    ast.Call: [check_call, check_numpy_readback],
+    ast.Call: [check_call],
     ast.Compare: [check_compare],
     ast.Assign: [check_assign],
     ast.AugAssign: [check_assign],
