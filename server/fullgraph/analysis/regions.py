@@ -1,12 +1,13 @@
 """Compiled regions: the module index (classes, functions, aliases) and the entry points.
 
 Built from the top-level statements and class bodies only; the whole tree is walked once
-more only when the text contains ``compile`` (to find ``torch.compile(x)`` targets).
+more only when the text has a ``compile(`` call (to find ``torch.compile(x)`` targets).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.facts import TENSOR, VALUE, Module
@@ -14,6 +15,7 @@ from fullgraph.analysis.imports import Aliases
 
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
+_COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 LOGGER_FACTORIES = ("getLogger", "get_logger")
 
@@ -57,7 +59,7 @@ class ModuleIndex:
         for info in self.classes.values():
             self._class_attrs(info)
         self.compiled_targets: list[FunctionInfo] = []
-        if "compile" in source:
+        if _COMPILE_CALL.search(source):
             self._compile_calls(tree)
 
     # -- indexing ---------------------------------------------------------------------
