@@ -150,3 +150,23 @@ def test_defer_offers_dynamo_config_alternative_once():
     with_logger = apply_edits(DEFER, log_fixes[1].edits)
     line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
     assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")
+
+
+def test_fix_all_skips_a_fix_that_breaks_the_code_and_applies_the_rest(monkeypatch):
+    from fullgraph.fixes import fixpoint
+    from fullgraph.fixes.edits import Fix, TextEdit
+
+    source = ("import torch\n\n\n@torch.compile\ndef f(x):\n    print('a')\n    y = x * 2\n"
+              "    if x.sum() > 0:\n        y = y + 1\n    return y\n")
+    real = fixpoint.guarded_fixes
+
+    def first_print_breaks(ctx, finding):
+        if finding.code == "FG301":  # a rewrite gone wrong: it would leave an open bracket
+            return [Fix("broken", (TextEdit(6, 0, 6, 0, "(\n"),), preferred=True)]
+        return real(ctx, finding)
+
+    monkeypatch.setattr(fixpoint, "guarded_fixes", first_print_breaks)
+    result = fix_all(source, "m.py")
+    assert "torch.where(" in result.source and "print('a')" in result.source
+    assert result.applied == 1
+    ast.parse(result.source)

@@ -44,6 +44,6 @@ class FixContext:
         segment = self.lowering.segment(node)
         if "#" in segment:
             return None
-        lines = self.source.split("\n")
+        lines = self.lowering.lines
         return TextEdit(node.lineno, code_point_col(lines[node.lineno - 1], node.col_offset),
                         node.end_lineno, code_point_col(lines[node.end_lineno - 1], node.end_col_offset), replacement)

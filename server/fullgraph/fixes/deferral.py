@@ -18,7 +18,7 @@ from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
 from fullgraph.fixes.names import import_line, torch_alias
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.purity import dotted
-from fullgraph.fixes.sites import enclosing_function, local_parents
+from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import cst_statement, indent, open_slice, replace, statement_line
 
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
@@ -64,7 +64,7 @@ class CapturePlan:
         """The call's source with captured sub-expressions replaced by their temporaries."""
         source = self.ctx.source
         starts = line_starts(source)
-        lines = source.split("\n")
+        lines = self.ctx.lowering.lines
 
         def offset(line: int, col: int) -> int:
             return starts[line - 1] + code_point_col(lines[line - 1], col)
@@ -162,8 +162,7 @@ def _mutated_in_place(fn: ast.AST, name: str) -> bool:
     return any(_in_place_target(node) == name for node in ast.walk(fn))
 
 
-def _ancestors(tree: ast.AST, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
-    chain = local_parents(tree, node)
+def _ancestors(chain: dict, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
     out = []
     node = chain.get(node)
     while node is not None and node is not fn:
@@ -188,15 +187,13 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
     if decline_reason(ctx.tree, finding) is not None:
         return []
-    chain = local_parents(ctx.tree, call)
+    fn = enclosing_function(ctx.tree, call)  # not None, and no return inside a loop: decline_reason checked
+    chain = parents(fn)
     stmt = chain[call]
-    fn = enclosing_function(ctx.tree, call)
-    ancestors = _ancestors(ctx.tree, stmt, fn)
+    ancestors = _ancestors(chain, stmt, fn)
     in_loop = any(isinstance(a, (ast.For, ast.While)) for a in ancestors)
     conditional = any(isinstance(a, ast.If) for a in ancestors)
     returns = _returns(fn)
-    if any(isinstance(a, (ast.For, ast.While)) for r in returns for a in _ancestors(ctx.tree, r, fn)):
-        return []
     plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop)
     call_text = plan.epilogue_call()
     top: list[str] = []

@@ -27,15 +27,22 @@ def _span(text: str, starts: list[int], edit: TextEdit) -> tuple[int, int]:
     return offset_of(starts, text, edit.line, edit.col), offset_of(starts, text, edit.end_line, edit.end_col)
 
 
-def _round(text: str, tree: ast.Module, findings) -> tuple[list[TextEdit], int]:
-    """Main fixes for this round: at most one per function, none overlapping, all on one parse."""
+def _identity(finding) -> tuple:
+    """A finding as it is known from round to round (its line moves as fixes go in)."""
+    return finding.code, finding.message, finding.data.get("function")
+
+
+def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[list[TextEdit], int, set[tuple]]:
+    """Main fixes for this round: at most one per function, none overlapping, all on one parse;
+    also the findings whose fix did not parse (``failed`` ones are not tried again)."""
     ctx = FixContext(text, tree)
     starts = line_starts(text)
-    chosen: list[list[TextEdit]] = []
+    chosen: list[tuple[tuple, tuple[TextEdit, ...]]] = []  # each fix's finding and full edit set
+    flat: list[TextEdit] = []  # their union, without repeats (a shared `import torch` once)
     spans: list[tuple[int, int]] = []
     seen_functions: set[int] = set()
     for finding in findings:
-        if not finding.fix or finding.fix_blocked:
+        if not finding.fix or finding.fix_blocked or _identity(finding) in failed:
             continue
         node = finding_node(tree, finding)
         fn = enclosing_function(tree, node) if node is not None else None
@@ -45,29 +52,32 @@ def _round(text: str, tree: ast.Module, findings) -> tuple[list[TextEdit], int]:
         fix = next((f for f in guarded_fixes(ctx, finding) if f.preferred), None)
         if fix is None or not fix.edits:
             continue
-        flat = [e for group in chosen for e in group]
         new_edits = [e for e in fix.edits if e not in flat]
         new_spans = [_span(text, starts, e) for e in new_edits]
         if any(lo < hi2 and lo2 < hi or (lo == hi == lo2 == hi2) for lo, hi in new_spans for lo2, hi2 in spans):
             continue
-        chosen.append(new_edits)
+        chosen.append((_identity(finding), fix.edits))
+        flat.extend(new_edits)
         spans.extend(new_spans)
         seen_functions.add(key)
-    return _parsable(text, chosen)
+    return _parsable(text, flat, chosen)
 
 
-def _parsable(text: str, groups: list[list[TextEdit]]) -> tuple[list[TextEdit], int]:
-    """The edit groups whose application still parses (checked together, then one by one on failure)."""
-    every = [e for group in groups for e in group]
+def _parsable(text: str, every: list[TextEdit], groups: list[tuple[tuple, tuple[TextEdit, ...]]]):
+    """``every`` when it still parses, else the fixes (``groups``) that do, added one by one (a fix
+    kept after a dropped one keeps the edits they shared, such as ``import torch``); with the count
+    kept and the findings whose fix was dropped."""
     if parse(apply_edits(text, every)) is not None:
-        return every, len(groups)
+        return every, len(groups), set()
     kept: list[TextEdit] = []
-    count = 0
-    for group in groups:
-        if parse(apply_edits(text, kept + group)) is not None:
-            kept.extend(group)
-            count += 1
-    return kept, count
+    dropped: set[tuple] = set()
+    for identity, group in groups:
+        new = [e for e in group if e not in kept]
+        if parse(apply_edits(text, kept + new)) is not None:
+            kept.extend(new)
+        else:
+            dropped.add(identity)
+    return kept, len(groups) - len(dropped), dropped
 
 
 def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
@@ -89,10 +99,11 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllR
         text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
         return FixAllResult(text, (), 0)
     original, tree = parsed
-    text, applied = original, 0
+    text, applied, failed = original, 0, set()
     for _ in range(MAX_ROUNDS):
-        edits, count = _round(text, tree, analyze(text, path, config))
-        if not edits:
+        edits, count, dropped = _round(text, tree, analyze(text, path, config), failed)
+        failed |= dropped
+        if not edits and not dropped:
             break
         text = apply_edits(text, edits)
         tree = ast.parse(text)

@@ -8,7 +8,7 @@ from fullgraph.fixes.conditions import python_params, tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.purity import TORCH_NAMESPACES, dotted
-from fullgraph.fixes.sites import enclosing_function, local_parents
+from fullgraph.fixes.sites import enclosing_function, local_parents, parents
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 
@@ -73,7 +73,7 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call) -> str | None:
     fn = enclosing_function(tree, call)
     if tensor is None or fn is None:
         return "not a `.item()`/`float()`/`int()` conversion inside a function"
-    chain = local_parents(tree, call)
+    chain = parents(fn)
     is_tensor = TensorGuess(tree, fn)
     parent = chain.get(call)
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):

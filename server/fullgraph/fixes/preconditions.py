@@ -14,7 +14,7 @@ from fullgraph.analysis.epilogue import in_epilogue as epilogue_position
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -95,7 +95,8 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if stmt.value is None:
             return "branch only annotates a name"
-        for target, _ in (pair for target in targets for pair in assignment_pairs(target, stmt.value)):
+        pairs = [pair for target in targets for pair in assignment_pairs(target, stmt.value)]
+        for target, _ in pairs:
             for part in _unpacked(target):
                 if isinstance(part, ast.Subscript):
                     return f"branch mutates `{ast.unparse(part)}` in place"
@@ -103,7 +104,7 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
                     return f"branch assigns `{ast.unparse(part)}`, which is not a local name or registered buffer"
         if len(targets) > 1 and any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
             return "branch chains assignments to several targets"
-        return _values_reason([v for target in targets for _, v in assignment_pairs(target, stmt.value)], "branch")
+        return _values_reason([value for _, value in pairs], "branch")
     if isinstance(stmt, ast.AugAssign):
         return f"branch updates `{ast.unparse(stmt.target)}` in place (`{ast.unparse(stmt).strip()}`)"
     if isinstance(stmt, ast.Expr):
@@ -341,11 +342,11 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
-    chain = local_parents(tree, call)
+    fn = enclosing_function(tree, call)
+    chain = parents(fn or tree)
     stmt = chain.get(call)
     if not isinstance(stmt, ast.Expr):
         return "the call's result is used"
-    fn = enclosing_function(tree, call)
     if fn is None:
         return "the call is not inside a function"
     entry = finding.data.get("entry") if isinstance(finding.data, dict) else None

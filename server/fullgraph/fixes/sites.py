@@ -80,7 +80,7 @@ def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
 
 
 def per_tree(compute):
-    """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same tree).
+    """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same scope).
 
     A hit may span analyses (the language server's parse cache reuses unchanged nodes), so
     ``compute`` must not depend on line numbers; the (key, value) pair is swapped as one object
@@ -89,7 +89,7 @@ def per_tree(compute):
     last: list[tuple] = [(None, None)]
 
     def cached(tree: ast.AST):
-        # The engine wraps the same class or function in a fresh one-statement Module per finding.
+        # The engine's scope is a fresh one-statement Module each analysis: key on the statement.
         key = tree.body[0] if isinstance(tree, ast.Module) and len(tree.body) == 1 else tree
         entry = last[0]
         if entry[0] is not key:
