@@ -37,11 +37,15 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
     return actions
 
 
+def rewrite_edit(uri: str, version: int | None, source: str, new_source: str, encoding: str) -> types.WorkspaceEdit | None:
+    """``source`` → ``new_source`` as one minimal versioned edit, or None when they are equal."""
+    edit = minimal_edit(source, 0, len(source), new_source)
+    return versioned_edit(uri, version, to_text_edits([edit], Encoder(split_lines(source), encoding))) if edit else None
+
+
 def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, encoding: str) -> types.WorkspaceEdit | None:
     """The file's fix-all as one minimal edit, or None when nothing changes (worker thread)."""
-    result = fixes.fix_all(source, path, config)
-    edit = minimal_edit(source, 0, len(source), result.source)
-    return versioned_edit(uri, version, to_text_edits([edit], Encoder(split_lines(source), encoding))) if edit else None
+    return rewrite_edit(uri, version, source, fixes.fix_all(source, path, config).source, encoding)
 
 
 def fix_all_action(uri: str, version: int | None, edit: types.WorkspaceEdit | None, lazy: bool) -> types.CodeAction:

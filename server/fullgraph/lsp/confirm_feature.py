@@ -17,11 +17,10 @@ from lsprotocol import types
 
 from fullgraph.confirm.client import ConfirmClient
 from fullgraph.confirm.document import confirm_document
-from fullgraph.confirm.targets import targets_for
+from fullgraph.confirm.targets import PREFIX, targets_for
 from fullgraph.confirm.verify import verify_fix_all
-from fullgraph.fixes.edits import minimal_edit
-from fullgraph.lsp.convert import to_text_edits, versioned_edit
-from fullgraph.lsp.positions import Encoder, split_lines
+from fullgraph.lsp.actions import rewrite_edit
+from fullgraph.lsp.positions import Encoder
 
 CONFIRM = "fullgraph.confirm"
 VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
@@ -152,20 +151,23 @@ def register(server) -> None:
         ls.window_show_message(types.ShowMessageParams(
             type=types.MessageType.Info if result.ok else types.MessageType.Warning,
             message=f"fullgraph verified fix-all: {result.message}"))
-        edit = minimal_edit(analysis.source, 0, len(analysis.source), result.source) if result.ok else None
+        edit = rewrite_edit(uri, analysis.version, analysis.source, result.source,
+                            ls.workspace.position_encoding) if result.ok else None
         if edit is None or not ls.is_current(uri, analysis.version):
             return {"applied": False, "reason": result.message}
-        enc = Encoder(split_lines(analysis.source), ls.workspace.position_encoding)
         answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=versioned_edit(uri, analysis.version, to_text_edits([edit], enc)),
-            label="fullgraph: verified fix-all"))
+            edit=edit, label="fullgraph: verified fix-all"))
         return {"applied": answer.applied, "reason": result.message}
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
         path = ls.document_path(uri)
-        if path is None or not ls.settings.for_path(path).confirm.get("enable"):
+        settings = ls.settings.for_path(path) if path is not None else None
+        if settings is None or not settings.confirm.get("enable"):
             return []
-        targets = targets_for(path, analysis.source, ls.settings.for_path(path).config)
+        # targets_for parses the text on the protocol loop: skip that when the analysis parsed it
+        # and it defines no factory (the empty text then gives the same targets).
+        in_file = analysis.source if analysis.broken or PREFIX in analysis.source else ""
+        targets = targets_for(path, in_file, settings.config)
         names = {t.name for t in targets}
         enc = Encoder(analysis.lines, ls.workspace.position_encoding)
         out = []

@@ -70,6 +70,8 @@ class Scheduler:
     async def _run(self, state: DocumentState, delay: float) -> Analysis | None:
         if delay:
             await asyncio.sleep(delay)
+            if self.server.fresh_analysis(state.uri) is not None:  # a diagnostic pull analysed it meanwhile
+                return state.current
         return await self.analyze_now(state.uri)
 
     async def analyze_now(self, uri: str) -> Analysis | None:
