@@ -204,7 +204,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         path, line, lines.col(line, node.col_offset), end_line, lines.col(end_line, end_node.end_col_offset or 0),
         raw.code, message, severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence,
         gb_ids=gb_ids, fix=rule.fix_kind, related=related,
-        data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop},
+        data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
+              **({"epilogue": True} if raw.epilogue else {})},  # already after all tensor work
     )
     if rule.fix_kind:
         try:

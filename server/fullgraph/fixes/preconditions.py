@@ -10,7 +10,6 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.epilogue import in_epilogue as epilogue_position
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -349,7 +348,8 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "the call's result is used"
     if fn is None:
         return "the call is not inside a function"
-    entry = finding.data.get("entry") if isinstance(finding.data, dict) else None
+    data = finding.data if isinstance(finding.data, dict) else {}
+    entry = data.get("entry")
     if entry and entry.rpartition(".")[2] != fn.name:
         return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
     if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
@@ -361,7 +361,7 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
         return "an argument holds a comprehension or lambda"
-    if in_epilogue(chain, stmt, fn):
+    if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
     node = stmt
     while node is not fn:
@@ -373,22 +373,3 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         if node is None:
             return "the call is not inside a function"
     return None
-
-
-LOG_METHODS = {"debug", "info", "warning", "warn", "error", "critical", "exception", "log", "warning_once", "info_once"}
-
-
-def _epilogue_like(call: ast.Call) -> bool:
-    """A print/logging-looking call (syntax only: the engine has already resolved the finding's call)."""
-    func = call.func
-    return isinstance(func, ast.Name) or (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS)
-
-
-def in_epilogue(chain: dict, stmt: ast.stmt, fn: ast.AST) -> bool:
-    """Whether only epilogue calls follow ``stmt`` before a plain ``return`` (or before the end of ``fn``)."""
-    parents = [stmt.value] if isinstance(stmt, ast.Expr) else []
-    node = stmt
-    while node is not None and node is not fn:
-        parents.append(node)
-        node = chain.get(node)
-    return node is fn and epilogue_position(fn, parents[::-1], _epilogue_like)
