@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config, encoding: str,
-                     good: Analysis | None, cache: ParseCache | None = None, wanted=lambda: True) -> Analysis | None:
+                     good: Analysis | None, cache: ParseCache, wanted) -> Analysis | None:
     """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors.
 
     Returns None without analysing when ``wanted()`` says a newer version has arrived meanwhile.
