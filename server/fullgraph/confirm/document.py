@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from fullgraph.confirm.client import ConfirmClient, ConfirmError
+from fullgraph.confirm.client import DEFAULT_TIMEOUT, ConfirmClient, ConfirmError
 from fullgraph.confirm.merge import merge
 from fullgraph.confirm.targets import Target, setting, targets_for
 from fullgraph.findings import Finding
@@ -87,5 +87,5 @@ def client_for(config=None, python: str | None = None) -> ConfirmClient:
     """A client using the configured interpreter and timeout (``[tool.fullgraph.confirm]``)."""
     return ConfirmClient(
         python=python or setting(config, "python", "interpreter"),
-        timeout=float(setting(config, "timeout", default=120)),
+        timeout=float(setting(config, "timeout", default=DEFAULT_TIMEOUT)),
     )
