@@ -155,9 +155,8 @@ def register(server) -> None:
                             ls.workspace.position_encoding) if result.ok else None
         if edit is None or not ls.is_current(uri, analysis.version):
             return {"applied": False, "reason": result.message}
-        answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=edit, label="fullgraph: verified fix-all"))
-        return {"applied": answer.applied, "reason": result.message}
+        answer = await ls.apply_edit(edit, "fullgraph: verified fix-all")
+        return {**answer, "reason": answer["reason"] if "edit" in answer else result.message}
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
         path = ls.document_path(uri)
