@@ -16,7 +16,6 @@ from fullgraph.lsp.server import FullgraphServer
 
 SECTION = "fullgraph"
 CONFIRM_FEATURE = "fullgraph.lsp.confirm_feature"
-FIXES_MODULE = "fullgraph.fixes.dispatch"
 
 
 def _caps(ls: FullgraphServer):
@@ -81,7 +80,6 @@ def _register_documents(server: FullgraphServer) -> None:
         await pull_settings(ls)
         if ls.settings.client != before:  # documents opened meanwhile used the initialization options
             ls.reanalyze_all()
-        ls.pool.submit(importlib.import_module, FIXES_MODULE)  # warm libcst before the first code action
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: FullgraphServer, params: types.DidOpenTextDocumentParams):

@@ -17,6 +17,7 @@ Extension point (used by ``fullgraph.lsp.confirm_feature``):
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,8 @@ from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
 
 log = logging.getLogger(__name__)
+# Modules the first publish does not need: libcst (code actions and hover previews), confirmation.
+WARM_AFTER_FIRST_PUBLISH = ("fullgraph.fixes.dispatch", "fullgraph.confirm.document", "fullgraph.confirm.verify")
 NO_APPLY_EDIT = "the client does not apply workspace edits (applyEdit: false); the edit is in this answer"
 
 
@@ -52,6 +55,7 @@ class FullgraphServer(LanguageServer):
         self.pull_diagnostics = False
         self.lazy_fix_all = False
         self.lens_keys: dict[str, list] = {}  # what the lenses of each document said last
+        self.warmed = False
 
     # -- client capabilities ----------------------------------------------------------------
     @property
@@ -94,6 +98,10 @@ class FullgraphServer(LanguageServer):
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=analysis.version, diagnostics=analysis.diagnostics))
         self.refresh_lenses(uri, analysis)
+        if not self.warmed:  # after the first squiggles, not competing with them for the CPU
+            self.warmed = True
+            for module in WARM_AFTER_FIRST_PUBLISH:
+                self.pool.submit(importlib.import_module, module)
 
     def refresh_lenses(self, uri: str, analysis: Analysis) -> None:
         """Ask the client to re-read CodeLenses when their counts or places changed with this publish
