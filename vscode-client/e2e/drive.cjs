@@ -60,11 +60,14 @@ async function shot(base, folder, file, png, resultFile) {
   const squiggles = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
   await withPage(folderUrl(base, folder), async (page) => {
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    const opened = Date.now();
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
     await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
     await page.waitForSelector(squiggles, { timeout: 90000 });
     result.squiggles = await page.locator(squiggles).count();
     result.squiggleMs = Date.now() - t0;
+    result.openToSquiggleMs = Date.now() - opened;  // click on the file -> first squiggle (cold: first Python file)
+    log(`open -> first squiggle: ${result.openToSquiggleMs} ms`);
     log('squiggles:', result.squiggles);
     const menu = page.locator('.action-widget .monaco-list-row.action').first();
     for (let attempt = 1; ; attempt++) {

@@ -154,6 +154,11 @@ report["ok"] = bool(report["exttest"].get("ok")) and test_rc == "0" and shot_rc 
 with open(out, "w") as f:
     json.dump(report, f, indent=2)
 print(json.dumps({k: report[k] for k in ("ok", "vsix_installed", "screenshot", "install_s", "total_s")}))
+load = os.getloadavg()[0]
+print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (click in the explorer); "
+      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument); "
+      f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
+      f"load average {load:.2f} on {os.cpu_count()} CPUs")
 PY
 log "result: $RESULT"
 [ "$SHOT_RC" = 0 ] && [ "$TEST_RC" = 0 ] && [ -n "$INSTALLED" ]
