@@ -37,7 +37,7 @@ def _seen(diagnostics):
 
 def _run_e2e(client_dir: Path, out: Path) -> dict:
     env = dict(os.environ, PYTHON=sys.executable, FULLGRAPH_E2E_RESULT=str(out / "result.json"),
-               FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"))
+               FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"), FULLGRAPH_E2E_HOVER_SHOT=str(out / "hover.png"))
     done = subprocess.run(["bash", str(client_dir / "e2e" / "run.sh")], env=env, capture_output=True, text=True, timeout=1500)
     assert (out / "result.json").exists(), done.stdout[-4000:] + done.stderr[-4000:]
     report = json.loads((out / "result.json").read_text())

@@ -159,6 +159,7 @@ class Controller implements vscode.Disposable {
   private async explainProbeFailure(launch: Launch, missingInterpreter: boolean): Promise<void> {
     const interpreter = [launch.command, ...launch.args].join(' ');
     let pick: string | undefined;
+    if (!missingInterpreter) this.log.info(`Install fullgraph with: ${installCommand(launch)}`);
     if (missingInterpreter) {
       pick = await this.notifyError(`fullgraph: Python interpreter "${interpreter}" not found.`, PICK_INTERPRETER);
     } else if (launch.origin === 'default') {
