@@ -10,6 +10,7 @@ from fullgraph.findings import Finding, gb_doc_url
 from fullgraph.rules.catalog import get_rule
 
 PREVIEW_LINES = 30
+WHY_CHARS = 240  # about two lines of a wide hover
 
 
 def covers(finding: Finding, line: int, col: int) -> bool:
@@ -25,7 +26,9 @@ def preview(source: str, finding: Finding) -> str | None:
     if not found:
         return None
     fixed = fixes.apply_edits(source, found[0].edits)
-    diff = list(difflib.unified_diff(source.splitlines(), fixed.splitlines(), lineterm="", n=1))[2:]
+    # No context lines and no hunk headers (a hover should not need scrolling); "..." between hunks.
+    diff = ["..." if line.startswith("@@") else line
+            for line in difflib.unified_diff(source.splitlines(), fixed.splitlines(), lineterm="", n=0)][3:]
     if len(diff) > PREVIEW_LINES:
         diff = diff[:PREVIEW_LINES] + ["..."]
     return "\n".join(diff) if diff else None
@@ -35,7 +38,8 @@ def _why(rule) -> str:
     """The rule's why, at most two sentences of its first paragraph."""
     first = " ".join(rule.why.strip().split("\n\n")[0].split())
     sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", first)
-    return " ".join(sentences[:2])
+    two = " ".join(sentences[:2])
+    return two if len(two) <= WHY_CHARS else sentences[0]
 
 
 def _links(finding: Finding, rule) -> str:
@@ -50,7 +54,7 @@ def hover_markdown(source: str, findings: list[Finding]) -> str:
     """Markdown for the findings under the cursor (runs in a worker thread).
 
     The editor already shows each diagnostic's message above the hover, so this adds only
-    what the message lacks: each rule's why (two sentences) and its registry links, once per
+    what the message lacks: each rule's why (two lines at most) and its registry links, once per
     rule, then one fix preview for the range.
     """
     parts, first = [], {}
@@ -59,7 +63,7 @@ def hover_markdown(source: str, findings: list[Finding]) -> str:
     for code, finding in first.items():
         rule = get_rule(code)
         why = f" {_why(rule)}" if rule and rule.why else ""
-        parts.append(f"**{code}**{' `' + rule.name + '`' if rule else ''}:{why}  \n{_links(finding, rule)}")
+        parts.append(f"**{code}**{' `' + rule.name + '`' if rule else ''}:{why} {_links(finding, rule)}")
         if finding.fix_blocked:
             parts.append(f"No safe fix here: {finding.fix_blocked}")
     for finding in findings:
