@@ -85,6 +85,7 @@ async function shot(base, folder, file, png, resultFile, hoverPng) {
   await withPage(folderUrl(base, folder), async (page) => {
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
     const opened = Date.now();
+    result.openedAt = new Date(opened).toISOString();  // to line up with the extension's log
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
     await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
     await page.waitForSelector(squiggles, { timeout: 90000 });
