@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { createClient, probe, SECTION, settingsFor, UNTRUSTED_MESSAGE } from './client';
 import { INSTALL, installChoices, installCommand, Launch, launchKey, PICK_INTERPRETER, resolveInterpreter } from './launch';
+import { quickInterpreter } from './discovery';
 import { activeInterpreter, onInterpreterChange, pickWithPythonExtension } from './python';
 import { clientSettings, RESTART_KEYS, shouldNotify } from './settings';
 import { countBreaks, ServerState, statusView } from './status';
@@ -13,6 +14,8 @@ const SERVER_CONFIRM = 'fullgraph.confirm';
 const RESTART_DELAY_MS = 1000;
 /** globalState key: launches whose interpreter imported fullgraph last time (checked again in parallel). */
 const IMPORTS_FULLGRAPH = 'fullgraph.importsFullgraph';
+/** globalState key: the Python extension's interpreter at the last start. */
+const PYTHON_ENVIRONMENT = 'fullgraph.pythonEnvironment';
 /** What the server answers when fix-all has nothing to change: not worth a notification (as ruff). */
 const NOTHING_TO_FIX = 'nothing to fix';
 
@@ -104,8 +107,16 @@ class Controller implements vscode.Disposable {
   private async launch(): Promise<Launch> {
     const folder = this.folder();
     const own = clientSettings(vscode.workspace.getConfiguration(SECTION, folder)).interpreter;
-    const fromPython = own.length ? undefined : await activeInterpreter(folder);
-    return resolveInterpreter(own, fromPython, folder?.fsPath);
+    if (own.length) return resolveInterpreter(own, undefined, folder?.fsPath);
+    // The Python extension may take seconds to activate: start with what the last start learned.
+    const quick = await quickInterpreter(this.memory.get<string[]>(PYTHON_ENVIRONMENT), () => activeInterpreter(folder),
+      (argv) => this.memory.update(PYTHON_ENVIRONMENT, argv));
+    void quick.changed.then((changed) => {
+      if (!changed) return;
+      this.log.info("The Python extension's interpreter differs from the last start's: restarting");
+      this.scheduleRestart();
+    });
+    return resolveInterpreter(own, quick.argv, folder?.fsPath);
   }
 
   start(): Promise<void> {
