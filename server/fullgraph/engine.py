@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import copy
 import io
-import re
 import sys
 import tokenize
 from collections import deque
@@ -20,11 +19,11 @@ from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
+from fullgraph.text import code_point_col, split_lines
 
 CHECKS = checks()
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
 
 
@@ -44,15 +43,12 @@ class _Lines:
         self._lines: list[str] | None = None
 
     def line(self, number: int) -> str:
-        if self._lines is None:  # lone-CR line ends are rare: split them only when present
-            self._lines = _NEWLINE.split(self.text) if "\r" in self.text else self.text.split("\n")
+        if self._lines is None:
+            self._lines = split_lines(self.text)
         return self._lines[number - 1] if 0 < number <= len(self._lines) else ""
 
     def col(self, number: int, byte_col: int) -> int:
-        text = self.line(number)
-        if text.isascii():
-            return byte_col
-        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+        return code_point_col(self.line(number), byte_col)
 
 
 def decode(source: str | bytes) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.fixes.sites import per_tree
+from fullgraph.text import Text, has_line_break
 
 SHAPE_ATTRS = {"shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "training", "is_leaf"}
 SHAPE_METHODS = {"size", "dim", "numel", "ndimension", "is_floating_point", "is_contiguous", "is_complex"}
@@ -88,21 +89,17 @@ class Lowering:
     def __init__(self, source: str, torch: str):
         self.source = source
         self.torch = torch
-        self.lines = source.split("\n")
+        self.positions = Text(source)
 
     def segment(self, node: ast.AST) -> str:
         """Exact source text of ``node`` (``ast`` columns are UTF-8 byte offsets)."""
-        first, last = node.lineno - 1, node.end_lineno - 1
-        if first == last:
-            return self.lines[first].encode()[node.col_offset:node.end_col_offset].decode()
-        head = self.lines[first].encode()[node.col_offset:].decode()
-        tail = self.lines[last].encode()[:node.end_col_offset].decode()
-        return "\n".join([head, *self.lines[first + 1:last], tail])
+        return self.source[self.positions.ast_offset(node.lineno, node.col_offset):
+                           self.positions.ast_offset(node.end_lineno, node.end_col_offset)]
 
     def text(self, node: ast.AST) -> str:
         """Original source of ``node``, parenthesized when it spans lines."""
         segment = self.segment(node)
-        return f"({segment})" if "\n" in segment else segment
+        return f"({segment})" if has_line_break(segment) else segment
 
     def atom(self, node: ast.AST) -> str:
         """Text usable as an operand or call receiver."""
