@@ -10,7 +10,7 @@ import libcst as cst
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.edits import TextEdit, minimal_edit
 from fullgraph.fixes.sites import enclosing_function
-from fullgraph.text import line_starts
+from fullgraph.text import line_starts, split_lines_keepends
 
 WRAPPER = "if True:\n"
 
@@ -166,7 +166,7 @@ def code(node: cst.CSTNode) -> str:
 
 def indent(text: str, prefix: str = "    ") -> str:
     """``text`` with every line indented (continuation lines included)."""
-    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+    return "".join(prefix + line if line.strip() else line for line in split_lines_keepends(text))
 
 
 def splice(piece: FunctionSlice, old: list[ast.stmt], new_texts: list[str]) -> TextEdit | None:
