@@ -180,7 +180,8 @@ def test_a_cache_bug_resets_the_cache_and_the_engine_does_not_raise(monkeypatch,
     cache = ParseCache()
     good = cache.parse(MODEL, "m.py")
     monkeypatch.setattr(incremental, "_span", lambda *args: 1 / 0)
-    assert analyze_document("# top\n" + MODEL, "m.py", cache=cache).findings == []
+    [finding] = analyze_document("# top\n" + MODEL, "m.py", cache=cache).findings
+    assert finding.code == "FG001" and "internal error (ZeroDivisionError" in finding.message
     assert "internal error" in capsys.readouterr().err
     monkeypatch.undo()
     assert not reused(good, cache.parse("# top\n" + MODEL, "m.py"))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -339,6 +339,18 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
     return None
 
 
+@per_tree
+def _entry_shape(fn: ast.AST) -> str | None:
+    """Why no call of ``fn`` can be deferred to its epilogue, whatever the call (one walk per function)."""
+    nodes = list(ast.walk(fn))
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in nodes):
+        return "the entry is a generator or coroutine"
+    loops = [sub for sub in nodes if isinstance(sub, (ast.For, ast.While))]
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    return None
+
+
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
     fn = enclosing_function(tree, call)
@@ -352,11 +364,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     entry = data.get("entry")
     if entry and entry.rpartition(".")[2] != fn.name:
         return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
-        return "the entry is a generator or coroutine"
-    loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
-        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    shape = _entry_shape(fn)
+    if shape is not None:
+        return shape
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
