@@ -32,3 +32,20 @@ def test_suppression_goes_on_the_finding_line_past_odd_separators(separator):
     fixed = apply_edits(source, suppression_fix(source, finding).edits)
     assert "    print(x.item())  # fullgraph: ignore[FG301]\n" in fixed
     ast.parse(fixed)
+
+
+CALL_BEFORE_RETURN = ("import logging\nimport torch\nlogger = logging.getLogger(__name__)\n\n@torch.compile\ndef f0(x):\n"
+                      "    print('v', x.item())\n    y = x + 1\n    return y\n\n@torch.compile\ndef f1(x, flag=True):\n"
+                      "{body}    return x\n")
+
+
+@pytest.mark.parametrize("body", ["    logger.info('a %s',\n                x)\n",
+                                  "    if flag:\n        warnings.warn('a %s' %\n                      x)\n",
+                                  "    print('a',\n          x, sep='')\n    pass\n"])
+def test_a_multi_line_call_already_before_return_is_left_alone(body):
+    source = CALL_BEFORE_RETURN.format(body=body).replace("import torch\n", "import torch\nimport warnings\n")
+    result = fix_all(source)
+    assert result.applied == 1 and source.split("def f1")[1] in result.source  # f0's print only
+    assert fix_all(result.source).source == result.source
+    [late] = [f for f in analyze(source) if f.data.get("function") == "f1"]
+    assert late.fix_blocked == "the call already runs at the end of the function, where deferring would leave it"
