@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 HERE = Path(__file__).parent
 REGRESSIONS = HERE / "regressions"
@@ -26,9 +26,11 @@ TRIED: Counter = Counter()
 
 
 def budget(small: int) -> settings:
-    """Hypothesis settings: ``small`` examples in the normal suite, the fuzz budget in `make fuzz`."""
+    """Hypothesis settings: ``small`` examples in the normal suite; in `make fuzz` the fuzz budget,
+    without shrinking (it can take minutes per failure: the input is kept as found)."""
     examples = int(os.environ.get("FULLGRAPH_FUZZ_EXAMPLES", small))
-    return settings(max_examples=examples, deadline=None, database=None, print_blob=True,
+    phases = [p for p in Phase if p != Phase.shrink] if LONG else list(Phase)
+    return settings(max_examples=examples, deadline=None, database=None, print_blob=True, phases=phases,
                     suppress_health_check=list(HealthCheck))
 
 
@@ -47,6 +49,15 @@ def keep_failure(target: str, payload, error: BaseException) -> None:
 
 def tried(target: str, count: int = 1) -> None:
     TRIED[target] += count
+
+
+def pytest_sessionfinish(session):
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: hand the counts to the controller
+        session.config.workeroutput["fuzz_tried"] = json.dumps(TRIED)
+
+
+def pytest_testnodedown(node, error):
+    TRIED.update(json.loads(getattr(node, "workeroutput", {}).get("fuzz_tried", "{}")))
 
 
 def pytest_terminal_summary(terminalreporter):
