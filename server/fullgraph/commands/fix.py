@@ -14,6 +14,7 @@ from pathlib import Path
 from fullgraph.commands.check import collect_files
 from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
 from fullgraph.commands.output import Paint, concise, use_colour
+from fullgraph.text import split_lines_keepends
 from fullgraph.wording import counted
 
 HELP = "apply the safe rewrites in place (or --diff)"
@@ -54,7 +55,7 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
     if path == "-" and not diff:
         sys.stdout.write(fixed)
     elif fixed != source and diff:
-        sys.stdout.writelines(difflib.unified_diff(source.splitlines(True), fixed.splitlines(True),
+        sys.stdout.writelines(difflib.unified_diff(split_lines_keepends(source), split_lines_keepends(fixed),
                                                    fromfile=f"a/{name.lstrip('/')}", tofile=f"b/{name.lstrip('/')}"))
     elif fixed != source:
         with open(path, "w", encoding="utf-8", newline="") as handle:

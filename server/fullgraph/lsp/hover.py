@@ -8,6 +8,7 @@ import re
 from fullgraph import fixes  # its names import libcst on first use
 from fullgraph.findings import Finding, gb_doc_url
 from fullgraph.rules.catalog import get_rule
+from fullgraph.text import split_lines
 
 PREVIEW_LINES = 30
 WHY_CHARS = 240  # about two lines of a wide hover
@@ -28,7 +29,7 @@ def preview(source: str, finding: Finding) -> str | None:
     fixed = fixes.apply_edits(source, found[0].edits)
     # No context lines and no hunk headers (a hover should not need scrolling); "..." between hunks.
     diff = ["..." if line.startswith("@@") else line
-            for line in difflib.unified_diff(source.splitlines(), fixed.splitlines(), lineterm="", n=0)][3:]
+            for line in difflib.unified_diff(split_lines(source), split_lines(fixed), lineterm="", n=0)][3:]
     if len(diff) > PREVIEW_LINES:
         diff = diff[:PREVIEW_LINES] + ["..."]
     return "\n".join(diff) if diff else None
