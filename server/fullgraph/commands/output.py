@@ -9,6 +9,7 @@ from collections import Counter
 
 from fullgraph.findings import Finding
 from fullgraph.wording import counted
+from fullgraph.text import split_lines
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
 FORMAT_ALIASES = {"text": "concise"}  # `--format text` from before `--output-format`
@@ -72,7 +73,7 @@ def _source_lines(path: str, cache: dict, sources: dict[str, str]) -> list[str]:
                     text = handle.read()
             except OSError:
                 text = ""
-        cache[path] = text.splitlines()
+        cache[path] = split_lines(text)
     return cache[path]
 
 
