@@ -8,8 +8,8 @@ import os
 from collections import Counter
 
 from fullgraph.findings import Finding
-from fullgraph.wording import counted
 from fullgraph.text import split_lines
+from fullgraph.wording import counted
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
 FORMAT_ALIASES = {"text": "concise"}  # `--format text` from before `--output-format`
