@@ -251,7 +251,8 @@ class GraphRecorder:
     """A Dynamo backend that keeps each graph's ops and, per input set, the break reasons of the
     graphs compiled and the graphs that ran."""
 
-    def __init__(self) -> None:
+    def __init__(self, inner=None) -> None:
+        self.inner = inner  # the backend that really compiles each graph (None: run it as traced)
         self.ops: list[list] = []
         self.reasons: list = []
         self.ran: set[int] = set()
@@ -266,7 +267,7 @@ class GraphRecorder:
         reason = getattr(gm, "compile_subgraph_reason", None)
         if reason is not None and reason.graph_break:
             self.reasons.append(reason)
-        forward = gm.forward
+        forward = gm.forward if self.inner is None else self.inner(gm, example_inputs, **options)
 
         def run(*args):
             self.ran.add(index)
@@ -324,10 +325,17 @@ class Session:
         self.records = Records()
         self.backend = GraphRecorder()
 
-    def reset(self) -> None:
-        """A fresh start: Dynamo's caches wiped, a new recording backend (call before compiling)."""
+    def reset(self, backend=None) -> None:
+        """A fresh start: Dynamo's caches wiped, a new recording backend in front of ``backend``
+        (a name or a callable; None or ``"eager"``: graphs run as traced). Call before compiling."""
         self.torch._dynamo.reset()
-        self.backend = GraphRecorder()
+        if backend in (None, "eager"):
+            inner = None
+        else:
+            from torch._dynamo.backends.registry import lookup_backend
+
+            inner = lookup_backend(backend)
+        self.backend = GraphRecorder(inner)
 
     def compile(self, fn, options: dict | None = None):
         """``torch.compile`` of the callable behind ``fn`` with the recording backend and the user's
@@ -354,6 +362,10 @@ class Session:
             else:
                 error = f"running the target raised {describe(e)}"
         breaks += [parse_break(m) for m in self.records.breaks]
+        callers = {(f.filename, f.lineno) for f in traceback.extract_stack()}
+        for b in breaks:  # Dynamo's user stack starts outside the compiled frame: at our callers
+            inside = [f for f in b["frames"] if (f["file"], f["line"]) not in callers]
+            b["frames"] = inside or b["frames"]
         seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
         for key in [*self.counters["unimplemented"], *self.counters["graph_break"]]:
             info = parse_reason(key.split(CHAINED)[0])
