@@ -1,7 +1,6 @@
 """The pytest plugin, driven by pytester in a fresh pytest process (as a project's CI runs it)."""
 
 import importlib.metadata
-import sys
 import tomllib
 from pathlib import Path
 
@@ -65,7 +64,6 @@ def test_entry_point_is_declared():
 
 def test_plugin_does_not_import_torch_until_used(pytester):
     pytester.makepyfile(test_quiet='''
-import sys
 
 def test_no_torch(fullgraph):
     assert "torch" not in sys.modules

@@ -8,7 +8,8 @@ Two conventions, both without changing model code:
 * ``[tool.fullgraph.confirm]`` entries ``"path.py::Target" = "tests/factories.py:make_model"``
   (paths relative to the pyproject's folder).
 
-The same table holds the settings ``severity``, ``on-save``, ``python``, ``timeout``.
+The same table holds the settings ``severity``, ``on-save``, ``python``, ``timeout`` and ``src``
+(source folders, relative to the pyproject, put on the worker's ``sys.path`` after the project root).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import os
 from dataclasses import dataclass
 
 PREFIX = "fullgraph_example"
-SETTINGS = {"severity", "on_save", "onsave", "python", "interpreter", "timeout", "rss_cap_mb", "enable"}
+SETTINGS = {"severity", "on_save", "onsave", "python", "interpreter", "timeout", "rss_cap_mb", "enable", "src"}
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Target:
     name: str | None = None
     factory: str | None = None  # "abs/path/file.py:function"; None: the factory lives in `path`
     root: str = ""  # project root (added to the worker's sys.path)
+    paths: tuple[str, ...] = ()  # more folders for the worker's sys.path (workspace roots, source folders)
 
     @property
     def label(self) -> str:
@@ -37,7 +39,7 @@ class Target:
     def payload(self, op: str = "confirm", **extra) -> dict:
         """The worker request for this target."""
         return {"op": op, "path": self.path, "target": self.name, "factory": self.factory,
-                "root": self.root or os.path.dirname(self.path), **extra}
+                "root": self.root or os.path.dirname(self.path), "paths": list(self.paths), **extra}
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:
@@ -78,6 +80,13 @@ def factories(source: str | bytes) -> dict[str | None, int]:
     return found
 
 
+def source_paths(config, root: str) -> tuple[str, ...]:
+    """The configured source folders (``src``, a string or a list) as absolute paths."""
+    src = setting(config, "src", default=())
+    src = [src] if isinstance(src, str) else src if isinstance(src, list) else []
+    return tuple(os.path.abspath(os.path.join(root, s)) for s in src if isinstance(s, str))
+
+
 def project_root(path: str, config=None) -> str:
     """The config's root, else the file's folder."""
     root = getattr(config, "root", None)
@@ -99,7 +108,8 @@ def targets_for(path: str, source: str | bytes | None = None, config=None, name:
                 source = f.read()
         except OSError:
             source = b""
-    found: dict[str | None, Target] = {n: Target(path, n, None, root) for n in factories(source)}
+    paths = source_paths(config, root)
+    found: dict[str | None, Target] = {n: Target(path, n, None, root, paths) for n in factories(source)}
     for key, value in confirm_table(config).items():
         if key.replace("-", "_").lower() in SETTINGS or not isinstance(value, str):
             continue
@@ -107,7 +117,7 @@ def targets_for(path: str, source: str | bytes | None = None, config=None, name:
         if os.path.abspath(os.path.join(root, file)) != path:
             continue
         fpath, _, func = value.rpartition(":")
-        found[target] = Target(path, target, f"{os.path.abspath(os.path.join(root, fpath))}:{func}", root)
+        found[target] = Target(path, target, f"{os.path.abspath(os.path.join(root, fpath))}:{func}", root, paths)
     if explicit:
-        return [found.get(name) or Target(path, name, None, root)]
+        return [found.get(name) or Target(path, name, None, root, paths)]
     return list(found.values())

@@ -44,7 +44,16 @@ def sibling(name: str):
 
 
 capture = sibling("capture")
+synthesize = sibling("synthesize")
 describe, is_user_file, realpath = capture.describe, capture.is_user_file, capture.realpath
+
+
+def how_to_add(path: str, target: str | None) -> str:
+    """What to write so that a target gets sample inputs."""
+    name = f"fullgraph_example_{target}" if target else "fullgraph_example"
+    spec = f"{os.path.basename(path)}::{target}" if target else os.path.basename(path)
+    return (f"add {name}() returning (callable, args, kwargs) to {path}, or a [tool.fullgraph.confirm] entry "
+            f"\"{spec}\" = \"factories.py:make_model\" (paths relative to pyproject.toml)")
 
 
 class UserError(Exception):
@@ -88,6 +97,22 @@ class Capture:
 
 
 
+# --- loading targets ------------------------------------------------------------------
+
+
+def package_location(path: str) -> tuple[str, str] | None:
+    """``(sys.path root, dotted name)`` of a file inside a package (a chain of ``__init__.py``
+    folders), so that its relative imports work; None outside a package."""
+    folder, file = os.path.split(os.path.abspath(path))
+    stem = file[: -len(".py")] if file.endswith(".py") else ""
+    parts = [] if stem == "__init__" else [stem]
+    while stem and os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    if len(parts) < 2 - (stem == "__init__") or not all(p.isidentifier() for p in parts):
+        return None
+    return folder, ".".join(parts)
+
 
 def module_name_for(path: str, root: str) -> str | None:
     """The dotted name of ``path`` relative to ``root`` when every part is an identifier."""
@@ -100,16 +125,26 @@ def module_name_for(path: str, root: str) -> str | None:
     return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
 
 
+def add_paths(*folders: str) -> None:
+    """Put folders on sys.path (first given first), each once."""
+    for folder in reversed([f for f in folders if f]):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+
+
 def load_module(path: str, root: str, name: str | None = None):
-    """Import the file at ``path`` (by its dotted name under ``root`` when it has one).
+    """Import the file at ``path``: by its package name from the package's sys.path root when it
+    lies in a package, else by its dotted name under ``root``, else by path.
 
     Seeded first, so that module-level models get the same weights in every worker.
     """
-    if root and root not in sys.path:
-        sys.path.insert(0, root)
+    add_paths(root)
     seed_all()
     try:
-        dotted = None if name else module_name_for(path, root)
+        package = None if name else package_location(path)
+        if package:
+            add_paths(package[0])
+        dotted = package[1] if package else None if name else module_name_for(path, root)
         if dotted:
             module = importlib.import_module(dotted)
             if os.path.realpath(getattr(module, "__file__", "") or "") == os.path.realpath(path):
@@ -141,8 +176,11 @@ def sample_sets(request: dict, root: str) -> list[tuple]:
         target = request.get("target")
         func = f"fullgraph_example_{target}" if target else "fullgraph_example"
     fn = getattr(module, func, None)
+    if not callable(fn) and not factory and request.get("target"):
+        return synthesized_sets(module, request)
     if not callable(fn):
-        raise UserError("factory", f"no factory function {func}() in {module.__file__}")
+        raise UserError("factory", f"no factory function {func}() in {module.__file__}"
+                        + ("" if factory else f"; {how_to_add(module.__file__, request.get('target'))}"))
     seed_all()
     try:
         made = fn()
@@ -156,6 +194,22 @@ def sample_sets(request: dict, root: str) -> list[tuple]:
             "factory", f"factory {func}() must return (callable, args, kwargs) or a list of such tuples"
         )
     return [(s[0], tuple(s[1]) if len(s) > 1 else (), dict(s[2]) if len(s) > 2 else {}) for s in sets]
+
+
+def synthesized_sets(module, request: dict) -> list[tuple]:
+    """Sets built from the target class itself (no factory); what was built goes in ``request["synthesized"]``."""
+    import torch
+
+    target = request["target"]
+    seed_all()
+    try:
+        built = synthesize.synthesize(module, target, torch)
+    except synthesize.CannotSynthesize as e:
+        raise UserError("factory", f"no factory for {target}, and none could be synthesized: {e}; "
+                        f"{how_to_add(module.__file__, target)}") from None
+    request["synthesized"] = {"description": built.description(), "example": built.example(target)}
+    seed_all()
+    return built.sets(torch)
 
 
 def valid_set(s) -> bool:
@@ -242,11 +296,16 @@ class Runner:
     def confirm(self, request: dict) -> dict:
         """Breaks, graphs and recompilations of the requested target."""
         root = request_root(request)
-        return self.analyse(sample_sets(request, root), root)
+        add_paths(*request.get("paths") or ())
+        result = self.analyse(sample_sets(request, root), root, options=request.get("compile_options"))
+        if request.get("synthesized"):
+            result["synthesized"] = request["synthesized"]
+        return result
 
     def verify(self, request: dict) -> dict:
         """Compare the original target with the fixed copy on every input set."""
         root = request_root(request)
+        add_paths(*request.get("paths") or ())
         sets = sample_sets(request, root)
         module = load_module(request["path"], root)
         fixed_module = load_module(request["fixed_path"], root, name="fullgraph_fixed_%d" % time.monotonic_ns())
