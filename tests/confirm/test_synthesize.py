@@ -57,3 +57,21 @@ def test_written_example_runs_as_the_factory(client, tmp_path):
     copy.write_text(open(PLAIN).read() + "\n\n" + example)
     result = confirm(client, str(copy), "Tower")
     assert "synthesized" not in result and [r["graphs"] for r in result["input_sets"]] == [1]
+
+
+def test_call_site_options_are_applied(client):
+    path = fixture("call_site_options.py")
+    (target,) = targets_for(path)
+    assert target.payload()["compile_options"] == {"dynamic": True}
+    assert client.request(target.payload())["recompilations"] == []
+    without = client.request({**target.payload(), "compile_options": {}})
+    assert [rc["input_set"] for rc in without["recompilations"]] == [1]
+
+
+def test_fullgraph_true_reports_the_raised_break(client):
+    path = fixture("fullgraph_true.py")
+    (target,) = targets_for(path)
+    result = client.request(target.payload())
+    (brk,) = result["breaks"]
+    assert brk["frames"][-1]["line"] == line_of(path, 'print("y")')
+    assert result["input_sets"][0]["error"] is None

@@ -99,11 +99,24 @@ def realpath(path: str) -> str:
     return os.path.realpath(path)
 
 
+CLAIMED: list[str] = []  # folders that are the user's code even inside site-packages (a confirmed target's package)
+
+
+def claim(folder: str) -> None:
+    """Count the files under ``folder`` as the user's (the package of a target being confirmed)."""
+    prefix = os.path.realpath(folder) + os.sep
+    if prefix not in CLAIMED:
+        CLAIMED.append(prefix)
+
+
 def is_user_file(filename: str) -> bool:
-    """True for files of the user's project (not stdlib, site-packages, torch or fullgraph)."""
+    """True for files of the user's project (not stdlib, site-packages, torch or fullgraph), and
+    for files under a claimed folder."""
     if not filename or filename.startswith("<"):
         return False
     real = realpath(filename)
+    if CLAIMED and real.startswith(tuple(CLAIMED)):
+        return True
     return not real.startswith((*LIBRARY_DIRS, PACKAGE)) and not installed_path(real)
 
 

@@ -35,6 +35,8 @@ class Outcome:
                 recompilations=len(self.result.get("recompilations", [])),
                 seconds=self.result.get("seconds"),
             )
+            if self.result.get("synthesized"):
+                out["synthesized"] = self.result["synthesized"]
         if self.error is not None:
             out["error"] = {"kind": self.error.kind, "message": str(self.error), "output": self.error.output[-2000:]}
         return out

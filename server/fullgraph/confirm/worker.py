@@ -144,6 +144,9 @@ def load_module(path: str, root: str, name: str | None = None):
         package = None if name else package_location(path)
         if package:
             add_paths(package[0])
+            capture.claim(os.path.join(package[0], package[1].split(".")[0]))
+        elif not name:
+            capture.claim(os.path.dirname(os.path.abspath(path)))
         dotted = package[1] if package else None if name else module_name_for(path, root)
         if dotted:
             module = importlib.import_module(dotted)
