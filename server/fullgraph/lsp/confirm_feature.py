@@ -1,4 +1,5 @@
-"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all.
+"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all, and
+the code action that writes synthesized sample inputs into the file as a factory.
 
 User code runs only on an explicit request (the ``fullgraph.confirm`` command or its
 CodeLens, ``fullgraph.verifiedFixAll``) or on save when ``confirm.onSave`` is on; never
@@ -17,7 +18,7 @@ from lsprotocol import types
 
 from fullgraph.confirm.client import ConfirmClient
 from fullgraph.confirm.document import confirm_document
-from fullgraph.confirm.targets import PREFIX, targets_for
+from fullgraph.confirm.targets import PREFIX, targets_for, with_example
 from fullgraph.confirm.verify import verify_fix_all
 from fullgraph.lsp.actions import rewrite_edit
 from fullgraph.lsp.positions import Encoder
@@ -25,6 +26,7 @@ from fullgraph.lsp.positions import Encoder
 CONFIRM = "fullgraph.confirm"
 VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
 LENS_TITLE = "Confirm with Dynamo"
+WRITE_EXAMPLE_TITLE = "fullgraph: write the synthesized inputs as {}()"
 
 
 class Clients:
@@ -106,6 +108,7 @@ def _check(ls, uri: str):
 def register(server) -> None:
     """Add the confirm command, its CodeLens, the on-save hook and verified fix-all."""
     clients = Clients()
+    synthesized: dict[str, dict[str, str]] = {}  # uri -> target -> example source, from the last confirm
 
     async def run_confirm(ls, uri: str, target=None) -> dict:
         checked, reason = _check(ls, uri)
@@ -119,6 +122,7 @@ def register(server) -> None:
                 client, path, analysis.source, analysis.findings, settings.config, name=name, explicit=explicit,
                 cancel=progress.cancel, progress=progress.report))
         targets = [o.summary() for o in done.outcomes]
+        synthesized[uri] = {t["name"]: t["synthesized"]["example"] for t in targets if "synthesized" in t}
         if not done.outcomes:
             return {"ok": False, "reason": "no sample inputs: define fullgraph_example()", "targets": []}
         replaced = ls.replace_findings(uri, analysis.version, done.findings)
@@ -193,5 +197,16 @@ def register(server) -> None:
             await asyncio.sleep(0.05)
         await run_confirm(ls, uri)
 
+    def write_examples(ls, uri: str, version: int | None, source: str) -> list[types.CodeAction]:
+        """One action per synthesized target of the last confirm that the file does not define yet."""
+        out = []
+        for name, example in synthesized.get(uri, {}).items():
+            edit = rewrite_edit(uri, version, source, with_example(source, example), ls.workspace.position_encoding)
+            if edit is not None:
+                out.append(types.CodeAction(title=WRITE_EXAMPLE_TITLE.format(f"{PREFIX}_{name}"),
+                                            kind=types.CodeActionKind.RefactorRewrite, edit=edit))
+        return out
+
     server.lens_providers.append(lenses)
+    server.action_providers.append(write_examples)
     server.save_hooks.append(on_save)
