@@ -29,7 +29,7 @@ FFNS = ("intermediate_size", "ffn_dim", "encoder_ffn_dim", "decoder_ffn_dim", "n
 LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "encoder_layers", "decoder_layers",
               "num_decoder_layers", "num_encoder_layers")
 HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads", "encoder_attention_heads", "decoder_attention_heads",
-             "num_heads")
+             "num_heads", "mamba_n_heads")
 KV_HEAD_KEYS = ("num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num")
 POSITION_KEYS = ("max_position_embeddings", "n_positions", "n_ctx", "max_source_positions", "max_target_positions")
 TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id", "sep_token_id",
@@ -169,10 +169,16 @@ def shrunk(config) -> dict:
     lower(WIDTHS, WIDTH)
     lower(FFNS, FFN)
     lower(LAYER_KEYS, LAYERS)
+    layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
+    for k, v in values.items():  # per-layer lists (layer_types, ...) follow their layer count
+        if isinstance(v, (list, tuple)) and len(v) in layers and len(v) > 1 and k not in LIST_WIDTHS:
+            out[k] = first_of_each(list(v), layers[len(v)])
     lower(HEAD_KEYS, HEADS)
     lower(EXPERT_KEYS, 4)
-    lower(("num_experts_per_tok", "moe_topk", "top_k"), 2)
-    lower(("d_kv", "head_dim", "kv_channels", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim"), WIDTH // HEADS)
+    lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
+    lower(("n_group", "num_expert_group", "topk_group"), 1)
+    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups"), 1)
+    lower(("rotary_dim",), WIDTH // HEADS)  # an explicit head_dim stays: rope sections are sized on it
     lower(("kv_lora_rank", "q_lora_rank"), 16)
     for k in KV_HEAD_KEYS:
         v = values.get(k)
@@ -189,6 +195,16 @@ def shrunk(config) -> dict:
                 out[k] = vocab - 1 - TOKEN_KEYS.index(k)
             elif isinstance(v, list) and any(isinstance(t, int) and t >= vocab for t in v):
                 out[k] = [min(t, vocab - 1) for t in v]
+    heads = out.get("num_attention_heads", values.get("num_attention_heads"))
+    width = out.get("hidden_size", values.get("hidden_size"))
+    head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
+        width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
+    for k in ("rope_parameters", "rope_scaling"):
+        rope = values.get(k)
+        if head_dim and isinstance(rope, dict) and isinstance(rope.get("mrope_section"), list):
+            sections = fit_sections(rope["mrope_section"], head_dim // 2)
+            if sections != rope["mrope_section"]:
+                out[k] = {**rope, "mrope_section": sections}
     image, patch = values.get("image_size"), values.get("patch_size")
     if isinstance(image, int) and image > 32:
         out["image_size"] = 32
@@ -208,6 +224,27 @@ def shrunk(config) -> dict:
             if inner:
                 out[k] = {**sub.to_dict(), **inner}
     return out
+
+
+def fit_sections(sections: list, total: int) -> list:
+    """Rotary sections (``mrope_section``) scaled to add up to ``total`` (half the head size)."""
+    whole = sum(sections)
+    if not whole or whole == total or not all(isinstance(x, int) for x in sections):
+        return sections
+    scaled = [max(1, x * total // whole) for x in sections]
+    scaled[-1] += total - sum(scaled)
+    return scaled if scaled[-1] > 0 else sections
+
+
+def first_of_each(values: list, n: int) -> list:
+    """``n`` items of a per-layer list keeping one layer of each kind (attention and linear layers,
+    dense and sparse blocks...) before repeating the first ones."""
+    try:
+        distinct = list(dict.fromkeys(values))
+    except TypeError:  # unhashable items
+        distinct = []
+    kept = distinct[:n] if len(distinct) > 1 else []
+    return kept + values[: n - len(kept)]
 
 
 def tiny_config(config_cls):
