@@ -75,3 +75,18 @@ def test_fullgraph_true_reports_the_raised_break(client):
     (brk,) = result["breaks"]
     assert brk["frames"][-1]["line"] == line_of(path, 'print("y")')
     assert result["input_sets"][0]["error"] is None
+
+
+def test_configured_source_folders_are_on_the_worker_path(client, tmp_path):
+    from fullgraph.config import load_config
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helpers_src_demo.py").write_text("def double(x):\n    return x * 2\n")
+    (tmp_path / "app").mkdir()
+    model = tmp_path / "app" / "model.py"
+    model.write_text("import torch\nfrom helpers_src_demo import double\n\n\n"
+                     "def fullgraph_example():\n    return double, (torch.ones(2),), {}\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.fullgraph.confirm]\nsrc = ["lib"]\n')
+    (target,) = targets_for(str(model), config=load_config(str(model)))
+    assert target.paths == (str(tmp_path / "lib"),)
+    assert [r["graphs"] for r in client.request(target.payload())["input_sets"]] == [1]

@@ -153,8 +153,9 @@ def project_root(path: str, config=None) -> str:
 
 
 def targets_for(path: str, source: str | bytes | None = None, config=None, name: str | None = None,
-                explicit: bool = False) -> list[Target]:
-    """Every target of ``path`` (or only ``name`` when ``explicit``) with its factory.
+                explicit: bool = False, roots: tuple[str, ...] = ()) -> list[Target]:
+    """Every target of ``path`` (or only ``name`` when ``explicit``) with its factory; ``roots``
+    (the editor's workspace folders) go on the worker's sys.path after the source folders.
 
     An explicitly named target with no factory is still returned, so that running it
     reports the missing factory.
@@ -167,7 +168,7 @@ def targets_for(path: str, source: str | bytes | None = None, config=None, name:
                 source = f.read()
         except OSError:
             source = b""
-    paths = source_paths(config, root)
+    paths = source_paths(config, root) + tuple(os.path.abspath(r) for r in roots)
     sites = compile_sites(source)
     found: dict[str | None, Target] = {n: Target(path, n, None, root, paths, options_for(sites, n))
                                        for n in factories(source)}

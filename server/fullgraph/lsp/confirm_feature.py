@@ -15,6 +15,7 @@ import threading
 import uuid
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from fullgraph.confirm.client import ConfirmClient
 from fullgraph.confirm.document import confirm_document
@@ -91,6 +92,12 @@ class Progress:
             self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
 
 
+def _workspace_roots(ls) -> tuple[str, ...]:
+    """The workspace folders that are on disk (for the worker's sys.path)."""
+    folders = getattr(ls.workspace, "folders", {}) or {}
+    return tuple(to_fs_path(f.uri) for f in folders.values() if f.uri.startswith("file:"))
+
+
 def _check(ls, uri: str):
     """(analysis, path, settings) or a refusal reason for running user code on ``uri``."""
     analysis = ls.analysis(uri)
@@ -120,7 +127,7 @@ def register(server) -> None:
         async with Progress(ls, "Confirming with Dynamo") as progress:
             done = await ls.run_in_pool(lambda: confirm_document(
                 client, path, analysis.source, analysis.findings, settings.config, name=name, explicit=explicit,
-                cancel=progress.cancel, progress=progress.report))
+                cancel=progress.cancel, progress=progress.report, roots=_workspace_roots(ls)))
         targets = [o.summary() for o in done.outcomes]
         synthesized[uri] = {t["name"]: t["synthesized"]["example"] for t in targets if "synthesized" in t}
         if not done.outcomes:
