@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 BATCH, SEQ, WIDTH, FFN, LAYERS, HEADS, VOCAB, POSITIONS = 2, 16, 32, 64, 2, 4, 128, 64
 WIDTHS = ("hidden_size", "d_model", "n_embd", "dim", "embed_dim", "emb_dim", "embedding_size", "word_embed_proj_dim",
-          "projection_dim", "hidden_dim", "text_embed_dim", "vision_embed_dim", "proj_dim")
+          "projection_dim", "projection_size", "hidden_dim", "text_embed_dim", "vision_embed_dim", "proj_dim")
 FFNS = ("intermediate_size", "ffn_dim", "encoder_ffn_dim", "decoder_ffn_dim", "n_inner", "d_ff", "ffn_hidden_size",
         "moe_intermediate_size", "shared_expert_intermediate_size")
 LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "encoder_layers", "decoder_layers",
@@ -298,6 +298,11 @@ def main_inputs(cls, config, model) -> list[Input]:
                 inputs.append(Input("attention_mask", (BATCH, SEQ * 4), "mask"))
     else:
         raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
+    vision = getattr(config, "vision_config", None) is not None
+    image_tokens = any(getattr(config, k, None) is not None for k in ("image_token_id", "image_token_index"))
+    if main == "input_ids" and "pixel_values" in accepted and vision and not image_tokens:
+        image = size("image_size", default=32)  # a dual encoder (CLIP-style) takes text and images together
+        inputs.append(Input("pixel_values", (BATCH, size("num_channels", default=3), image, image)))
     if getattr(config, "is_encoder_decoder", False) and "decoder_input_ids" in accepted and main != "decoder_input_ids":
         inputs.append(Input("decoder_input_ids", (BATCH, SEQ // 2), "ids", vocab))
     return inputs
