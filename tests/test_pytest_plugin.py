@@ -64,6 +64,8 @@ def test_entry_point_is_declared():
 
 def test_plugin_does_not_import_torch_until_used(pytester):
     pytester.makepyfile(test_quiet='''
+import sys
+
 
 def test_no_torch(fullgraph):
     assert "torch" not in sys.modules
