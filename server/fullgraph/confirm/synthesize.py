@@ -221,8 +221,9 @@ def shrunk(config) -> dict:
         sub = values.get(k)
         if sub is not None and hasattr(sub, "to_dict") and not isinstance(sub, type):
             inner = shrunk(sub)
-            if inner:
-                out[k] = {**sub.to_dict(), **inner}
+            if inner:  # only the overrides: the sub-config class fills in the rest
+                kind = getattr(sub, "model_type", None)
+                out[k] = {"model_type": kind, **inner} if isinstance(kind, str) and kind else inner
     return out
 
 
