@@ -26,7 +26,7 @@ def test_hf_style_model_in_a_package_with_config_class(client):
     assert result["synthesized"]["description"] == (
         "inputs synthesized: input_ids (2, 16) int64, attention_mask (2, 16) int64")
     example = result["synthesized"]["example"]
-    assert "config = XLMConfig(emb_dim=32, n_layers=2, n_heads=4, max_position_embeddings=64, vocab_size=128)" in example
+    assert "config = XLMConfig(emb_dim=32, n_layers=2, n_heads=4, max_position_embeddings=128, vocab_size=128)" in example
 
 
 def test_hf_style_model_with_annotated_config_is_one_graph(client):

@@ -16,7 +16,7 @@ def test_widths_layers_heads_vocab_and_token_ids():
                     vocab_size=32000, eos_token_id=31999, pad_token_id=0, max_position_embeddings=4096,
                     use_cache=True)
     assert shrunk(config) == {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
-                              "num_key_value_heads": 2, "max_position_embeddings": 64, "vocab_size": 128,
+                              "num_key_value_heads": 2, "max_position_embeddings": 128, "vocab_size": 128,
                               "eos_token_id": 125}
 
 
@@ -35,3 +35,11 @@ def test_rope_sections_follow_the_head_size():
 def test_sub_configs_are_shrunk_as_dicts():
     config = Config(text_config=Config(hidden_size=1024, num_hidden_layers=24), vision_config=None)
     assert shrunk(config) == {"text_config": {"hidden_size": 32, "num_hidden_layers": 2}}
+
+
+def test_per_layer_dicts_and_per_stage_heads():
+    config = Config(num_hidden_layers=30, per_layer_config={5: "a", 1: "b"}, hidden_sizes=[64, 128, 320, 512],
+                    num_attention_heads=[1, 2, 5, 8])
+    out = shrunk(config)
+    assert out["per_layer_config"] == {1: "b"} and out["num_attention_heads"] == [1, 2, 2, 2]
+    assert out["hidden_sizes"] == [32, 32, 32, 32]

@@ -21,7 +21,7 @@ import inspect
 import typing
 from dataclasses import dataclass
 
-BATCH, SEQ, WIDTH, FFN, LAYERS, HEADS, VOCAB, POSITIONS = 2, 16, 32, 64, 2, 4, 128, 64
+BATCH, SEQ, WIDTH, FFN, LAYERS, HEADS, VOCAB, POSITIONS = 2, 16, 32, 64, 2, 4, 128, 128
 WIDTHS = ("hidden_size", "d_model", "n_embd", "dim", "embed_dim", "emb_dim", "embedding_size", "word_embed_proj_dim",
           "projection_dim", "projection_size", "hidden_dim", "text_embed_dim", "vision_embed_dim", "proj_dim")
 FFNS = ("intermediate_size", "ffn_dim", "encoder_ffn_dim", "decoder_ffn_dim", "n_inner", "d_ff", "ffn_hidden_size",
@@ -170,9 +170,17 @@ def shrunk(config) -> dict:
     lower(FFNS, FFN)
     lower(LAYER_KEYS, LAYERS)
     layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
-    for k, v in values.items():  # per-layer lists (layer_types, ...) follow their layer count
+    for k, v in values.items():  # per-layer lists (layer_types, ...) and dicts follow their layer count
         if isinstance(v, (list, tuple)) and len(v) in layers and len(v) > 1 and k not in LIST_WIDTHS:
             out[k] = first_of_each(list(v), layers[len(v)])
+        elif isinstance(v, dict) and v and layers and all(isinstance(i, int) for i in v):
+            kept = min(layers.values())
+            if any(i >= kept for i in v):
+                out[k] = {i: x for i, x in v.items() if i < kept}
+    for k in HEAD_KEYS:  # per-stage head counts (hierarchical vision models) must divide 32-wide stages
+        v = values.get(k)
+        if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) for x in v):
+            out[k] = [min(x, 2) for x in v]
     lower(HEAD_KEYS, HEADS)
     lower(EXPERT_KEYS, 4)
     lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
