@@ -14,7 +14,6 @@ from fullgraph.wording import counted
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
 FORMAT_ALIASES = {"text": "concise"}  # `--format text` from before `--output-format`
 FIX_MARK = "[*]"
-GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
 GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
 
 
@@ -104,15 +103,9 @@ def full(findings: list[Finding], paint: Paint, sources: dict[str, str]) -> list
 
 def github(findings: list[Finding]) -> list[str]:
     """GitHub Actions workflow commands (`::warning file=...,line=...::message`)."""
-    def prop(value) -> str:
-        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+    from fullgraph.commands.github import finding_annotation
 
-    def data(value: str) -> str:
-        return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-    return [f"::{GITHUB_LEVELS.get(f.severity, 'warning')} title={prop('fullgraph (' + f.code + ')')},file={prop(f.path)},"
-            f"line={f.line},col={f.col + 1},endLine={f.end_line},endColumn={f.end_col + 1}::"
-            f"{data(f'{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}')}" for f in findings]
+    return [finding_annotation(f) for f in findings]
 
 
 def gitlab(findings: list[Finding]) -> str:

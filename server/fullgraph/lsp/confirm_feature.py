@@ -1,4 +1,5 @@
-"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all.
+"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all, and
+the code action that writes synthesized sample inputs into the file as a factory.
 
 User code runs only on an explicit request (the ``fullgraph.confirm`` command or its
 CodeLens, ``fullgraph.verifiedFixAll``) or on save when ``confirm.onSave`` is on; never
@@ -14,9 +15,10 @@ import threading
 import uuid
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from fullgraph.confirm.client import ConfirmClient
-from fullgraph.confirm.targets import PREFIX, targets_for
+from fullgraph.confirm.targets import PREFIX, targets_for, with_example
 from fullgraph.lsp.positions import Encoder
 
 # confirm.document, confirm.verify and lsp.actions (libcst) are imported on first use, not on the
@@ -25,6 +27,7 @@ from fullgraph.lsp.positions import Encoder
 CONFIRM = "fullgraph.confirm"
 VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
 LENS_TITLE = "Confirm with Dynamo"
+WRITE_EXAMPLE_TITLE = "fullgraph: write the synthesized inputs as {}()"
 
 
 class Clients:
@@ -89,6 +92,12 @@ class Progress:
             self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
 
 
+def _workspace_roots(ls) -> tuple[str, ...]:
+    """The workspace folders that are on disk (for the worker's sys.path)."""
+    folders = getattr(ls.workspace, "folders", {}) or {}
+    return tuple(to_fs_path(f.uri) for f in folders.values() if f.uri.startswith("file:"))
+
+
 def _check(ls, uri: str):
     """(analysis, path, settings) or a refusal reason for running user code on ``uri``."""
     analysis = ls.analysis(uri)
@@ -106,6 +115,7 @@ def _check(ls, uri: str):
 def register(server) -> None:
     """Add the confirm command, its CodeLens, the on-save hook and verified fix-all."""
     clients = Clients()
+    synthesized: dict[str, dict[str, str]] = {}  # uri -> target -> example source, from the last confirm
 
     async def run_confirm(ls, uri: str, target=None) -> dict:
         checked, reason = _check(ls, uri)
@@ -119,8 +129,9 @@ def register(server) -> None:
         async with Progress(ls, "Confirming with Dynamo") as progress:
             done = await ls.run_in_pool(lambda: confirm_document(
                 client, path, analysis.source, analysis.findings, settings.config, name=name, explicit=explicit,
-                cancel=progress.cancel, progress=progress.report))
+                cancel=progress.cancel, progress=progress.report, roots=_workspace_roots(ls)))
         targets = [o.summary() for o in done.outcomes]
+        synthesized[uri] = {t["name"]: t["synthesized"]["example"] for t in targets if "synthesized" in t}
         if not done.outcomes:
             return {"ok": False, "reason": "no sample inputs: define fullgraph_example()", "targets": []}
         replaced = ls.replace_findings(uri, analysis.version, done.findings)
@@ -197,5 +208,18 @@ def register(server) -> None:
             await asyncio.sleep(0.05)
         await run_confirm(ls, uri)
 
+    def write_examples(ls, uri: str, version: int | None, source: str) -> list[types.CodeAction]:
+        """One action per synthesized target of the last confirm that the file does not define yet."""
+        from fullgraph.lsp.actions import rewrite_edit
+
+        out = []
+        for name, example in synthesized.get(uri, {}).items():
+            edit = rewrite_edit(uri, version, source, with_example(source, example), ls.workspace.position_encoding)
+            if edit is not None:
+                out.append(types.CodeAction(title=WRITE_EXAMPLE_TITLE.format(f"{PREFIX}_{name}"),
+                                            kind=types.CodeActionKind.RefactorRewrite, edit=edit))
+        return out
+
     server.lens_providers.append(lenses)
+    server.action_providers.append(write_examples)
     server.save_hooks.append(on_save)

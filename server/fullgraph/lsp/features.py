@@ -157,7 +157,8 @@ async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, 
 
 def _register_actions(server: FullgraphServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND], resolve_provider=True))
+        code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL_KIND, types.CodeActionKind.RefactorRewrite],
+        resolve_provider=True))
     async def code_action(ls: FullgraphServer, params: types.CodeActionParams):
         uri = params.text_document.uri
         doc = ls.workspace.get_text_document(uri)
@@ -172,6 +173,9 @@ def _register_actions(server: FullgraphServer) -> None:
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
                                            ls.workspace.position_encoding, known)
         result += await _fix_all_actions(ls, params, version, source)
+        if actions.wants(params.context.only, types.CodeActionKind.RefactorRewrite):
+            for provider in list(ls.action_providers):
+                result += provider(ls, uri, version, source)
         return result or None
 
     @server.feature(types.CODE_ACTION_RESOLVE)

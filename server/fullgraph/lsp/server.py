@@ -10,6 +10,8 @@ Extension point (used by ``fullgraph.lsp.confirm_feature``):
 * ``server.lens_providers`` is a list of ``provider(server, uri, analysis) -> list[CodeLens]``;
   each is called on ``textDocument/codeLens`` after the built-in breaks lens.
 * ``server.save_hooks`` is a list of ``hook(server, uri)`` called after ``didSave``.
+* ``server.action_providers`` is a list of ``provider(server, uri, version, source) -> list[CodeAction]``;
+  each is called on ``textDocument/codeAction`` after the quick fixes.
 * ``server.settings.for_path(path).confirm`` holds the ``confirm.*`` settings;
   ``server.pool`` is the worker thread pool for CPU or blocking work.
 """
@@ -54,6 +56,7 @@ class FullgraphServer(LanguageServer):
         self._thread_pool = DaemonPool(2, "fullgraph-io")  # pygls' own pool (it reads stdin there)
         self.lens_providers: list = []
         self.save_hooks: list = []
+        self.action_providers: list = []
         self.pull_diagnostics = False
         self.lazy_fix_all = False
         self.lens_keys: dict[str, list] = {}  # what the lenses of each document said last
