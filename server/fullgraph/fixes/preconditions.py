@@ -11,6 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.epilogue import plain_value
+from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -369,18 +370,32 @@ def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
 
 
 def _already_last(fn: ast.AST, chain: dict, stmt: ast.stmt) -> bool:
-    """Whether only a ``return`` of a plain value (or the end of ``fn``) follows ``stmt``, out of any
-    ``if`` blocks around it: the deferral fix would put the call back where it is."""
+    """Whether only other print/logging/warnings calls and a ``return`` of a plain value (or the end
+    of ``fn``) follow ``stmt``, out of any ``if`` blocks around it: deferring the call would leave it
+    there, or move it after those calls and change the order of the output."""
     following = _next_statements(fn)
     node = stmt
-    while (after := following.get(id(node))) is None:
+    while True:
+        after = following.get(id(node))
+        while after is not None and _side_effect_statement(after):
+            after = following.get(id(after))
+        if after is not None:
+            return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
         parent = chain.get(node)
         if parent is fn:
             return True
         if not isinstance(parent, ast.If):
             return False
         node = parent
-    return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
+
+
+def _side_effect_statement(stmt: ast.stmt) -> bool:
+    """A call statement spelled like print, logging or warnings (the calls deferral moves)."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    return (isinstance(func, ast.Name) and func.id == "print") or (isinstance(func, ast.Attribute)
+                                                                     and func.attr in LOG_METHODS)
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
