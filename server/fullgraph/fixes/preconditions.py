@@ -30,6 +30,9 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         node = finding_node(tree, finding)
         if node is None:
             return None if finding.code not in PREDICATE_CODES | TRAP_CODES | DEFER_CODES else "the flagged code was not found"
+        fn = enclosing_function(tree, node)
+        if fn is not None and _unreachable_code(fn):
+            return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
         if finding.code == "FG101":
             return if_reason(tree, node)
         if finding.code == "FG103":
@@ -351,6 +354,19 @@ def _entry_shape(fn: ast.AST) -> str | None:
     if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
         return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
     return None
+
+
+@per_tree
+def _unreachable_code(fn: ast.AST) -> bool:
+    """Whether a block of ``fn`` has statements after a ``return``, ``raise``, ``break`` or ``continue``
+    (rewrites place epilogues and flags by the order of statements, which dead code confuses)."""
+    for node in ast.walk(fn):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and any(isinstance(s, (ast.Return, ast.Raise, ast.Break, ast.Continue))
+                                               for s in block[:-1]):
+                return True
+    return False
 
 
 @per_tree
