@@ -16,9 +16,10 @@ TRIED: Counter = Counter()
 
 
 def budget(small: int) -> settings:
-    """Hypothesis settings: ``small`` examples in the normal suite; in `make fuzz` the fuzz budget,
+    """Hypothesis settings: ``small`` examples in the normal suite; in `make fuzz` the fuzz budget
+    (``FULLGRAPH_FUZZ_EXAMPLES`` for the analysis, the slower targets in proportion to ``small``),
     without shrinking (it can take minutes per failure: the input is kept as found)."""
-    examples = int(os.environ.get("FULLGRAPH_FUZZ_EXAMPLES", small))
+    examples = int(os.environ["FULLGRAPH_FUZZ_EXAMPLES"]) * small // 60 if LONG else small
     phases = [p for p in Phase if p != Phase.shrink] if LONG else list(Phase)
     return settings(max_examples=examples, deadline=None, database=None, print_blob=True, phases=phases,
                     suppress_health_check=list(HealthCheck))
