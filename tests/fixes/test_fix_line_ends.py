@@ -49,4 +49,5 @@ def test_a_multi_line_call_already_before_return_is_left_alone(body):
     assert result.applied == 1 and source.split("def f1")[1] in result.source  # f0's print only
     assert fix_all(result.source).source == result.source
     late = [f for f in analyze(source) if f.data.get("function") == "f1"][0]
-    assert late.fix_blocked == "the call already runs at the end of the function, where deferring would leave it"
+    assert late.fix_blocked in ("the call already runs at the end of the function, where deferring would leave it",
+                                "another print, logging or warnings call follows, which the deferred call would move past")

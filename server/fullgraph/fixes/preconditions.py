@@ -370,6 +370,25 @@ def _unreachable_code(fn: ast.AST) -> bool:
 
 
 @per_tree
+def _output_follows(fn: ast.AST) -> dict[int, bool]:
+    """Each statement of ``fn`` (by id): whether a print/logging/warnings call can run after it,
+    later in its block or after the blocks around it (one pass per block)."""
+    follows: dict[int, bool] = {}
+
+    def block(stmts: list, after: bool) -> None:
+        for stmt in reversed(stmts):
+            follows[id(stmt)] = after
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    block(inner, after)
+            after = after or any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in ast.walk(stmt))
+
+    block(fn.body, False)
+    return follows
+
+
+@per_tree
 def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
     """Each statement of ``fn`` (by id) to the next statement after it in its block that is not
     ``pass`` (None when there is none)."""
@@ -406,7 +425,10 @@ def _already_last(fn: ast.AST, chain: dict, stmt: ast.stmt) -> bool:
 
 
 def _side_effect_statement(stmt: ast.stmt) -> bool:
-    """A call statement spelled like print, logging or warnings (the calls deferral moves)."""
+    """A call statement spelled like print, logging or warnings (the calls deferral moves), or an
+    ``if`` holding only such statements (as a deferral's epilogue does)."""
+    if isinstance(stmt, ast.If):
+        return all(_side_effect_statement(s) for s in (*stmt.body, *stmt.orelse))
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return False
     func = stmt.value.func
@@ -436,6 +458,8 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "an argument holds a comprehension or lambda"
     if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
+    if _output_follows(fn).get(id(stmt)):
+        return "another print, logging or warnings call follows, which the deferred call would move past"
     if _already_last(fn, chain, stmt):
         return "the call already runs at the end of the function, where deferring would leave it"
     node = stmt
