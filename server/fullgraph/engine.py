@@ -19,7 +19,7 @@ from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
-from fullgraph.text import Text, code_point_col, split_lines
+from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
 CHECKS = checks()
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
@@ -125,7 +125,7 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
 
 def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None) -> Report:
     try:
-        parsed = _parse(text, path, cache)
+        parsed = _parse(to_lf(text), path, cache)  # same tree; CPython's messages count CRLF lines differently
         if isinstance(parsed, Finding):
             return _filtered(Report([_inside(parsed, text)]), config)
         return _analyze_tree(parsed, text, path, config)

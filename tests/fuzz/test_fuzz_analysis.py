@@ -1,6 +1,6 @@
 """Fuzz `analyze`: mutants of real files, generated programs and random text (see invariants.py)."""
 
-from conftest import budget, keep_failure, tried
+from fuzz_budget import budget, keep_failure, tried
 from hypothesis import given
 from hypothesis import strategies as st
 from inputs import sources

@@ -1,6 +1,6 @@
 """Fuzz fix-all on generated programs and small real files (see invariants.py)."""
 
-from conftest import budget, keep_failure, tried
+from fuzz_budget import budget, keep_failure, tried
 from hypothesis import given
 from hypothesis import strategies as st
 from inputs import mutant, program

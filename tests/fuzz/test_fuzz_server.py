@@ -3,7 +3,7 @@
 import itertools
 
 import pytest
-from conftest import budget, keep_failure, tried
+from fuzz_budget import budget, keep_failure, tried
 from hypothesis import given
 from raw_lsp import RawServer
 from server_session import run_session, session

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+from collections import Counter
 from dataclasses import dataclass
 
 from fullgraph.fixes.context import FixContext
@@ -33,9 +34,12 @@ def _identity(finding) -> tuple:
     return finding.code, finding.message, finding.data.get("function")
 
 
-def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[list[TextEdit], int, set[tuple]]:
+def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
+           budget: Counter) -> tuple[list[TextEdit], int, set[tuple]]:
     """Main fixes for this round: at most one per function, none overlapping, all on one parse;
-    also the findings whose fix did not parse (``failed`` ones are not tried again)."""
+    also the findings whose fix did not parse (``failed`` ones are not tried again). A finding is
+    fixed at most once more than the original text had it (``budget``, spent here), so a fix that
+    brings its own finding back cannot go round forever."""
     ctx = FixContext(text, tree)
     positions = Text(text)
     chosen: list[tuple[tuple, tuple[TextEdit, ...]]] = []  # each fix's finding and full edit set
@@ -43,7 +47,7 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[l
     spans: list[tuple[int, int]] = []
     seen_functions: set[int] = set()
     for finding in findings:
-        if not finding.fix or finding.fix_blocked or _identity(finding) in failed:
+        if not finding.fix or finding.fix_blocked or _identity(finding) in failed or budget[_identity(finding)] < 0:
             continue
         node = finding_node(tree, finding)
         fn = enclosing_function(tree, node) if node is not None else None
@@ -58,6 +62,7 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[l
         if any(lo < hi2 and lo2 < hi or (lo == hi == lo2 == hi2) for lo, hi in new_spans for lo2, hi2 in spans):
             continue
         chosen.append((_identity(finding), fix.edits))
+        budget[_identity(finding)] -= 1
         flat.extend(new_edits)
         spans.extend(new_spans)
         seen_functions.add(key)
@@ -102,8 +107,12 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllR
     original, tree = parsed
     text, applied, failed = to_lf(original), 0, set()  # rewrites run on LF text; line ends go back at the end
     start = text
+    budget: Counter | None = None
     for _ in range(MAX_ROUNDS):
-        edits, count, dropped = _round(text, tree, analyze(text, path, config), failed)
+        findings = analyze(text, path, config)
+        if budget is None:
+            budget = Counter(_identity(f) for f in findings if f.fix)  # spent below zero: stop
+        edits, count, dropped = _round(text, tree, findings, failed, budget)
         failed |= dropped
         if not edits and not dropped:
             break

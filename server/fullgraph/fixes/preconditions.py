@@ -11,6 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.epilogue import plain_value
+from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -29,6 +30,9 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         node = finding_node(tree, finding)
         if node is None:
             return None if finding.code not in PREDICATE_CODES | TRAP_CODES | DEFER_CODES else "the flagged code was not found"
+        fn = enclosing_function(tree, node)
+        if fn is not None and _unreachable_code(fn):
+            return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
         if finding.code == "FG101":
             return if_reason(tree, node)
         if finding.code == "FG103":
@@ -353,6 +357,38 @@ def _entry_shape(fn: ast.AST) -> str | None:
 
 
 @per_tree
+def _unreachable_code(fn: ast.AST) -> bool:
+    """Whether a block of ``fn`` has statements after a ``return``, ``raise``, ``break`` or ``continue``
+    (rewrites place epilogues and flags by the order of statements, which dead code confuses)."""
+    for node in ast.walk(fn):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and any(isinstance(s, (ast.Return, ast.Raise, ast.Break, ast.Continue))
+                                               for s in block[:-1]):
+                return True
+    return False
+
+
+@per_tree
+def _output_follows(fn: ast.AST) -> dict[int, bool]:
+    """Each statement of ``fn`` (by id): whether a print/logging/warnings call can run after it,
+    later in its block or after the blocks around it (one pass per block)."""
+    follows: dict[int, bool] = {}
+
+    def block(stmts: list, after: bool) -> None:
+        for stmt in reversed(stmts):
+            follows[id(stmt)] = after
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    block(inner, after)
+            after = after or any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in ast.walk(stmt))
+
+    block(fn.body, False)
+    return follows
+
+
+@per_tree
 def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
     """Each statement of ``fn`` (by id) to the next statement after it in its block that is not
     ``pass`` (None when there is none)."""
@@ -369,18 +405,35 @@ def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
 
 
 def _already_last(fn: ast.AST, chain: dict, stmt: ast.stmt) -> bool:
-    """Whether only a ``return`` of a plain value (or the end of ``fn``) follows ``stmt``, out of any
-    ``if`` blocks around it: the deferral fix would put the call back where it is."""
+    """Whether only other print/logging/warnings calls and a ``return`` of a plain value (or the end
+    of ``fn``) follow ``stmt``, out of any ``if`` blocks around it: deferring the call would leave it
+    there, or move it after those calls and change the order of the output."""
     following = _next_statements(fn)
     node = stmt
-    while (after := following.get(id(node))) is None:
+    while True:
+        after = following.get(id(node))
+        while after is not None and _side_effect_statement(after):
+            after = following.get(id(after))
+        if after is not None:
+            return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
         parent = chain.get(node)
         if parent is fn:
             return True
         if not isinstance(parent, ast.If):
             return False
         node = parent
-    return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
+
+
+def _side_effect_statement(stmt: ast.stmt) -> bool:
+    """A call statement spelled like print, logging or warnings (the calls deferral moves), or an
+    ``if`` holding only such statements (as a deferral's epilogue does)."""
+    if isinstance(stmt, ast.If):
+        return all(_side_effect_statement(s) for s in (*stmt.body, *stmt.orelse))
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return False
+    func = stmt.value.func
+    return (isinstance(func, ast.Name) and func.id == "print") or (isinstance(func, ast.Attribute)
+                                                                     and func.attr in LOG_METHODS)
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
@@ -405,6 +458,8 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "an argument holds a comprehension or lambda"
     if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
+    if _output_follows(fn).get(id(stmt)):
+        return "another print, logging or warnings call follows, which the deferred call would move past"
     if _already_last(fn, chain, stmt):
         return "the call already runs at the end of the function, where deferring would leave it"
     node = stmt
