@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from fullgraph.wording import counted
 
 HELP = "run TorchDynamo on sample inputs and confirm breaks"
 MARKS = {True: "confirmed", False: "not confirmed", None: "static"}
+MERGE_NOTE = re.compile(r" \[(confirmed by Dynamo: .*|not reached by .*|reached by .*)\]$")  # said by MARKS
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="+", metavar="PATH[::Target]",
-                        help="model files, optionally with a target name (fullgraph_example_<Target>)")
+                        help="model files (optionally with a target name, fullgraph_example_<Target>) or folders "
+                             "(every file there with sample inputs)")
     from fullgraph.commands.options import add_config_arguments
 
     add_config_arguments(parser)
@@ -36,7 +39,7 @@ def run(args) -> int:
     findings, targets, problems = [], [], []
     client = None
     try:
-        for spec in args.targets:
+        for spec in expand_folders(args.targets, args):
             path, name = parse_spec(spec)
             try:
                 with open(path, "rb") as f:
@@ -76,10 +79,28 @@ def run(args) -> int:
     return 2 if problems else 0
 
 
+def expand_folders(specs: list[str], args) -> list[str]:
+    """The specs with each folder replaced by its files that have sample inputs (a factory or a
+    `[tool.fullgraph.confirm]` entry), as `check` walks folders."""
+    from fullgraph.commands.check import collect_files
+    from fullgraph.commands.options import config_from_args
+    from fullgraph.confirm.targets import targets_for
+
+    out = []
+    for spec in specs:
+        if not os.path.isdir(spec):
+            out.append(spec)
+            continue
+        config = config_from_args(args, spec)
+        out += [path for path in collect_files([spec], config) if targets_for(path, None, config)]
+    return out
+
+
 def print_text(findings, targets, problems) -> None:
-    """One line per finding, then one per target with its graph counts, then errors."""
+    """One line per finding (its Dynamo verdict said once), then one per target with its graph counts, then errors."""
     for f in findings:
-        print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message} ({MARKS[f.confirmed]})")
+        message = MERGE_NOTE.sub("", f.message)
+        print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {message} ({MARKS[f.confirmed]})")
     for line in target_lines(targets):
         print(line)
     for p in problems:
@@ -101,14 +122,14 @@ def target_lines(targets) -> list[str]:
 
 def print_github(findings, targets, problems) -> None:
     """Confirmed findings as annotations at their level, the others as notices; errors as errors."""
-    from fullgraph.commands.github import annotation, finding_annotation
+    from fullgraph.commands.output import github, github_error
 
-    for f in findings:
-        print(finding_annotation(f, None if f.confirmed else "info"))
+    for line in github([f if f.confirmed else f.with_(severity="info") for f in findings]):
+        print(line)
     for line in target_lines(targets):
         print(line)
     for p in problems:
-        print(annotation("error", p, "fullgraph confirm"))
+        print(github_error(p, "fullgraph confirm"))
 
 
 def write_examples(path: str, targets) -> None:
