@@ -74,7 +74,7 @@ def test_full_format_shows_the_source_and_the_fix(project):
 
 def test_machine_formats(project):
     github = fullgraph("check", "--output-format", "github", "pkg", cwd=project).stdout.splitlines()
-    assert github[0] == ("::warning title=fullgraph (FG101),file=pkg/model.py,line=7,col=9,endLine=7,endColumn=23::"
+    assert github[0] == ("::warning file=pkg/model.py,line=7,endLine=7,col=9,endColumn=23,title=fullgraph (FG101)::"
                          "pkg/model.py:7:9: FG101 `if` branches on tensor value `x.sum() > 0`")
     assert len(github) == 3 and github[2].startswith("::notice ")  # FG451 is information
     gitlab = json.loads(fullgraph("check", "--output-format", "gitlab", "pkg", cwd=project).stdout)

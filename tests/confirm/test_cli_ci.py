@@ -5,7 +5,7 @@ import shutil
 import pytest
 
 from fullgraph.cli import main
-from fullgraph.commands.output import github_error
+from fullgraph.commands.github import annotation
 
 from .conftest import fixture, line_of
 
@@ -18,7 +18,8 @@ def test_github_annotations_and_exit_codes(capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     line = line_of(xlm, ".item()")
     (item,) = [ln for ln in out if f"line={line}," in ln]
-    assert item.startswith("::warning title=fullgraph (FG") and "Tensor.item()" in item
+    assert item.startswith(f"::warning file={xlm},line={line},endLine={line},col=")
+    assert ",title=fullgraph (FG" in item and "Tensor.item()" in item
     assert "modeling_xlm.py::XLMModel: inputs synthesized: input_ids (2, 16) int64, attention_mask (2, 16) int64" in out
     assert main(["confirm", "--output-format", "github", f"{tower}::Tower"]) == 0
     assert main(["confirm", "--output-format", "github", f"{tower}::NeedsArgs"]) == 2
@@ -38,5 +39,6 @@ def test_write_example_adds_the_factory_once(tmp_path, capsys):
     assert "inputs synthesized" not in capsys.readouterr().out
 
 
-def test_error_annotation_escapes_message_and_title():
-    assert github_error("50% done\nnext", "a: b, c") == "::error title=a%3A b%2C c::50%25 done%0Anext"
+def test_annotation_escapes_messages_and_properties():
+    text = annotation("info", "50% done\nnext", "a: b, c", "dir/x,y.py", 3, 0, 3, 4)
+    assert text == "::notice file=dir/x%2Cy.py,line=3,endLine=3,col=1,endColumn=5,title=a%3A b%2C c::50%25 done%0Anext"

@@ -122,14 +122,14 @@ def target_lines(targets) -> list[str]:
 
 def print_github(findings, targets, problems) -> None:
     """Confirmed findings as annotations at their level, the others as notices; errors as errors."""
-    from fullgraph.commands.output import github, github_error
+    from fullgraph.commands.github import annotation, finding_annotation
 
-    for line in github([f if f.confirmed else f.with_(severity="info") for f in findings]):
-        print(line)
+    for f in findings:
+        print(finding_annotation(f, None if f.confirmed else "info"))
     for line in target_lines(targets):
         print(line)
     for p in problems:
-        print(github_error(p, "fullgraph confirm"))
+        print(annotation("error", p, "fullgraph confirm"))
 
 
 def write_examples(path: str, targets) -> None:
@@ -138,10 +138,10 @@ def write_examples(path: str, targets) -> None:
 
     for t in targets:
         if "synthesized" in t:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8", newline="") as f:
                 source = f.read()
             updated = with_example(source, t["synthesized"]["example"])
             if updated != source:
-                with open(path, "w", encoding="utf-8") as f:
+                with open(path, "w", encoding="utf-8", newline="") as f:
                     f.write(updated)
                 print(f"{path}: wrote fullgraph_example_{t['name']}() (edit it to choose the inputs)", file=sys.stderr)

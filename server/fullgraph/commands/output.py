@@ -8,13 +8,12 @@ import os
 from collections import Counter
 
 from fullgraph.findings import Finding
-from fullgraph.wording import counted
 from fullgraph.text import split_lines
+from fullgraph.wording import counted
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
 FORMAT_ALIASES = {"text": "concise"}  # `--format text` from before `--output-format`
 FIX_MARK = "[*]"
-GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
 GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
 
 
@@ -102,25 +101,11 @@ def full(findings: list[Finding], paint: Paint, sources: dict[str, str]) -> list
     return out
 
 
-def _github_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _github_prop(value) -> str:
-    return _github_data(str(value)).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_error(message: str, title: str) -> str:
-    """A GitHub Actions error annotation with no file (a target that could not run)."""
-    return f"::error title={_github_prop(title)}::{_github_data(message)}"
-
-
 def github(findings: list[Finding]) -> list[str]:
     """GitHub Actions workflow commands (`::warning file=...,line=...::message`)."""
-    prop, data = _github_prop, _github_data
-    return [f"::{GITHUB_LEVELS.get(f.severity, 'warning')} title={prop('fullgraph (' + f.code + ')')},file={prop(f.path)},"
-            f"line={f.line},col={f.col + 1},endLine={f.end_line},endColumn={f.end_col + 1}::"
-            f"{data(f'{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}')}" for f in findings]
+    from fullgraph.commands.github import finding_annotation
+
+    return [finding_annotation(f) for f in findings]
 
 
 def gitlab(findings: list[Finding]) -> str:

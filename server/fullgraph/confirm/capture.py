@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import importlib.util
 import linecache
 import logging
 import os
@@ -17,20 +16,19 @@ import re
 import sysconfig
 import traceback
 
+if __package__:
+    from fullgraph.text import split_lines
+else:  # loaded by path in the worker: fullgraph may not be installed in that interpreter
+    import importlib.util
+
+    _spec = importlib.util.spec_from_file_location(
+        "_fullgraph_text", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "text.py"))
+    _text = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(_text)
+    split_lines = _text.split_lines
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE = os.path.dirname(HERE) + os.sep  # fullgraph itself is never the user's code
-
-
-def _text_module():
-    """``fullgraph/text.py`` (standard library only), loaded from its file: this interpreter may
-    not have fullgraph installed, and lines must break where the server breaks them."""
-    spec = importlib.util.spec_from_file_location("_fullgraph_text", os.path.join(os.path.dirname(HERE), "text.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-split_lines = _text_module().split_lines
 GB_URL = re.compile(r"compile-graph-break-site/gb/gb(\d+)\.html", re.I)
 AT_LINE = re.compile(r"in user code at (.+):(\d+)\s*$")
 FRAME_LINE = re.compile(r'^  File "(.+)", line (\d+), in (.+)$')

@@ -210,8 +210,6 @@ def register(server) -> None:
 
     def write_examples(ls, uri: str, version: int | None, source: str) -> list[types.CodeAction]:
         """One action per synthesized target of the last confirm that the file does not define yet."""
-        if not synthesized.get(uri):
-            return []
         from fullgraph.lsp.actions import rewrite_edit
 
         out = []
