@@ -24,7 +24,17 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.facts import is_tensor_qualname
 from fullgraph.analysis.resolver import Resolver, is_known, package_folder
 from fullgraph.analysis.search_paths import interpreter_paths
-from fullgraph.analysis.summary import LOGGER, MODULE, TENSOR, VALUE, CallSite, CompileSite, FileSummary, summarize
+from fullgraph.analysis.summary import (
+    LOGGER,
+    MODULE,
+    TENSOR,
+    VALUE,
+    CallSite,
+    CompileSite,
+    FileSummary,
+    ImportRef,
+    summarize,
+)
 from fullgraph.analysis.summary_store import SummaryStore
 
 MAX_DEPTH = 24  # re-export and base-class chains longer than this are left unresolved
@@ -93,6 +103,11 @@ class ProjectIndex:
                 marker in root + os.sep for root in self.roots for marker in LIBRARY_MARKERS):
             return False
         return any(path == r or path.startswith(r + os.sep) for r in self.roots)
+
+    def display_path(self, path: str) -> str:
+        """`path` relative to the search path or root that holds it ("transformers/utils.py")."""
+        bases = [b for b in (*self.roots, *self.resolver.bases) if path.startswith(b + os.sep)]
+        return os.path.relpath(path, max(bases, key=len)) if bases else path
 
     def _entry(self, path: str) -> _Entry | None:
         try:
@@ -186,11 +201,7 @@ class ProjectIndex:
         if name in s.loggers:
             return Symbol(path, name, "logger")
         if name in s.imports:
-            ref = s.imports[name]
-            if ref.name is None:
-                return self._module(ref.module, path, ref.level, depth)
-            module = self._module(ref.module, path, ref.level, depth)
-            return self._member(module, ref.name, depth + 1) if module is not None else None
+            return self.imported(path, s.imports[name], depth)
         if name in s.aliases:
             return self.lookup(path, s.aliases[name], depth + 1)
         if name in s.assigned_calls:
@@ -209,6 +220,16 @@ class ProjectIndex:
         if name in _BUILTINS:
             return Symbol(None, name, "external")
         return None
+
+    def imported(self, path: str, ref: ImportRef, depth: int = 0, rest: str = "") -> Symbol | None:
+        """What an import in `path` binds (then `.rest` of it)."""
+        module = self._module(ref.module, path, ref.level, depth)
+        symbol = module if ref.name is None or module is None else self._member(module, ref.name, depth + 1)
+        for attr in rest.split(".") if rest else ():
+            if symbol is None:
+                return None
+            symbol = self._member(symbol, attr, depth + 1)
+        return symbol
 
     def _module(self, module: str, from_path: str, level: int, depth: int) -> Symbol | None:
         if not level and is_known(module):

@@ -23,6 +23,7 @@ _DISABLE = ("compiler.disable", "_dynamo.disable", "_disable_dynamo")
 _PURE_BUILTINS = frozenset(("len", "range", "min", "max", "abs", "int", "float", "isinstance", "tuple", "list",
                             "zip", "enumerate", "getattr", "hasattr", "sum", "all", "any"))
 _COMPILE_CALL = re.compile(r"compile\s*\(")
+COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -121,20 +122,12 @@ def summarize(tree: ast.Module, source: str = "") -> FileSummary:
     stars: list[ImportRef] = []
     loggers: set[str] = set()
     for stmt in _top_level(tree.body):
-        if isinstance(stmt, ast.Import):
-            for a in stmt.names:
-                if a.asname:
-                    out.imports[a.asname] = ImportRef(a.name)
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for local, ref in import_refs(stmt):
+                if local == "*":
+                    stars.append(ref)
                 else:
-                    top = a.name.split(".")[0]
-                    out.imports.setdefault(top, ImportRef(top))
-        elif isinstance(stmt, ast.ImportFrom):
-            for a in stmt.names:
-                ref = ImportRef(stmt.module or "", a.name, stmt.level)
-                if a.name == "*":
-                    stars.append(ImportRef(stmt.module or "", None, stmt.level))
-                else:
-                    out.imports[a.asname or a.name] = ref
+                    out.imports[local] = ref
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out.functions[stmt.name] = _function(stmt, stmt.name)
         elif isinstance(stmt, ast.ClassDef):
@@ -149,6 +142,16 @@ def summarize(tree: ast.Module, source: str = "") -> FileSummary:
     if not source or _COMPILE_CALL.search(source):
         out.compile_sites = tuple(_compile_sites(tree, out))
     return out
+
+
+def import_refs(stmt: ast.Import | ast.ImportFrom) -> list[tuple[str, ImportRef]]:
+    """(local name, what it refers to) for each name an import binds ("*" for a star import)."""
+    if isinstance(stmt, ast.Import):
+        return [(a.asname, ImportRef(a.name)) if a.asname else (a.name.split(".")[0], ImportRef(a.name.split(".")[0]))
+                for a in stmt.names]
+    module = stmt.module or ""
+    return [("*", ImportRef(module, None, stmt.level)) if a.name == "*" else
+            (a.asname or a.name, ImportRef(module, a.name, stmt.level)) for a in stmt.names]
 
 
 def _top_level(body: list[ast.stmt]):
@@ -238,6 +241,28 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> Fu
     disabled = any(d.endswith(_DISABLE) for d in decorators)
     return FunctionSummary(qualname, node.lineno, tuple(returns), disabled, pure, decorators,
                            "def" in returns, tuple(calls))
+
+
+def true_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function returns True while Dynamo traces: it returns a compile check such as
+    `torch.compiler.is_compiling()`, or an `or` holding one (directly or through a local name)."""
+    assigned: dict[str, ast.expr] = {}
+    returned: list[ast.expr] = []
+    for sub in _own_nodes(node):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name):
+            assigned.setdefault(sub.targets[0].id, sub.value)
+        elif isinstance(sub, ast.Return) and sub.value is not None:
+            returned.append(sub.value)
+
+    def check(expr: ast.expr, depth: int = 0) -> bool:
+        if isinstance(expr, ast.Call):
+            return (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
+        if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
+            return any(check(v, depth) for v in expr.values)
+        if isinstance(expr, ast.Name) and expr.id in assigned and depth < 4:
+            return check(assigned[expr.id], depth + 1)
+        return False
+    return any(check(r) for r in returned)
 
 
 def _own_nodes(node: ast.AST):

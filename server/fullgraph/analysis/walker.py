@@ -16,10 +16,10 @@ from fullgraph.analysis.facts import (
     tensor_parameter,
 )
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
+from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
-COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
@@ -36,6 +36,7 @@ class Visit:
     path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
     in_loop: bool = False  # some call on the path sits in a loop
     arg_facts: tuple = ()
+    origin: ast.AST | None = None  # the call in the analysed file through which the region left it
 
 
 @dataclass
@@ -123,14 +124,18 @@ class Walker:
         index = self.index
         if isinstance(func, ast.Name):
             if func.id not in self.facts.env:
-                return index.functions.get(func.id)
+                return index.functions.get(func.id) or index.imported_function(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
             method = index.method(self.function.cls.name, func.attr)
             if method is not None:
                 return method
-            return self._forward_of(index.attr(self.function.cls, func.attr))
+            fact = index.attr(self.function.cls, func.attr)
+            return self._forward_of(fact) if fact is not None else index.inherited(self.function.cls, func.attr)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
+                and func.value.id in index.imports:  # module.helper(...)
+            return index.imported_function(f"{func.value.id}.{func.attr}")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
@@ -138,7 +143,8 @@ class Walker:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
             bases = self.function.cls.base_names
-            return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None)
+            return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None) \
+                or index.inherited(self.function.cls, func.attr)
         if isinstance(func, ast.Subscript):
             return self._forward_of(self.kind(func))
         return None
@@ -148,6 +154,10 @@ class Walker:
         target = self.callee(call)
         if target is None or target.disabled:
             return None
+        if target.module is not None and target.module is not self.index:  # another file: its summary says
+            project = self.index.project
+            returned = project.returns(target.module.path, target.qualname) if project is not None else None
+            return returned if returned in (TENSOR, VALUE) else None
         return return_fact(self.index, target, tuple(self.kind(a) for a in call.args))
 
     def _forward_of(self, fact) -> FunctionInfo | None:
@@ -226,14 +236,15 @@ class Walker:
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
         """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces."""
-        if isinstance(test, ast.Call) and not test.args:
+        if isinstance(test, ast.Call):
             q = self.resolve(test.func)
-            if q in COMPILING:
-                return True
-            if q in NOT_UNDER_COMPILE:
-                return False
             name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
-            return True if name in COMPILING_NAMES else None
+            if not test.args and (q in COMPILING or name in COMPILING_NAMES):
+                return True
+            if not test.args and q in NOT_UNDER_COMPILE:
+                return False
+            target = self.callee(test) if q is None or name not in _NOT_HELPERS else None
+            return True if target is not None and _compile_check(target) else None
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             value = self._value_under_compile(test.operand)
             return None if value is None else not value
@@ -351,6 +362,16 @@ class Walker:
         if target is not None and not target.disabled:
             arg_facts = tuple(self.kind(a) for a in node.args)
             self.calls.append((target, node, arg_facts, self.in_loop))
+
+
+_NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
+
+
+def _compile_check(function: FunctionInfo) -> bool:
+    """Whether a helper returns True under Dynamo (memoised on the function)."""
+    if function.compile_check is None:
+        function.compile_check = true_when_compiling(function.node)
+    return function.compile_check
 
 
 _HANDLERS = {

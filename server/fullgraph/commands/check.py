@@ -10,6 +10,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from fullgraph.analysis.workspace import project_for
+from fullgraph.analysis.project import ProjectIndex
 from fullgraph.commands.options import add_config_arguments, config_for_paths
 from fullgraph.config import Config
 from fullgraph.findings import Finding
@@ -26,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument("--statistics", action="store_true", help="count findings per rule")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
+    parser.add_argument("--no-index", action="store_true",
+                        help="analyse each file on its own (no imports followed into other files)")
     add_config_arguments(parser)
 
 
@@ -45,24 +49,40 @@ def collect_files(paths: list[str], config: Config) -> list[str]:
     return files
 
 
+_project: ProjectIndex | None = None  # one per process (the workers build their own)
+
+
+def _start(config: Config, paths: list[str], index: bool) -> None:
+    global _project
+    _project = project_for(config, paths) if index else None
+
+
 def check_file(path: str, config: Config) -> list[Finding]:
-    """Findings of one file; an unreadable file gives one FG000."""
-    from fullgraph.engine import analyze
+    """Findings of one file (and of other workspace files its compiled code reaches); an
+    unreadable file gives one FG000."""
+    from fullgraph.engine import analyze_document
 
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         return [Finding(path, 1, 0, 1, 1, "FG000", f"cannot read the file: {exc.strerror}", severity="error")]
-    return analyze(data, path, config)
+    report = analyze_document(data, path, config, project=_project)
+    relative = not os.path.isabs(path)
+    return [*report.findings, *(f.with_(path=os.path.relpath(f.path)) if relative else f for f in report.elsewhere)]
 
 
-def _check_all(files: list[str], config: Config, jobs: int) -> list[Finding]:
+def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[Finding]:
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(files) < PARALLEL_MIN_FILES:
-        return [f for path in files for f in check_file(path, config)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
-        return [f for chunk in chunks for f in chunk]
+        _start(config, paths, index)
+        found = [f for path in files for f in check_file(path, config)]
+    else:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(config, paths, index)) as pool:
+            chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
+            found = [f for chunk in chunks for f in chunk]
+    unique = {(f.path, f.line, f.col, f.code): f for f in found}  # a helper reached from two files
+    order = {p: i for i, p in enumerate(files)}
+    return sorted(unique.values(), key=lambda f: (order.get(f.path, len(order)), f.path, f.line, f.col, f.code))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     files = collect_files(args.paths, config)
-    findings = _check_all(files, config, args.jobs)
+    findings = _check_all(files, config, args.jobs, args.paths, not args.no_index)
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], indent=2))
     elif args.format == "sarif":

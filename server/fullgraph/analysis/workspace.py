@@ -1,0 +1,30 @@
+"""The project index a front end builds for a set of paths: roots, interpreter, disk cache."""
+
+from __future__ import annotations
+
+import os
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.summary_store import SummaryStore
+from fullgraph.config import Config
+
+
+def interpreter(config: Config) -> str | None:
+    """The target interpreter: `python` in [tool.fullgraph] or in its confirm table (None: ours)."""
+    confirm = config.extra.get("confirm")
+    value = config.extra.get("python") or (confirm.get("python") if isinstance(confirm, dict) else None)
+    if not isinstance(value, str) or not value:
+        return None
+    return value if os.path.isabs(value) or not config.root else os.path.join(config.root, value)
+
+
+def roots_for(config: Config, paths: list[str]) -> list[str]:
+    """The workspace: the folder of the pyproject.toml, else the folders given (a file's folder)."""
+    if config.root:
+        return [config.root]
+    return [p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths]
+
+
+def project_for(config: Config, paths: list[str], disk_cache: bool = True) -> ProjectIndex:
+    """A project index over the workspace of `paths`, summaries cached on disk when asked."""
+    return ProjectIndex(roots_for(config, paths), interpreter(config), store=SummaryStore() if disk_cache else None)
