@@ -23,6 +23,7 @@ from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
+from fullgraph.rules.conditions import conditions, describe, impossible
 from fullgraph.suppression import suppressed
 
 CHECKS = checks()
@@ -176,7 +177,8 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
                 finding = _library_finding(raw, visit, path, lines, config, project)
-                seen.setdefault((finding.line, finding.col, finding.code), finding)
+                if finding is not None:
+                    seen.setdefault((finding.line, finding.col, finding.code), finding)
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries],
                   sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
@@ -252,15 +254,30 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     return related
 
 
+def _conditions(raw: Raw, config: Config) -> str | None:
+    """The message suffix naming the trace-time conditions a finding sits under, or None when
+    the project's `assume` setting says they never hold."""
+    if not raw.conditions:
+        return ""
+    found = [c for test, holds in raw.conditions for c in conditions(test, holds)]
+    if config.assume and any(impossible(c, config.assume) for c in found):
+        return None
+    return describe(found)
+
+
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-                     project: ProjectIndex) -> Finding:
+                     project: ProjectIndex) -> Finding | None:
     """One finding at the user's call line for a break inside library code it reaches."""
     call = visit.origin
     home = visit.function.module
     where = f"{project.display_path(home.path)}:{raw.node.lineno}"
     callee = snippet(call.func) if isinstance(call, ast.Call) else f"@{snippet(call)}"
     rule = RULES[raw.code]
-    message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): {raw.message}"
+    named = _conditions(raw, config)
+    if named is None:
+        return None
+    message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): " \
+              f"{raw.message}{named}"
     gb_ids = raw.gb_ids or rule.gb_ids
     if raw.in_loop:
         gb_ids, message = (*gb_ids, "GB7000"), message + LOOP_NOTE
@@ -283,8 +300,11 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
     end_line = end_node.end_lineno or line
     if suppressed(lines.line(line), raw.code) or (end_line != line and suppressed(lines.line(end_line), raw.code)):
         return None
+    named = _conditions(raw, config)
+    if named is None:
+        return None
     gb_ids = raw.gb_ids or rule.gb_ids
-    message = raw.message
+    message = raw.message + named
     if raw.in_loop:
         gb_ids = (*gb_ids, "GB7000")
         message += LOOP_NOTE

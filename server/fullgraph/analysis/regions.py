@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases
-from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, dotted, import_refs
+from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, dotted, false_flags, import_refs
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex, Symbol
@@ -47,6 +47,7 @@ class ClassInfo:
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
+    false_flags: frozenset[str] | None = None  # computed on first use
 
 
 class ModuleIndex:
@@ -308,6 +309,12 @@ class ModuleIndex:
             if wrapper is not None:
                 found.append((dec, wrapper))
         return found
+
+    def false_flags(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.<flag>` set to False in `__init__` and nowhere else in the class (or its in-file bases)."""
+        if cls.false_flags is None:
+            cls.false_flags = false_flags(cls.node)
+        return cls.false_flags
 
     def is_logger(self, name: str) -> bool:
         """A module-level name bound to a logger: made by a getLogger/get_logger-shaped call, by

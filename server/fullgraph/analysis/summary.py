@@ -188,11 +188,11 @@ def _class(node: ast.ClassDef) -> ClassSummary:
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
-    info.false_flags = _false_flags(node)
+    info.false_flags = false_flags(node)
     return info
 
 
-def _false_flags(node: ast.ClassDef) -> frozenset[str]:
+def false_flags(node: ast.ClassDef) -> frozenset[str]:
     """`self.x = False` in `__init__` with no other assignment to `self.x` anywhere in the class."""
     set_false: set[str] = set()
     other: set[str] = set()

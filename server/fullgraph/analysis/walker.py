@@ -50,6 +50,7 @@ class Raw:
     in_loop: bool
     gb_ids: tuple[str, ...] | None = None
     epilogue: bool = False  # in (the arguments of) a call in epilogue position
+    conditions: tuple[tuple[ast.expr, bool], ...] = ()  # enclosing trace-time tests and whether each holds
 
 
 class Walker:
@@ -68,6 +69,7 @@ class Walker:
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
+        self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
 
     # -- services for rules -------------------------------------------------------------
 
@@ -105,7 +107,22 @@ class Walker:
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
                gb_ids: tuple[str, ...] | None = None) -> None:
-        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call()))
+        conditions = tuple(self.conditions)
+        test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
+            conditions += self._prefix(test, len(test.values))
+        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
+                             conditions))
+
+    def _prefix(self, test: ast.BoolOp, upto: int) -> tuple[tuple[ast.expr, bool], ...]:
+        """The trace-time operands of `and`/`or` evaluated before operand `upto` (and before
+        the first tensor operand): they must hold (`and`) or fail (`or`) for it to run."""
+        found = []
+        for operand in test.values[:upto]:
+            if self.facts.data_dependent(operand):
+                break
+            found.append((operand, isinstance(test.op, ast.And)))
+        return tuple(found)
 
     def _in_epilogue_call(self) -> bool:
         """Whether the node being checked is an epilogue call or sits in one's arguments."""
@@ -245,6 +262,9 @@ class Walker:
                 return False
             target = self.callee(test) if q is None or name not in _NOT_HELPERS else None
             return True if target is not None and _compile_check(target) else None
+        if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self" \
+                and self.function.cls is not None and test.attr in self.index.false_flags(self.function.cls):
+            return False  # `self.debug = False` in __init__ and never set again
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             value = self._value_under_compile(test.operand)
             return None if value is None else not value
@@ -274,18 +294,28 @@ class Walker:
         value = self._value_under_compile(node.test)
         self.visit(node.test)
         statement = isinstance(node, ast.If)
-        if value is not False:
-            self._visit_all(node.body) if statement else self.visit(node.body)
-        if value is not True:
-            self._visit_all(node.orelse) if statement else self.visit(node.orelse)
+        traced = value is None and not self.facts.data_dependent(node.test)  # decided while tracing
+        for holds, branch in ((True, node.body), (False, node.orelse)):
+            if value is (not holds) or (statement and not branch):
+                continue
+            if traced:
+                self.conditions.append((node.test, holds))
+            self._visit_all(branch) if statement else self.visit(branch)
+            if traced:
+                self.conditions.pop()
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
         decisive = isinstance(node.op, ast.Or)
-        for operand in node.values:
+        pushed = 0
+        for i, operand in enumerate(node.values):
+            if i and not self.facts.data_dependent(node.values[i - 1]) and pushed == i - 1:
+                self.conditions.append((node.values[i - 1], not decisive))
+                pushed += 1
             self.visit(operand)
             if self._value_under_compile(operand) is decisive:
-                return
+                break
+        del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
         self.loop_depth += 1
