@@ -68,7 +68,6 @@ class ModuleIndex:
         self.instances: dict[str, str] = {}  # module variable -> in-file class it was built from
         self._module_memo: dict[str, bool] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
-        self.return_depth = 0
         for stmt in tree.body:
             self._top_level(stmt)
         for info in self.classes.values():

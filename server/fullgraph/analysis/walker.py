@@ -4,6 +4,7 @@ rules registered for each node type, and collect in-file callees for the region 
 from __future__ import annotations
 
 import ast
+import threading
 from dataclasses import dataclass
 
 from fullgraph.analysis.facts import (
@@ -171,10 +172,6 @@ class Walker:
         target = self.callee(call)
         if target is None or target.disabled:
             return None
-        if target.module is not None and target.module is not self.index:  # another file: its summary says
-            project = self.index.project
-            returned = project.returns(target.module.path, target.qualname) if project is not None else None
-            return returned if returned in (TENSOR, VALUE) else None
         return return_fact(self.index, target, tuple(self.kind(a) for a in call.args))
 
     def _forward_of(self, fact) -> FunctionInfo | None:
@@ -419,24 +416,27 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 
 
 _RETURN_CHECKS = {ast.Return: [_record_return]}
-MAX_RETURN_DEPTH = 4  # helpers of helpers: deeper chains are left unknown
+MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
+_return_depth = threading.local()  # per thread: the language server analyses on two
 
 
 def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
     """The fact of what `function` returns for these argument facts (memoised on the index;
     recursion and deep helper chains give unknown)."""
+    index = function.module or index
     key = (id(function), arg_facts)
     memo = index.return_memo
     if key in memo:
         return memo[key]
-    if index.return_depth >= MAX_RETURN_DEPTH:
+    depth = getattr(_return_depth, "value", 0)
+    if depth >= MAX_RETURN_DEPTH:
         return None
     memo[key] = None  # recursion
-    index.return_depth += 1
+    _return_depth.value = depth + 1
     try:
         walker = Walker(index, Visit(function, function, arg_facts=arg_facts), _RETURN_CHECKS)
         walker.run()
     finally:
-        index.return_depth -= 1
+        _return_depth.value = depth
     memo[key] = combine_returns(walker.returns)
     return memo[key]
