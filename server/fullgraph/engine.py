@@ -28,6 +28,7 @@ from fullgraph.suppression import suppressed
 
 CHECKS = checks()
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
+OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
 FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -254,15 +255,25 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     return related
 
 
-def _conditions(raw: Raw, config: Config) -> str | None:
+def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
-    the project's `assume` setting says they never hold."""
+    the project's `assume` setting says they never hold. In library code, a condition on the
+    library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
+    user and cannot be checked: such a finding is left out."""
     if not raw.conditions:
         return ""
     found = [c for test, holds in raw.conditions for c in conditions(test, holds)]
     if config.assume and any(impossible(c, config.assume) for c in found):
         return None
+    if library and not all(_names(test) <= OUTSIDE_NAMES or all(
+            c.training is not None or c.dtypes is not None for c in conditions(test, holds))
+            for test, holds in raw.conditions):
+        return None
     return describe(found)
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
@@ -273,7 +284,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
     where = f"{project.display_path(home.path)}:{raw.node.lineno}"
     callee = snippet(call.func) if isinstance(call, ast.Call) else f"@{snippet(call)}"
     rule = RULES[raw.code]
-    named = _conditions(raw, config)
+    named = _conditions(raw, config, library=True)
     if named is None:
         return None
     message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): " \

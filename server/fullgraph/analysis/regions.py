@@ -61,6 +61,8 @@ class ModuleIndex:
         self.assigned_calls: dict[str, str] = {}  # module variable -> spelling of the call that made it
         self._logger_memo: dict[str, bool] = {}
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
+        self._imported: dict[str, FunctionInfo | None] = {}
+        self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
@@ -272,7 +274,11 @@ class ModuleIndex:
 
     def imported_function(self, spelling: str) -> FunctionInfo | None:
         """The function an imported spelling (`helper`, `utils.helper`) runs, from another file."""
-        return self.foreign(self.lookup(spelling)) if spelling.partition(".")[0] in self.imports else None
+        if spelling.partition(".")[0] not in self.imports:
+            return None
+        if spelling not in self._imported:
+            self._imported[spelling] = self.foreign(self.lookup(spelling))
+        return self._imported[spelling]
 
     def inherited(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         """Method `name` of `cls` defined in an imported base class (in another file)."""
@@ -304,7 +310,13 @@ class ModuleIndex:
             if not spelling or self.aliases.resolve(target) in (*COMPILE, *DISABLE):
                 continue
             deco = self.functions.get(spelling) or self.imported_function(spelling)
-            wrapper = _returned_def(deco, isinstance(dec, ast.Call)) if deco is not None else None
+            if deco is None:
+                continue
+            key = (id(deco), isinstance(dec, ast.Call))
+            known = self._wrappers.get(key)
+            if known is None or known[0] is not deco:
+                known = self._wrappers[key] = (deco, _returned_def(deco, key[1]))
+            wrapper = known[1]
             if wrapper is not None:
                 found.append((dec, wrapper))
         return found

@@ -193,24 +193,32 @@ def _class(node: ast.ClassDef) -> ClassSummary:
 
 
 def false_flags(node: ast.ClassDef) -> frozenset[str]:
-    """`self.x = False` in `__init__` with no other assignment to `self.x` anywhere in the class."""
+    """`self.x = False` in `__init__` with no other assignment to `self.x` anywhere in the class
+    (statements only: an assignment expression or `setattr` escapes this)."""
     set_false: set[str] = set()
     other: set[str] = set()
-    for stmt in node.body:
-        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
-        for sub in ast.walk(stmt):
-            targets = sub.targets if isinstance(sub, ast.Assign) else \
-                [sub.target] if isinstance(sub, (ast.AugAssign, ast.AnnAssign)) else []
+        todo = list(method.body)
+        while todo:
+            stmt = todo.pop()
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)) else []
             for t in targets:
-                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
-                    value = getattr(sub, "value", None)
-                    if stmt.name == "__init__" and isinstance(sub, ast.Assign) and isinstance(value, ast.Constant) \
-                            and value.value is False:
-                        set_false.add(t.attr)
-                    else:
-                        other.add(t.attr)
-            if isinstance(sub, ast.Call) and dotted(sub.func) in ("setattr", "self.__setattr__"):
+                for sub in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        value = stmt.value if isinstance(stmt, ast.Assign) and sub is t else None
+                        if method.name == "__init__" and isinstance(value, ast.Constant) and value.value is False:
+                            set_false.add(sub.attr)
+                        else:
+                            other.add(sub.attr)
+            for name in ("body", "orelse", "finalbody"):
+                todo.extend(getattr(stmt, name, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                todo.extend(handler.body)
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and (dotted(stmt.value.func) or "").endswith("setattr"):
                 return frozenset()  # attributes set by name: nothing is sure
     return frozenset(set_false - other)
 

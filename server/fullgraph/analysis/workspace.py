@@ -19,10 +19,15 @@ def interpreter(config: Config) -> str | None:
 
 
 def roots_for(config: Config, paths: list[str]) -> list[str]:
-    """The workspace: the folder of the pyproject.toml, else the folders given (a file's folder)."""
+    """The workspace: the folder of the pyproject.toml, else the folder holding every path
+    given (unless that is a file-system root or the home folder: then each path's folder)."""
     if config.root:
         return [config.root]
-    return [p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p)) for p in paths]
+    folders = sorted({os.path.abspath(p if os.path.isdir(p) else os.path.dirname(os.path.abspath(p))) for p in paths})
+    common = os.path.commonpath(folders) if folders else os.getcwd()
+    if os.path.dirname(common) == common or common == os.path.expanduser("~"):
+        return folders
+    return [common]
 
 
 def project_for(config: Config, paths: list[str], disk_cache: bool = True) -> ProjectIndex:
