@@ -19,6 +19,7 @@ import builtins
 import os
 import re
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.facts import is_tensor_qualname
@@ -57,6 +58,14 @@ class Symbol:
 
 
 @dataclass
+class IndexUse:
+    """What one read-only analysis used (`touched`) and lacked (`missing`) of the index."""
+
+    missing: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
+
+
+@dataclass
 class _Entry:
     stamp: tuple[int, int]
     summary: FileSummary | None
@@ -86,11 +95,38 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
+        self._local = threading.local()  # per thread: a read-only analysis in progress
+
+    @contextmanager
+    def readonly(self):
+        """Within this block (in this thread) the index is used as it stands, for the keystroke
+        path: it never reads, parses or asks the interpreter. Yields a record whose `missing`
+        lists the files it lacked (for a background fill) and `touched` those it used (to
+        re-analyse when they change)."""
+        use = self._local.use = IndexUse()
+        try:
+            yield use
+        finally:
+            self._local.use = None
+
+    @property
+    def eager(self) -> bool:
+        return getattr(self._local, "use", None) is None
+
+    def _miss(self, path: str) -> None:
+        self._local.use.missing.add(path)
+
+    def misses(self) -> int:
+        """How many files a read-only analysis in this thread has lacked so far (0 when eager):
+        an answer computed while this grew is partial and must not be memoised."""
+        return 0 if self.eager else len(self._local.use.missing)
 
     # -- files ---------------------------------------------------------------------------
 
     @property
     def resolver(self) -> Resolver:
+        if self._resolver is None and not self.eager:
+            return Resolver(self.roots, ())  # the interpreter has not answered yet: workspace only
         if self._resolver is None:
             paths = self._search_paths if self._search_paths is not None else interpreter_paths(self._python)
             self._resolver = Resolver(self.roots, paths)
@@ -115,10 +151,15 @@ class ProjectIndex:
         except OSError:
             return None
         stamp = (st.st_size, st.st_mtime_ns)
+        if not self.eager:
+            self._local.use.touched.add(path)
         with self._lock:
             entry = self._files.get(path)
             if entry is not None and (entry.stamp == stamp or entry.stamp[0] < 0):  # < 0: an editor buffer
                 return entry
+        if not self.eager:
+            self._miss(path)
+            return None
         summary = self.store.get(path, stamp) if self.store is not None else None
         entry = _Entry(stamp, summary)
         if summary is None:
@@ -155,6 +196,8 @@ class ProjectIndex:
             self._files.pop(path, None)
             self._compile_targets = None
             self._workspace = None
+            if self._resolver is not None:
+                self._resolver.clear()  # a new or deleted file changes what imports resolve to
 
     def derived(self, path: str, key, compute):
         """`compute()` memoised with the current version of `path` (None when unreadable)."""
@@ -163,20 +206,34 @@ class ProjectIndex:
             entry = self._entry(path)
         if entry is None:
             return None
-        if key not in entry.derived:
-            entry.derived[key] = compute()
-        return entry.derived[key]
+        if key in entry.derived:
+            return entry.derived[key]
+        before = self.misses()
+        value = compute()
+        if self.misses() == before:
+            entry.derived[key] = value
+        return value
 
     def tree(self, path: str) -> tuple[ast.Module, str] | None:
-        """The parsed tree and text of `path`, parsed on first use."""
+        """The parsed tree and text of `path`, parsed on first use (a view only has those parsed)."""
+        if not self.eager:
+            entry = self._entry(path)
+            if entry is None or "tree" not in entry.derived:
+                self._miss(path)
+                return None
         return self.derived(path, "tree", lambda: _read_and_parse(path))
 
     # -- names ---------------------------------------------------------------------------
 
     def module_file(self, module: str, from_path: str | None = None, level: int = 0) -> str | None:
+        """The file of a module imported from `from_path`: relative imports from its folder;
+        absolute ones from the roots and sys.path, then (as a script would) from its folder."""
         if level:
             return Resolver.relative_file(from_path or "", level, module) if from_path else None
-        return self.resolver.module_file(module)
+        found = self.resolver.module_file(module)
+        if found is None and from_path and not is_known(module):
+            found = Resolver.relative_file(from_path, 1, module)
+        return found
 
     def lookup(self, path: str, spelling: str, depth: int = 0) -> Symbol | None:
         """What `spelling` ("name" or "name.attr.attr") stands for at the top level of `path`."""
@@ -379,8 +436,8 @@ class ProjectIndex:
     def compile_targets(self) -> dict[tuple[str, str], list[CompileTarget]]:
         """(path, class or function name) -> the workspace's `torch.compile(...)` calls of it."""
         with self._lock:
-            if self._compile_targets is not None:
-                return self._compile_targets
+            if self._compile_targets is not None or not self.eager:
+                return self._compile_targets or {}
         found: dict[tuple[str, str], list[CompileTarget]] = {}
         for path in self.workspace_files():
             if not _text_has(path, _COMPILE_TEXT, self._files.get(path)):

@@ -276,9 +276,17 @@ class ModuleIndex:
         """The function an imported spelling (`helper`, `utils.helper`) runs, from another file."""
         if spelling.partition(".")[0] not in self.imports:
             return None
-        if spelling not in self._imported:
-            self._imported[spelling] = self.foreign(self.lookup(spelling))
-        return self._imported[spelling]
+        if spelling in self._imported:
+            return self._imported[spelling]
+        return self._memo(self._imported, spelling, lambda: self.foreign(self.lookup(spelling)))
+
+    def _memo(self, memo: dict, key, compute):
+        """`compute()` stored in `memo` unless the project index lacked a file meanwhile."""
+        before = self.project.misses() if self.project is not None else 0
+        value = compute()
+        if self.project is None or self.project.misses() == before:
+            memo[key] = value
+        return value
 
     def inherited(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         """Method `name` of `cls` defined in an imported base class (in another file)."""
@@ -334,37 +342,50 @@ class ModuleIndex:
             return True
         if self.project is None or (name not in self.assigned_calls and name not in self.imports):
             return False
-        if name not in self._logger_memo:
-            if name in self.assigned_calls:
-                made = self.lookup(self.assigned_calls[name])
-                self._logger_memo[name] = made is not None and self.project.returns_symbol(made) == LOGGER
-            else:
-                symbol = self.lookup(name)
-                self._logger_memo[name] = symbol is not None and symbol.kind == "logger"
-        return self._logger_memo[name]
+        if name in self._logger_memo:
+            return self._logger_memo[name]
+        return self._memo(self._logger_memo, name, lambda: self._made_logger(name))
 
-    def _imported_module_base(self, spelling: str) -> bool:
+    def _made_logger(self, name: str) -> bool:
+        if name in self.assigned_calls:
+            made = self.lookup(self.assigned_calls[name])
+            return made is not None and self.project.returns_symbol(made) == LOGGER
+        symbol = self.lookup(name)
+        return symbol is not None and symbol.kind == "logger"
+
+    def _imported_module_base(self, spelling: str) -> bool | None:
+        """Whether an imported base is an nn.Module per the project index (None: unknown)."""
         symbol = self.lookup(spelling)
-        if symbol is None or symbol.kind != "class":
-            return False
-        return bool(self.project.is_module_class(symbol.path, symbol.qualname))
+        if symbol is None:
+            return None
+        if symbol.kind == "external":
+            return symbol.qualname.startswith("torch.nn.") and symbol.qualname.rpartition(".")[2][:1].isupper() \
+                or (None if symbol.qualname.startswith("torch.") else False)
+        if symbol.kind != "class":
+            return None
+        return self.project.is_module_class(symbol.path, symbol.qualname)
 
     def is_module_class(self, name: str) -> bool:
         """An nn.Module subclass: a `torch.nn` base, an in-file module base, a base the project
         index traces to `torch.nn.Module` through other files, or (without an answer from the
         index) an imported base with a `forward(self, ...)` method."""
         if name not in self._module_memo:
+            before = self.project.misses() if self.project is not None else 0
             self._module_memo[name] = False  # cycles
             info = self.classes[name]
+            imported = [self._imported_module_base(b) for b in info.base_spellings]
             result = any(self.is_module_class(b) for b in info.base_names) or any(
                 q.startswith("torch.nn.") and q.rpartition(".")[2][:1].isupper() for q in info.base_qualnames) \
-                or any(self._imported_module_base(b) for b in info.base_spellings)
-            if not result and "forward" in info.methods:
+                or True in imported
+            known = bool(imported) and all(v is False for v in imported)  # the index says: no module base
+            if not result and not known and "forward" in info.methods:
                 forward = info.methods["forward"].node
                 args = forward.args.posonlyargs + forward.args.args
                 result = bool(info.base_qualnames) and bool(args) and args[0].arg == "self" and not any(
                     q.startswith(("torch.autograd", "object")) for q in info.base_qualnames)
             self._module_memo[name] = result
+            if self.project is not None and self.project.misses() != before:
+                return self._module_memo.pop(name)  # partial: ask again once the index has the files
         return self._module_memo[name]
 
     def workspace_compiles(self) -> dict[int, tuple[FunctionInfo, list]]:

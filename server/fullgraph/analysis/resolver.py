@@ -46,6 +46,10 @@ class Resolver:
             self._memo[name] = next((f for f in (find_in(b, parts) for b in self.bases) if f), None)
         return self._memo[name]
 
+    def clear(self) -> None:
+        """Forget resolved names (after a file was created or deleted)."""
+        self._memo.clear()
+
     @staticmethod
     def relative_file(from_path: str, level: int, module: str) -> str | None:
         """The file of `from .{level dots}module import ...` written in `from_path`."""

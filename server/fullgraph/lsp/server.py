@@ -29,6 +29,7 @@ from pygls.uris import to_fs_path
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis
+from fullgraph.lsp.index_feature import IndexService
 from fullgraph.lsp.positions import Encoder
 from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
@@ -44,6 +45,7 @@ class FullgraphServer(LanguageServer):
         self.settings = Settings(on_error=self.log_warning)
         self.init_settings: dict = {}
         self.scheduler = Scheduler(self)
+        self.index = IndexService(self)
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fullgraph")
         self.lens_providers: list = []
         self.save_hooks: list = []
