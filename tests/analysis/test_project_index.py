@@ -137,3 +137,17 @@ def test_false_flags_and_disabled(tmp_path):
     s = p.summary(str(tmp_path / "ws/m.py"))
     assert s.classes["C"].false_flags == {"debug"}
     assert s.classes["C"].methods["slow"].disabled
+
+
+def test_readonly_never_reads_and_lists_what_it_lacked(tmp_path):
+    p = project(tmp_path, {"app.py": "from pkg import Base\nclass Net(Base):\n    pass\n"})
+    app = str(tmp_path / "ws/app.py")
+    with p.readonly() as used:
+        assert p.is_module_class(app, "Net") is None
+    assert str(tmp_path / "ws/app.py") in used.missing and not p._files
+    with p.recording() as used:
+        assert p.is_module_class(app, "Net") is True
+    assert str(tmp_path / "lib/pkg/base.py") in used.touched
+    with p.readonly() as used:
+        assert p.is_module_class(app, "Net") is True
+    assert not used.missing

@@ -39,6 +39,8 @@ from fullgraph.analysis.summary import (
 from fullgraph.analysis.summary_store import SummaryStore
 
 MAX_DEPTH = 24  # re-export and base-class chains longer than this are left unresolved
+STAR_DEPTH = 2  # `from x import *` followed through at most this many modules
+MAX_STARS = 16  # star imports of one module searched for a name
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
                        ".pytest_cache", "build", "dist", "site-packages"))
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
@@ -63,6 +65,7 @@ class IndexUse:
 
     missing: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
+    readonly: bool = False
 
 
 @dataclass
@@ -103,6 +106,16 @@ class ProjectIndex:
         path: it never reads, parses or asks the interpreter. Yields a record whose `missing`
         lists the files it lacked (for a background fill) and `touched` those it used (to
         re-analyse when they change)."""
+        use = self._local.use = IndexUse(readonly=True)
+        try:
+            yield use
+        finally:
+            self._local.use = None
+
+    @contextmanager
+    def recording(self):
+        """Within this block (in this thread) the files the index reads or uses are listed in
+        the yielded record's `touched` (what a cached result depends on)."""
         use = self._local.use = IndexUse()
         try:
             yield use
@@ -111,7 +124,8 @@ class ProjectIndex:
 
     @property
     def eager(self) -> bool:
-        return getattr(self._local, "use", None) is None
+        use = getattr(self._local, "use", None)
+        return use is None or not use.readonly
 
     def _miss(self, path: str) -> None:
         self._local.use.missing.add(path)
@@ -151,8 +165,9 @@ class ProjectIndex:
         except OSError:
             return None
         stamp = (st.st_size, st.st_mtime_ns)
-        if not self.eager:
-            self._local.use.touched.add(path)
+        use = getattr(self._local, "use", None)
+        if use is not None:
+            use.touched.add(path)
         with self._lock:
             entry = self._files.get(path)
             if entry is not None and (entry.stamp == stamp or entry.stamp[0] < 0):  # < 0: an editor buffer
@@ -268,14 +283,24 @@ class ProjectIndex:
             return Symbol(path, name, "value")
         if name in s.constants:
             return Symbol(path, name, "value")
-        for ref in s.star_imports:
-            module = self._module(ref.module, path, ref.level, depth)
-            if module is not None and module.path is not None:
-                found = self._name(module.path, name, depth + 1)
-                if found is not None:
-                    return found
         if name in _BUILTINS:
             return Symbol(None, name, "external")
+        return self._star_name(path, s, name, depth, 0) if s.star_imports else None
+
+    def _star_name(self, path: str, s: FileSummary, name: str, depth: int, stars: int) -> Symbol | None:
+        """`name` from the modules `path` star-imports, where cheap: a module whose `__all__`
+        leaves the name out is not searched, and stars of stars only STAR_DEPTH deep."""
+        for ref in s.star_imports[:MAX_STARS]:
+            module = self._module(ref.module, path, ref.level, depth)
+            inner = self.summary(module.path) if module is not None and module.path is not None else None
+            if inner is None or (inner.all_names is not None and name not in inner.all_names):
+                continue
+            if _defines(inner, name):
+                return self._name(module.path, name, depth + 1)
+            if inner.star_imports and stars + 1 < STAR_DEPTH:
+                found = self._star_name(module.path, inner, name, depth + 1, stars + 1)
+                if found is not None:
+                    return found
         return None
 
     def imported(self, path: str, ref: ImportRef, depth: int = 0, rest: str = "") -> Symbol | None:
@@ -439,8 +464,15 @@ class ProjectIndex:
             if self._compile_targets is not None or not self.eager:
                 return self._compile_targets or {}
         found: dict[tuple[str, str], list[CompileTarget]] = {}
+        marks = self.store.get_marks(self.roots) if self.store is not None else {}
+        fresh: dict[str, tuple] = {}
         for path in self.workspace_files():
-            if not _text_has(path, _COMPILE_TEXT, self._files.get(path)):
+            stamp = _stamp(path)
+            known = marks.get(path)
+            has = known[1] if known is not None and known[0] == stamp else \
+                _text_has(path, _COMPILE_TEXT, self._files.get(path))
+            fresh[path] = (stamp, has)
+            if not has:
                 continue
             s = self.summary(path)
             for site in s.compile_sites if s is not None else ():
@@ -450,9 +482,16 @@ class ProjectIndex:
                 target = self.lookup(path, site.target)
                 if target is not None and target.kind in ("class", "function") and target.path is not None:
                     found.setdefault((target.path, target.qualname), []).append(CompileTarget(path, site, target))
+        if self.store is not None and fresh != marks:
+            self.store.put_marks(self.roots, fresh)
         with self._lock:
             self._compile_targets = found
         return found
+
+    def set_compile_targets(self, targets: dict[tuple[str, str], list[CompileTarget]]) -> None:
+        """Use `compile_targets()` computed by another process over the same workspace."""
+        with self._lock:
+            self._compile_targets = targets
 
     def call_sites(self, path: str, qualname: str) -> list[tuple[str, CallSite]]:
         """Every call in the workspace that resolves to function or method `qualname` of `path`:
@@ -484,6 +523,12 @@ class ProjectIndex:
         if symbol is None or symbol.path is None:
             return None
         return os.path.abspath(symbol.path), symbol.qualname
+
+
+def _defines(s: FileSummary, name: str) -> bool:
+    """Whether a module binds `name` itself (not through a star import)."""
+    return name in s.classes or name in s.functions or name in s.imports or name in s.aliases \
+        or name in s.assigned_calls or name in s.constants or name in s.loggers
 
 
 def _torch_module_class(qualname: str) -> bool:

@@ -34,12 +34,32 @@ class SummaryStore:
         return summary if key == _KEY and tuple(stored_stamp) == stamp else None
 
     def put(self, path: str, stamp: tuple[int, int], summary: FileSummary) -> None:
-        file = self._file(path)
+        _dump(self._file(path), (_KEY, stamp, summary))
+
+    def _marks_file(self, roots: tuple[str, ...]) -> Path:
+        digest = hashlib.sha1("\0".join(roots).encode("utf-8", "surrogatepass")).hexdigest()
+        return self.folder / "marks" / f"{digest}.pickle"
+
+    def get_marks(self, roots: tuple[str, ...]) -> dict[str, tuple]:
+        """path -> (stamp, whether its text calls `compile(`), for the workspace of `roots`."""
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = file.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                pickle.dump((_KEY, stamp, summary), f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, file)
-        except OSError:
-            pass  # a read-only cache folder only costs speed
+            with open(self._marks_file(roots), "rb") as f:
+                key, marks = pickle.load(f)
+        except Exception:  # noqa: BLE001 - a miss
+            return {}
+        return marks if key == _KEY and isinstance(marks, dict) else {}
+
+    def put_marks(self, roots: tuple[str, ...], marks: dict[str, tuple]) -> None:
+        _dump(self._marks_file(roots), (_KEY, marks))
+
+
+def _dump(file: Path, data) -> None:
+    """Write a pickle atomically; a read-only cache folder only costs speed."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, file)
+    except OSError:
+        pass

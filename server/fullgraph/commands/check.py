@@ -10,9 +10,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from fullgraph.analysis.workspace import project_for
 from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.workspace import project_for
 from fullgraph.commands.options import add_config_arguments, config_for_paths
+from fullgraph.commands.results_cache import ResultsCache
 from fullgraph.config import Config
 from fullgraph.findings import Finding
 from fullgraph.wording import counted
@@ -50,25 +51,47 @@ def collect_files(paths: list[str], config: Config) -> list[str]:
 
 
 _project: ProjectIndex | None = None  # one per process (the workers build their own)
+_results: ResultsCache | None = None
 
 
-def _start(config: Config, paths: list[str], index: bool) -> None:
-    global _project
+def _start(config: Config, paths: list[str], index: bool, compiled=None) -> None:
+    """Set up this process: its project index (with the workspace's compile calls when the
+    parent found them already) and the results cache."""
+    global _project, _results
     _project = project_for(config, paths) if index else None
+    _results = ResultsCache() if index else None
+    if _project is not None and compiled is not None:
+        _project.set_compile_targets(compiled)
 
 
 def check_file(path: str, config: Config) -> list[Finding]:
     """Findings of one file (and of other workspace files its compiled code reaches); an
     unreadable file gives one FG000."""
-    from fullgraph.engine import analyze_document
+    from fullgraph.engine import analyze, analyze_document
 
+    cached = _results.get(path, config, os.getcwd()) if _results is not None else None
+    if cached is not None:
+        return cached
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         return [Finding(path, 1, 0, 1, 1, "FG000", f"cannot read the file: {exc.strerror}", severity="error")]
-    report = analyze_document(data, path, config, project=_project)
+    if _project is None:
+        return analyze(data, path, config)
+    with _project.recording() as used:
+        report = analyze_document(data, path, config, project=_project)
     relative = not os.path.isabs(path)
-    return [*report.findings, *(f.with_(path=os.path.relpath(f.path)) if relative else f for f in report.elsewhere)]
+    findings = [*report.findings,
+                *(f.with_(path=os.path.relpath(f.path)) if relative else f for f in report.elsewhere)]
+    _results.put(path, config, os.getcwd(), used.touched | _compile_deps(path), findings)
+    return findings
+
+
+def _compile_deps(path: str) -> set[str]:
+    """The files whose `torch.compile(...)` calls make entries of `path`."""
+    targets = _project.compile_targets()
+    here = os.path.abspath(path)
+    return {t.site_path for (target, _), sites in targets.items() if target == here for t in sites}
 
 
 def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[Finding]:
@@ -77,7 +100,9 @@ def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], in
         _start(config, paths, index)
         found = [f for path in files for f in check_file(path, config)]
     else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(config, paths, index)) as pool:
+        compiled = project_for(config, paths).compile_targets() if index else None  # one scan, not one per worker
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start,
+                                 initargs=(config, paths, index, compiled)) as pool:
             chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
             found = [f for chunk in chunks for f in chunk]
     unique = {(f.path, f.line, f.col, f.code): f for f in found}  # a helper reached from two files
