@@ -9,6 +9,7 @@ import importlib.util
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
+from fullgraph.analysis.workspace import interpreter
 from fullgraph.lsp import actions
 from fullgraph.lsp.hover import covers, hover_markdown
 from fullgraph.lsp.lens import breaks_lenses
@@ -69,7 +70,9 @@ def _start_index(ls: FullgraphServer) -> None:
     settings = ls.settings.client
     confirm = settings.get("confirm") if isinstance(settings.get("confirm"), dict) else {}
     python = settings.get("interpreter") or confirm.get("interpreter")
-    ls.index.start(folders, python if isinstance(python, str) and python else None)
+    if not isinstance(python, str) or not python:
+        python = interpreter(ls.settings.for_path(folders[0] if folders else None).config)
+    ls.index.start(folders, python)
     caps = _caps(ls)
     watched = caps.workspace.did_change_watched_files if caps.workspace else None
     if watched and watched.dynamic_registration:
