@@ -66,6 +66,7 @@ class IndexUse:
     missing: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
     readonly: bool = False
+    stamps: dict = field(default_factory=dict)  # path -> (size, mtime) seen by this analysis
 
 
 @dataclass
@@ -160,11 +161,9 @@ class ProjectIndex:
         return os.path.relpath(path, max(bases, key=len)) if bases else path
 
     def _entry(self, path: str) -> _Entry | None:
-        try:
-            st = os.stat(path)
-        except OSError:
+        stamp = self._stamp_once(path)
+        if stamp is None:
             return None
-        stamp = (st.st_size, st.st_mtime_ns)
         use = getattr(self._local, "use", None)
         if use is not None:
             use.touched.add(path)
@@ -217,7 +216,7 @@ class ProjectIndex:
     def derived(self, path: str, key, compute):
         """`compute()` memoised with the current version of `path` (None when unreadable)."""
         entry = self._files.get(path)
-        if entry is None or (entry.stamp[0] >= 0 and entry.stamp != _stamp(path)):
+        if entry is None or (entry.stamp[0] >= 0 and entry.stamp != self._stamp_once(path)):
             entry = self._entry(path)
         if entry is None:
             return None
@@ -228,6 +227,16 @@ class ProjectIndex:
         if self.misses() == before:
             entry.derived[key] = value
         return value
+
+    def _stamp_once(self, path: str) -> tuple[int, int] | None:
+        """The file's stamp, read once per read-only or recorded analysis (files do not change
+        under one analysis; the next one looks again)."""
+        use = getattr(self._local, "use", None)
+        if use is None:
+            return _stamp(path)
+        if path not in use.stamps:
+            use.stamps[path] = _stamp(path)
+        return use.stamps[path]
 
     def tree(self, path: str) -> tuple[ast.Module, str] | None:
         """The parsed tree and text of `path`, parsed on first use (a view only has those parsed)."""

@@ -62,6 +62,7 @@ class ModuleIndex:
         self._logger_memo: dict[str, bool] = {}
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
+        self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
@@ -290,8 +291,14 @@ class ModuleIndex:
 
     def inherited(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         """Method `name` of `cls` defined in an imported base class (in another file)."""
-        if self.project is None:
+        if self.project is None or not (cls.base_spellings or cls.base_names):
             return None
+        key = (cls.name, name)
+        if key in self._inherited:
+            return self._inherited[key]
+        return self._memo(self._inherited, key, lambda: self._inherited_method(cls, name))
+
+    def _inherited_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
         seen = set()
         todo = [cls]
         while todo:
