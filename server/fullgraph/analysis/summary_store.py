@@ -34,7 +34,7 @@ class SummaryStore:
         return summary if key == _KEY and tuple(stored_stamp) == stamp else None
 
     def put(self, path: str, stamp: tuple[int, int], summary: FileSummary) -> None:
-        _dump(self._file(path), (_KEY, stamp, summary))
+        write_pickle(self._file(path), (_KEY, stamp, summary))
 
     def _marks_file(self, roots: tuple[str, ...]) -> Path:
         digest = hashlib.sha1("\0".join(roots).encode("utf-8", "surrogatepass")).hexdigest()
@@ -50,10 +50,10 @@ class SummaryStore:
         return marks if key == _KEY and isinstance(marks, dict) else {}
 
     def put_marks(self, roots: tuple[str, ...], marks: dict[str, tuple]) -> None:
-        _dump(self._marks_file(roots), (_KEY, marks))
+        write_pickle(self._marks_file(roots), (_KEY, marks))
 
 
-def _dump(file: Path, data) -> None:
+def write_pickle(file: Path, data) -> None:
     """Write a pickle atomically; a read-only cache folder only costs speed."""
     try:
         file.parent.mkdir(parents=True, exist_ok=True)

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from fullgraph.analysis.search_paths import cache_dir
-from fullgraph.analysis.summary_store import _dump
+from fullgraph.analysis.summary_store import write_pickle
 from fullgraph.config import Config
 
 
@@ -52,4 +52,4 @@ class ResultsCache:
     def put(self, path: str, config: Config, extra, deps, findings) -> None:
         stamps = _stamps({os.path.abspath(path), *deps})
         if stamps is not None:
-            _dump(self._file(path, config, extra), (stamps, findings))
+            write_pickle(self._file(path, config, extra), (stamps, findings))
