@@ -18,19 +18,13 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import shutil
 import subprocess
 import sys
-import sysconfig
 import time
 from pathlib import Path
 
 from fullgraph.engine import analyze
-from transformers_models import models_dir
-
-
-def ruff_binary() -> str | None:
-    return shutil.which("ruff", path=sysconfig.get_path("scripts")) or shutil.which("ruff")
+from transformers_models import models_and_ruff
 
 
 def best_time(fn, repeat: int) -> float:
@@ -90,10 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="whole-tree runs of each tool (the best counts)")
     args = parser.parse_args(argv)
 
-    root, ruff = models_dir(), ruff_binary()
-    if root is None or ruff is None:
-        print("transformers and ruff are needed: pip install -e '.[bench]'", file=sys.stderr)
+    found = models_and_ruff()
+    if found is None:
         return 2
+    root, ruff = found
     files = sorted(root.rglob("modeling_*.py"))
     lines = sum(len(p.read_bytes().splitlines()) for p in files)
     print(f"transformers models/: {len(files)} modeling files, {lines:,} lines\n")

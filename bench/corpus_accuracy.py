@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "corpus"))
 
 from corpus_format import load_examples, rule_of  # noqa: E402
+from fullgraph.analysis.project import ProjectIndex  # noqa: E402
 from fullgraph.engine import analyze  # noqa: E402
 
 
@@ -23,12 +24,13 @@ def _percent(part: int, whole: int) -> str:
 
 def main() -> int:
     examples = load_examples()
+    project = ProjectIndex([str(examples[0].path.parent)]) if examples else None  # as `fullgraph check` runs
     breaking, clean, expected, found, false_pos, clean_alarms = (Counter() for _ in range(6))
     for example in examples:
         rule = rule_of(example)
         (clean if example.clean else breaking)[rule] += 1
         want = example.expected_findings()
-        got = {(f.line, f.code) for f in analyze(example.path.read_bytes(), str(example.path))}
+        got = {(f.line, f.code) for f in analyze(example.path.read_bytes(), str(example.path), project=project)}
         for _, code in want:
             expected[code] += 1
         for _, code in want & got:

@@ -57,11 +57,14 @@ class Bench:
         self.version = 1
         self.line = 0
         self.fix_all_edits: list[types.WorkspaceEdit] = []
+        self.publishes = 0
+        self.last_publish = self.first = self.warm_after = 0.0
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_publish(params: types.PublishDiagnosticsParams):
             if params.uri == self.uri and params.version is not None:
-                self.published[params.version] = time.perf_counter()
+                self.published[params.version] = self.last_publish = time.perf_counter()
+                self.publishes += 1
                 self.diagnostics = params.diagnostics
 
         @self.client.feature(types.WORKSPACE_APPLY_EDIT)
@@ -73,12 +76,26 @@ class Bench:
         await self.client.start_io(*SERVER)
         caps = types.ClientCapabilities(text_document=types.TextDocumentClientCapabilities(
             code_action=types.CodeActionClientCapabilities(data_support=True)))
+        folder = from_fs_path(str(self.path.parent))
         await self.client.initialize_async(types.InitializeParams(
-            capabilities=caps, initialization_options={"settings": {"debounce": 0}}))
+            capabilities=caps, initialization_options={"settings": {"debounce": 0}}, root_uri=folder,
+            workspace_folders=[types.WorkspaceFolder(uri=folder, name="model")]))
         self.client.initialized(types.InitializedParams())
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
             uri=self.uri, language_id="python", version=1, text=text)))
-        await self.wait(1)
+        opened = time.perf_counter()
+        self.first = await self.wait(1) - opened
+        self.warm_after = await self.index_warm() - opened
+
+    async def index_warm(self, quiet: float = 3.0, timeout: float = 120) -> float:
+        """When the server stopped republishing version 1 (the project index built and the files
+        this one imports read): the time of its last publish."""
+        deadline = time.perf_counter() + timeout
+        count = -1
+        while count != self.publishes and time.perf_counter() < deadline:
+            count = self.publishes
+            await asyncio.sleep(quiet)
+        return self.last_publish
 
     async def wait(self, version: int, timeout: float = 60) -> float:
         deadline = time.perf_counter() + timeout
@@ -161,28 +178,30 @@ def ms(values: list[float], q: float) -> float:
 async def main(argv: list[str]) -> None:
     path, label = (Path(argv[0]), argv[0]) if argv else largest_modeling_file()
     text = path.read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory() as folder:
-        copy = Path(folder) / path.name
-        copy.write_text(text, encoding="utf-8")
-        bench = Bench(copy)
-        await bench.start(text)
-        print(f"File: {label} ({len(text.splitlines())} lines, {len(text) // 1024} KiB, "
-              f"{len(bench.diagnostics)} diagnostics); {os.cpu_count()} CPUs\n")
-        print("| measure | value | target |\n|---|---|---|", flush=True)
-        latency = await bench.diagnostics_latency()
-        print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0) | {ms(latency, 50):.0f} ms | ≤100 ms |")
-        print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |", flush=True)
-        actions = await bench.code_actions()
-        if actions:
-            print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "
-                  f"{1000 * max(actions):.0f} ms | ≤200 ms |", flush=True)
-        fix_all = await bench.fix_all()
-        print(f"| fix-all command (`fullgraph.applyFixAll`, {len(bench.fix_all_edits)} edits sent) p50 / max | "
-              f"{ms(fix_all, 50):.0f} / {1000 * max(fix_all):.0f} ms | ≤1 s |", flush=True)
-        memory = await bench.memory()
-        rss = " → ".join(f"{mb:.0f}" for _, mb in memory)
-        print(f"| server RSS every 1,000 of {MEMORY_EDITS:,} edits (debounce 200 ms) | {rss} MB | flat |", flush=True)
-        await bench.stop()
+    # The file is opened in place (its imports resolve from there); the server never writes it.
+    bench = Bench(path)
+    await bench.start(text)
+    print(f"File: {label} ({len(text.splitlines())} lines, {len(text) // 1024} KiB, "
+          f"{len(bench.diagnostics)} diagnostics); {os.cpu_count()} CPUs\n")
+    print("| measure | value | target |\n|---|---|---|", flush=True)
+    print(f"| didOpen → first publishDiagnostics (never waits for the project index) | {1000 * bench.first:.0f} ms "
+          f"| |")
+    print(f"| didOpen → last republish (project index built, imports read) | {1000 * bench.warm_after:.0f} ms | |")
+    latency = await bench.diagnostics_latency()
+    print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0, index warm) | {ms(latency, 50):.0f} ms "
+          "| ≤60 ms |")
+    print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |", flush=True)
+    actions = await bench.code_actions()
+    if actions:
+        print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "
+              f"{1000 * max(actions):.0f} ms | ≤200 ms |", flush=True)
+    fix_all = await bench.fix_all()
+    print(f"| fix-all command (`fullgraph.applyFixAll`, {len(bench.fix_all_edits)} edits sent) p50 / max | "
+          f"{ms(fix_all, 50):.0f} / {1000 * max(fix_all):.0f} ms | ≤1 s |", flush=True)
+    memory = await bench.memory()
+    rss = " → ".join(f"{mb:.0f}" for _, mb in memory)
+    print(f"| server RSS every 1,000 of {MEMORY_EDITS:,} edits (debounce 200 ms) | {rss} MB | flat |", flush=True)
+    await bench.stop()
 
 
 if __name__ == "__main__":

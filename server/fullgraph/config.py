@@ -9,6 +9,8 @@ from pathlib import Path, PurePath
 import tomllib
 
 ASSUME_COMPILED = ("modules", "decorated", "all")
+ASSUME_KEYS = ("training", "dtype")
+ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
 def _codes(value) -> tuple[str, ...]:
@@ -27,6 +29,7 @@ class Config:
     assume_compiled: str = "modules"
     severity: dict = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
+    assume: dict = field(default_factory=dict)  # what the project compiles: {"training": False, "dtype": "float32"}
     extra: dict = field(default_factory=dict)
     root: str | None = None  # folder of the pyproject.toml it came from (exclude globs are relative to it)
 
@@ -81,11 +84,24 @@ class Config:
                 if not isinstance(value, dict):
                     raise ValueError("severity must be a table of CODE = severity")
                 changes[name] = {**self.severity, **{k.upper(): str(v) for k, v in value.items()}}
+            elif name == "assume":
+                changes[name] = _assume(value)
             elif name == "root":
                 changes[name] = str(value)
             else:
                 extra[key] = value
         return replace(self, extra=extra, **changes)
+
+
+def _assume(value) -> dict:
+    """`assume = { training = false, dtype = "float32" }`, checked."""
+    if not isinstance(value, dict) or set(value) - set(ASSUME_KEYS):
+        raise ValueError(f"assume must be a table with keys among {', '.join(ASSUME_KEYS)}")
+    if "training" in value and not isinstance(value["training"], bool):
+        raise ValueError("assume.training must be true or false")
+    if "dtype" in value and value["dtype"] not in ASSUME_DTYPES:
+        raise ValueError(f"assume.dtype must be one of {', '.join(ASSUME_DTYPES)}")
+    return dict(value)
 
 
 def find_pyproject(start_path: str | Path) -> Path | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import io
+import os
 import sys
 import tokenize
 from collections import deque
@@ -12,17 +14,22 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
+from fullgraph.rules.common import snippet
+from fullgraph.rules.conditions import conditions, describe, impossible
 from fullgraph.suppression import suppressed
 from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
 CHECKS = checks()
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
+OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
+FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
 
@@ -33,6 +40,7 @@ class Report:
 
     findings: list[Finding] = field(default_factory=list)
     entries: list[Location] = field(default_factory=list)
+    elsewhere: list[Finding] = field(default_factory=list)  # in other workspace files this one's entries reach
 
 
 class _Lines:
@@ -101,17 +109,19 @@ def _parse(text: str, path: str, cache: ParseCache | None) -> ast.Module | Findi
         return _fg000(path, "cannot parse: the code is nested too deeply")
 
 
-def analyze(source: str | bytes, path: str = "<string>", config: Config | None = None) -> list[Finding]:
+def analyze(source: str | bytes, path: str = "<string>", config: Config | None = None,
+            project: ProjectIndex | None = None) -> list[Finding]:
     """Likely graph breaks in `source`, sorted by (line, col, code)."""
-    return analyze_document(source, path, config).findings
+    return analyze_document(source, path, config, project=project).findings
 
 
 def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None,
-                     cache: ParseCache | None = None) -> Report:
+                     cache: ParseCache | None = None, project: ProjectIndex | None = None) -> Report:
     """Findings plus the compiled entry points of one document.
 
     ``cache`` (one per open document in the language server) re-parses only the top-level blocks
     changed since the last text that parsed; it stays locked until the analysis is done.
+    ``project`` (a :class:`ProjectIndex`) lets the analysis follow imports into other files.
     """
     config = config or Config()
     if sys.getrecursionlimit() < RECURSION_LIMIT:  # the walk recurses once per nesting level
@@ -120,15 +130,16 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
     if text is None:
         return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
     with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
-        return _analyze_text(text, path, config, cache)
+        return _analyze_text(text, path, config, cache, project)
 
 
-def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None) -> Report:
+def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None,
+                  project: ProjectIndex | None) -> Report:
     try:
         parsed = _parse(to_lf(text), path, cache)  # same tree; CPython's messages count CRLF lines differently
         if isinstance(parsed, Finding):
             return _filtered(Report([_inside(parsed, text)]), config)
-        return _analyze_tree(parsed, text, path, config)
+        return _analyze_tree(parsed, text, path, config, project)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
         finding = _not_analyzed(path, "the file", exc)
         return Report([finding] if config.selects(finding.code) else [])
@@ -164,49 +175,102 @@ def _filtered(report: Report, config: Config) -> Report:
     return report
 
 
-def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Report:
-    index = ModuleIndex(tree, text)
+def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
+                  project: ProjectIndex | None = None) -> Report:
+    index = ModuleIndex(tree, text, _index_path(path, project), project)
     entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
+    elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
+    home_lines = functools.cache(lambda p: _Lines(project.tree(p)[1]))
     failed: list[Finding] = []
     walks = list(_walk_region(index, entries, path, lines, failed))
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
+    compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
+        home = visit.function.module
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called):
                 continue
-            finding = _finding(raw, visit, path, lines, config, scopes)
-            if finding is not None:
-                seen.setdefault((finding.line, finding.col, finding.code), finding)
+            if home is index or home is None:
+                related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
+                finding = _finding(raw, visit, path, lines, config, scopes, related)
+                if finding is not None:
+                    seen.setdefault((finding.line, finding.col, finding.code), finding)
+            elif visit.origin is not None and project.in_workspace(home.path):
+                related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
+                           _location(visit.origin, path, lines, "reached from here"))
+                finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related)
+                if finding is not None:
+                    elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
+            elif visit.origin is not None:
+                finding = _library_finding(raw, visit, path, lines, config, project)
+                if finding is not None:
+                    seen.setdefault((finding.line, finding.col, finding.code), finding)
     for finding in failed:
         if config.selects(finding.code) and not suppressed(lines.line(finding.line), finding.code):
             seen.setdefault((finding.line, finding.col, finding.code), finding.with_(
                 severity=config.severity_for(finding.code, finding.severity)))
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
-    return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries])
+    return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries],
+                  sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
+
+
+def _index_path(path: str, project: ProjectIndex | None) -> str:
+    """The path the project index knows this file by (absolute), or the name given."""
+    return os.path.abspath(path) if project is not None and os.path.isfile(path) else path
 
 
 def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str, lines: _Lines, failed: list[Finding]):
-    """Each function of the compiled region walked once (breadth first from the entries); a function
-    whose walk fails gets an FG001 finding in ``failed``."""
+    """Each function of the compiled region walked once (breadth first from the entries),
+    following calls and wrapping decorators into other files (at most FOREIGN_VISITS of them);
+    a function whose walk fails gets an FG001 finding in ``failed``."""
     queue = deque(Visit(e, e) for e in entries)
     queued = {id(e) for e in entries}
+    foreign = 0
     while queue:
         visit = queue.popleft()
-        walker = Walker(index, visit, CHECKS)
+        home = visit.function.module or index
         try:
-            walker.run()
+            walker = _walk(home, visit, home is not index)
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
-            failed.append(_not_analyzed(path, f"`{visit.function.qualname}`", exc, visit.function.node, lines))
+            if home is index:
+                failed.append(_not_analyzed(path, f"`{visit.function.qualname}`", exc, visit.function.node, lines))
+            else:  # a function of another file: its own analysis reports it
+                _internal_error(home.path, visit.function.qualname, exc)
             continue
         yield walker, visit
-        for target, call, arg_facts, in_loop in walker.calls:
-            if id(target) not in queued:
-                queued.add(id(target))
-                queue.append(Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
-                                   visit.in_loop or in_loop, arg_facts))
+        wrappers = [(w, dec, (), False) for dec, w in home.decorator_wrappers(visit.function)]
+        for target, call, arg_facts, in_loop in [*wrappers, *walker.calls]:
+            if id(target) in queued or target.node is visit.function.node:
+                continue
+            if target.module is not None and target.module is not index:
+                foreign += 1
+                if foreign > FOREIGN_VISITS:
+                    continue
+            origin = visit.origin
+            if origin is None and home is index and target.module is not None and target.module is not index:
+                origin = call  # the region leaves the analysed file here
+            queued.add(id(target))
+            queue.append(Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
+                               visit.in_loop or in_loop, arg_facts, origin))
+
+
+def _walk(home: ModuleIndex, visit: Visit, foreign: bool) -> Walker:
+    """Walk one function; a function of another file is walked once per argument facts and
+    loop context and the walk kept with that file's version in the project index."""
+    if not foreign:
+        walker = Walker(home, visit, CHECKS)
+        walker.run()
+        return walker
+    key = ("walk", visit.function.qualname, visit.function.node.lineno, visit.arg_facts, visit.in_loop)
+
+    def compute():  # the rules only ask whether the function is the entry, which it never is here
+        walker = Walker(home, visit, CHECKS)
+        walker.run()
+        return walker
+    return home.project.derived(home.path, key, compute)
 
 
 def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location:
@@ -215,8 +279,67 @@ def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location
                     lines.col(end_line, node.end_col_offset or 0), message)
 
 
+def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Location, ...]:
+    """The entry and call path of a finding in a helper, and where another file compiles the entry."""
+    related: tuple[Location, ...] = ()
+    if visit.path:
+        related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
+                   *(_location(call, path, lines, f"called from `{caller}`") for caller, call in visit.path))
+    if compiled_by:
+        related += tuple(Location(c.site_path, c.site.line, c.site.col, c.site.end_line, c.site.end_col,
+                                  f"`{visit.entry.qualname}` is compiled here") for c in compiled_by[1])
+    return related
+
+
+def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
+    """The message suffix naming the trace-time conditions a finding sits under, or None when
+    the project's `assume` setting says they never hold. In library code, a condition on the
+    library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
+    user and cannot be checked: such a finding is left out."""
+    if not raw.conditions:
+        return ""
+    found = [c for test, holds in raw.conditions for c in conditions(test, holds)]
+    if config.assume and any(impossible(c, config.assume) for c in found):
+        return None
+    if library and not all(_names(test) <= OUTSIDE_NAMES or all(
+            c.training is not None or c.dtypes is not None for c in conditions(test, holds))
+            for test, holds in raw.conditions):
+        return None
+    return describe(found)
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
+                     project: ProjectIndex) -> Finding | None:
+    """One finding at the user's call line for a break inside library code it reaches."""
+    call = visit.origin
+    home = visit.function.module
+    where = f"{project.display_path(home.path)}:{raw.node.lineno}"
+    callee = snippet(call.func) if isinstance(call, ast.Call) else f"@{snippet(call)}"
+    rule = RULES[raw.code]
+    named = _conditions(raw, config, library=True)
+    if named is None:
+        return None
+    message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): " \
+              f"{raw.message}{named}"
+    gb_ids = raw.gb_ids or rule.gb_ids
+    if raw.in_loop:
+        gb_ids, message = (*gb_ids, "GB7000"), message + LOOP_NOTE
+    end_line = call.end_lineno or call.lineno
+    return Finding(path, call.lineno, lines.col(call.lineno, call.col_offset), end_line,
+                   lines.col(end_line, call.end_col_offset or 0), raw.code, message,
+                   severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence, gb_ids=gb_ids,
+                   related=(Location(home.path, raw.node.lineno, raw.node.col_offset, raw.node.lineno,
+                                     raw.node.col_offset + 1, f"breaks here: {raw.message}"),),
+                   data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
+                         "library": where})
+
+
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-             scopes: dict[int, ast.Module]) -> Finding | None:
+             scopes: dict[int, ast.Module], related: tuple[Location, ...]) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
@@ -224,15 +347,14 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
     end_line = end_node.end_lineno or line
     if suppressed(lines.line(line), raw.code) or (end_line != line and suppressed(lines.line(end_line), raw.code)):
         return None
+    named = _conditions(raw, config)
+    if named is None:
+        return None
     gb_ids = raw.gb_ids or rule.gb_ids
-    message = raw.message
+    message = raw.message + named
     if raw.in_loop:
         gb_ids = (*gb_ids, "GB7000")
         message += LOOP_NOTE
-    related = ()
-    if visit.path:
-        related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
-                   *(_location(call, path, lines, f"called from `{caller}`") for caller, call in visit.path))
     finding = Finding(
         path, line, lines.col(line, node.col_offset), end_line, lines.col(end_line, end_node.end_col_offset or 0),
         raw.code, message, severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence,

@@ -9,15 +9,19 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases
+from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, dotted, false_flags, import_refs
+
+if TYPE_CHECKING:
+    from fullgraph.analysis.project import ProjectIndex, Symbol
 
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
-LOGGER_FACTORIES = ("getLogger", "get_logger")
 
 
 @dataclass
@@ -28,6 +32,8 @@ class FunctionInfo:
     qualname: str
     cls: ClassInfo | None = None
     disabled: bool = False  # decorated with torch.compiler.disable
+    module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
+    compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
 
 
 @dataclass
@@ -40,12 +46,24 @@ class ClassInfo:
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
+    base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
+    false_flags: frozenset[str] | None = None  # computed on first use
 
 
 class ModuleIndex:
     """Everything about a file the per-function walk needs to look up."""
 
-    def __init__(self, tree: ast.Module, source: str) -> None:
+    def __init__(self, tree: ast.Module, source: str, path: str = "<string>",
+                 project: ProjectIndex | None = None) -> None:
+        self.path = path
+        self.project = project
+        self.imports: dict[str, ImportRef] = {}  # local name -> import, relative ones included
+        self.assigned_calls: dict[str, str] = {}  # module variable -> spelling of the call that made it
+        self._logger_memo: dict[str, bool] = {}
+        self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
+        self._imported: dict[str, FunctionInfo | None] = {}
+        self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
+        self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
@@ -53,7 +71,6 @@ class ModuleIndex:
         self.instances: dict[str, str] = {}  # module variable -> in-file class it was built from
         self._module_memo: dict[str, bool] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
-        self.return_depth = 0
         for stmt in tree.body:
             self._top_level(stmt)
         for info in self.classes.values():
@@ -67,8 +84,9 @@ class ModuleIndex:
     def _top_level(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.aliases.add_import(stmt)
+            self.imports.update((local, ref) for local, ref in import_refs(stmt) if local != "*")
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            self.functions[stmt.name] = FunctionInfo(stmt, stmt.name, None, self._disabled(stmt))
+            self.functions[stmt.name] = FunctionInfo(stmt, stmt.name, None, self._disabled(stmt), self)
         elif isinstance(stmt, ast.ClassDef):
             self._add_class(stmt)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
@@ -84,12 +102,15 @@ class ModuleIndex:
     def _module_assign(self, stmt: ast.Assign) -> None:
         func = stmt.value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        spelling = dotted(func)
         for target in stmt.targets:
             if isinstance(target, ast.Name):
-                if name in LOGGER_FACTORIES:
+                if LOGGER_FACTORY.match(name):
                     self.loggers.add(target.id)
                 else:
                     self.instances[target.id] = name
+                    if spelling:
+                        self.assigned_calls[target.id] = spelling
 
     def _add_class(self, node: ast.ClassDef) -> None:
         info = ClassInfo(node, node.name)
@@ -100,10 +121,13 @@ class ModuleIndex:
                 q = self.aliases.resolve(base) or (base.id if isinstance(base, ast.Name) else None)
                 if q:
                     info.base_qualnames.append(q)
+                spelling = dotted(base)
+                if spelling:
+                    info.base_spellings.append(spelling)
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qual = f"{node.name}.{stmt.name}"
-                info.methods[stmt.name] = FunctionInfo(stmt, qual, info, self._disabled(stmt))
+                info.methods[stmt.name] = FunctionInfo(stmt, qual, info, self._disabled(stmt), self)
         self.classes[node.name] = info
 
     def _disabled(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -226,21 +250,167 @@ class ModuleIndex:
             todo.extend(self.classes[b] for b in c.base_names)
         return None
 
+    def lookup(self, spelling: str) -> Symbol | None:
+        """What an imported name (then `.attr...`) of this file stands for, through the project
+        index (None without one, or when it cannot be resolved)."""
+        head, _, rest = spelling.partition(".")
+        ref = self.imports.get(head)
+        if self.project is None or ref is None:
+            return None
+        try:
+            return self.project.imported(self.path, ref, rest=rest)
+        except (OSError, RecursionError, ValueError):
+            return None
+
+    def foreign(self, symbol: Symbol | None) -> FunctionInfo | None:
+        """The FunctionInfo of a function or method the project index found in another file."""
+        if symbol is None or symbol.path is None or symbol.kind not in ("function", "method") \
+                or symbol.path == self.path:
+            return None
+        index = self.project.derived(symbol.path, "module_index", lambda: _module_index(self.project, symbol.path))
+        if index is None:
+            return None
+        cls, _, name = symbol.qualname.rpartition(".")
+        return index.method(cls, name) if cls else index.functions.get(name)
+
+    def imported_function(self, spelling: str) -> FunctionInfo | None:
+        """The function an imported spelling (`helper`, `utils.helper`) runs, from another file."""
+        if spelling.partition(".")[0] not in self.imports:
+            return None
+        if spelling in self._imported:
+            return self._imported[spelling]
+        return self._memo(self._imported, spelling, lambda: self.foreign(self.lookup(spelling)))
+
+    def _memo(self, memo: dict, key, compute):
+        """`compute()` stored in `memo` unless the project index lacked a file meanwhile."""
+        before = self.project.misses() if self.project is not None else 0
+        value = compute()
+        if self.project is None or self.project.misses() == before:
+            memo[key] = value
+        return value
+
+    def inherited(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """Method `name` of `cls` defined in an imported base class (in another file)."""
+        if self.project is None or not (cls.base_spellings or cls.base_names):
+            return None
+        key = (cls.name, name)
+        if key in self._inherited:
+            return self._inherited[key]
+        return self._memo(self._inherited, key, lambda: self._inherited_method(cls, name))
+
+    def _inherited_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        seen = set()
+        todo = [cls]
+        while todo:
+            c = todo.pop(0)
+            if c.name in seen:
+                continue
+            seen.add(c.name)
+            for spelling in c.base_spellings:
+                base = self.lookup(spelling)
+                if base is not None and base.kind == "class":
+                    found = self.foreign(self.project.method(base, name))
+                    if found is not None:
+                        return found
+            todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
+        return None
+
+    def decorator_wrappers(self, info: FunctionInfo) -> list[tuple[ast.expr, FunctionInfo]]:
+        """(decorator, the inner function it returns) for each decorator of `info` defined in this
+        file or another: that inner function is what runs when `info` is called."""
+        found = []
+        for dec in info.node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            spelling = dotted(target)
+            if not spelling or self.aliases.resolve(target) in (*COMPILE, *DISABLE):
+                continue
+            deco = self.functions.get(spelling) or self.imported_function(spelling)
+            if deco is None:
+                continue
+            key = (id(deco), isinstance(dec, ast.Call))
+            known = self._wrappers.get(key)
+            if known is None or known[0] is not deco:
+                known = self._wrappers[key] = (deco, _returned_def(deco, key[1]))
+            wrapper = known[1]
+            if wrapper is not None:
+                found.append((dec, wrapper))
+        return found
+
+    def false_flags(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.<flag>` set to False in `__init__` and nowhere else in the class (or its in-file bases)."""
+        if cls.false_flags is None:
+            cls.false_flags = false_flags(cls.node)
+        return cls.false_flags
+
+    def is_logger(self, name: str) -> bool:
+        """A module-level name bound to a logger: made by a getLogger/get_logger-shaped call, by
+        any function the project index sees return a logger, or imported from another file."""
+        if name in self.loggers:
+            return True
+        if self.project is None or (name not in self.assigned_calls and name not in self.imports):
+            return False
+        if name in self._logger_memo:
+            return self._logger_memo[name]
+        return self._memo(self._logger_memo, name, lambda: self._made_logger(name))
+
+    def _made_logger(self, name: str) -> bool:
+        if name in self.assigned_calls:
+            made = self.lookup(self.assigned_calls[name])
+            return made is not None and self.project.returns_symbol(made) == LOGGER
+        symbol = self.lookup(name)
+        return symbol is not None and symbol.kind == "logger"
+
+    def _imported_module_base(self, spelling: str) -> bool | None:
+        """Whether an imported base is an nn.Module per the project index (None: unknown)."""
+        symbol = self.lookup(spelling)
+        if symbol is None:
+            return None
+        if symbol.kind == "external":
+            return symbol.qualname.startswith("torch.nn.") and symbol.qualname.rpartition(".")[2][:1].isupper() \
+                or (None if symbol.qualname.startswith("torch.") else False)
+        if symbol.kind != "class":
+            return None
+        return self.project.is_module_class(symbol.path, symbol.qualname)
+
     def is_module_class(self, name: str) -> bool:
-        """An nn.Module subclass: a `torch.nn` base, an in-file module base, or an imported
-        base (e.g. `PreTrainedModel`) with a `forward(self, ...)` method."""
+        """An nn.Module subclass: a `torch.nn` base, an in-file module base, a base the project
+        index traces to `torch.nn.Module` through other files, or (without an answer from the
+        index) an imported base with a `forward(self, ...)` method."""
         if name not in self._module_memo:
+            before = self.project.misses() if self.project is not None else 0
             self._module_memo[name] = False  # cycles
             info = self.classes[name]
+            imported = [self._imported_module_base(b) for b in info.base_spellings]
             result = any(self.is_module_class(b) for b in info.base_names) or any(
-                q.startswith("torch.nn.") and q.rpartition(".")[2][:1].isupper() for q in info.base_qualnames)
-            if not result and "forward" in info.methods:
+                q.startswith("torch.nn.") and q.rpartition(".")[2][:1].isupper() for q in info.base_qualnames) \
+                or True in imported
+            known = bool(imported) and all(v is False for v in imported)  # the index says: no module base
+            if not result and not known and "forward" in info.methods:
                 forward = info.methods["forward"].node
                 args = forward.args.posonlyargs + forward.args.args
                 result = bool(info.base_qualnames) and bool(args) and args[0].arg == "self" and not any(
                     q.startswith(("torch.autograd", "object")) for q in info.base_qualnames)
             self._module_memo[name] = result
+            if self.project is not None and self.project.misses() != before:
+                return self._module_memo.pop(name)  # partial: ask again once the index has the files
         return self._module_memo[name]
+
+    def workspace_compiles(self) -> dict[int, tuple[FunctionInfo, list]]:
+        """id(entry) -> (entry, the `torch.compile(...)` calls in other workspace files that
+        compile it): a class compiled there makes its `forward` an entry here."""
+        if self._elsewhere is None:
+            self._elsewhere = {}
+            try:
+                targets = self.project.compile_targets() if self.project is not None else {}
+            except (OSError, RecursionError, ValueError):
+                targets = {}
+            for (path, name), sites in targets.items():
+                info = None if path != self.path else \
+                    self.method(name, "forward") if name in self.classes else self.functions.get(name)
+                others = [s for s in sites if s.site_path != self.path]
+                if info is not None and others:
+                    self._elsewhere.setdefault(id(info), (info, []))[1].extend(others)
+        return self._elsewhere
 
     def entries(self, assume_compiled: str) -> list[FunctionInfo]:
         """The compiled entry points under the `assume_compiled` mode, in source order."""
@@ -255,6 +425,9 @@ class ModuleIndex:
         for info in self.compiled_targets:
             if not info.disabled:
                 found[id(info)] = info
+        for info, _ in self.workspace_compiles().values():
+            if not info.disabled:
+                found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
 
     def _decorated(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -263,3 +436,26 @@ class ModuleIndex:
             if self.aliases.resolve(target) in COMPILE:
                 return True
         return False
+
+
+def _module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
+    parsed = project.tree(path)
+    return ModuleIndex(parsed[0], parsed[1], path, project) if parsed is not None else None
+
+
+def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
+    """The nested def a decorator returns (for `@deco(args)`, the one its returned decorator
+    returns), as a FunctionInfo of the decorator's file."""
+    node = deco.node
+    for _ in range(2 if called else 1):
+        inner = {s.name: s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        returned = next((inner[s.value.id] for s in node.body if isinstance(s, ast.Return)
+                         and isinstance(s.value, ast.Name) and s.value.id in inner), None)
+        if returned is None:
+            return None
+        wrapped = node.args.posonlyargs + node.args.args
+        node = returned
+    if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
+                              for n in ast.walk(node)):
+        return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
+    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module)

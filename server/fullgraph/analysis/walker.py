@@ -4,6 +4,7 @@ rules registered for each node type, and collect in-file callees for the region 
 from __future__ import annotations
 
 import ast
+import threading
 from dataclasses import dataclass
 
 from fullgraph.analysis.facts import (
@@ -16,10 +17,10 @@ from fullgraph.analysis.facts import (
     tensor_parameter,
 )
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
+from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
-COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
@@ -36,6 +37,7 @@ class Visit:
     path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
     in_loop: bool = False  # some call on the path sits in a loop
     arg_facts: tuple = ()
+    origin: ast.AST | None = None  # the call in the analysed file through which the region left it
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Raw:
     in_loop: bool
     gb_ids: tuple[str, ...] | None = None
     epilogue: bool = False  # in (the arguments of) a call in epilogue position
+    conditions: tuple[tuple[ast.expr, bool], ...] = ()  # enclosing trace-time tests and whether each holds
 
 
 class Walker:
@@ -67,6 +70,7 @@ class Walker:
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
+        self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
 
     # -- services for rules -------------------------------------------------------------
 
@@ -104,7 +108,22 @@ class Walker:
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
                gb_ids: tuple[str, ...] | None = None) -> None:
-        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call()))
+        conditions = tuple(self.conditions)
+        test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
+            conditions += self._prefix(test, len(test.values))
+        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
+                             conditions))
+
+    def _prefix(self, test: ast.BoolOp, upto: int) -> tuple[tuple[ast.expr, bool], ...]:
+        """The trace-time operands of `and`/`or` evaluated before operand `upto` (and before
+        the first tensor operand): they must hold (`and`) or fail (`or`) for it to run."""
+        found = []
+        for operand in test.values[:upto]:
+            if self.facts.data_dependent(operand):
+                break
+            found.append((operand, isinstance(test.op, ast.And)))
+        return tuple(found)
 
     def _in_epilogue_call(self) -> bool:
         """Whether the node being checked is an epilogue call or sits in one's arguments."""
@@ -123,14 +142,18 @@ class Walker:
         index = self.index
         if isinstance(func, ast.Name):
             if func.id not in self.facts.env:
-                return index.functions.get(func.id)
+                return index.functions.get(func.id) or index.imported_function(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
             method = index.method(self.function.cls.name, func.attr)
             if method is not None:
                 return method
-            return self._forward_of(index.attr(self.function.cls, func.attr))
+            fact = index.attr(self.function.cls, func.attr)
+            return self._forward_of(fact) if fact is not None else index.inherited(self.function.cls, func.attr)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
+                and func.value.id in index.imports:  # module.helper(...)
+            return index.imported_function(f"{func.value.id}.{func.attr}")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
@@ -138,7 +161,8 @@ class Walker:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
             bases = self.function.cls.base_names
-            return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None)
+            return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None) \
+                or index.inherited(self.function.cls, func.attr)
         if isinstance(func, ast.Subscript):
             return self._forward_of(self.kind(func))
         return None
@@ -226,14 +250,18 @@ class Walker:
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
         """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces."""
-        if isinstance(test, ast.Call) and not test.args:
+        if isinstance(test, ast.Call):
             q = self.resolve(test.func)
-            if q in COMPILING:
-                return True
-            if q in NOT_UNDER_COMPILE:
-                return False
             name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
-            return True if name in COMPILING_NAMES else None
+            if not test.args and (q in COMPILING or name in COMPILING_NAMES):
+                return True
+            if not test.args and q in NOT_UNDER_COMPILE:
+                return False
+            target = self.callee(test) if q is None or name not in _NOT_HELPERS else None
+            return True if target is not None and _compile_check(target) else None
+        if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self" \
+                and self.function.cls is not None and test.attr in self.index.false_flags(self.function.cls):
+            return False  # `self.debug = False` in __init__ and never set again
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             value = self._value_under_compile(test.operand)
             return None if value is None else not value
@@ -263,18 +291,28 @@ class Walker:
         value = self._value_under_compile(node.test)
         self.visit(node.test)
         statement = isinstance(node, ast.If)
-        if value is not False:
-            self._visit_all(node.body) if statement else self.visit(node.body)
-        if value is not True:
-            self._visit_all(node.orelse) if statement else self.visit(node.orelse)
+        traced = value is None and not self.facts.data_dependent(node.test)  # decided while tracing
+        for holds, branch in ((True, node.body), (False, node.orelse)):
+            if value is (not holds) or (statement and not branch):
+                continue
+            if traced:
+                self.conditions.append((node.test, holds))
+            self._visit_all(branch) if statement else self.visit(branch)
+            if traced:
+                self.conditions.pop()
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
         decisive = isinstance(node.op, ast.Or)
-        for operand in node.values:
+        pushed = 0
+        for i, operand in enumerate(node.values):
+            if i and not self.facts.data_dependent(node.values[i - 1]) and pushed == i - 1:
+                self.conditions.append((node.values[i - 1], not decisive))
+                pushed += 1
             self.visit(operand)
             if self._value_under_compile(operand) is decisive:
-                return
+                break
+        del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
         self.loop_depth += 1
@@ -353,6 +391,16 @@ class Walker:
             self.calls.append((target, node, arg_facts, self.in_loop))
 
 
+_NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
+
+
+def _compile_check(function: FunctionInfo) -> bool:
+    """Whether a helper returns True under Dynamo (memoised on the function)."""
+    if function.compile_check is None:
+        function.compile_check = true_when_compiling(function.node)
+    return function.compile_check
+
+
 _HANDLERS = {
     ast.If: Walker._if, ast.IfExp: Walker._if, ast.BoolOp: Walker._boolop, ast.While: Walker._while, ast.For: Walker._for,
     ast.AsyncFor: Walker._for, ast.Assign: Walker._assign, ast.AnnAssign: Walker._annassign,
@@ -368,24 +416,27 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 
 
 _RETURN_CHECKS = {ast.Return: [_record_return]}
-MAX_RETURN_DEPTH = 4  # helpers of helpers: deeper chains are left unknown
+MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
+_return_depth = threading.local()  # per thread: the language server analyses on two
 
 
 def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
     """The fact of what `function` returns for these argument facts (memoised on the index;
     recursion and deep helper chains give unknown)."""
+    index = function.module or index
     key = (id(function), arg_facts)
     memo = index.return_memo
     if key in memo:
         return memo[key]
-    if index.return_depth >= MAX_RETURN_DEPTH:
+    depth = getattr(_return_depth, "value", 0)
+    if depth >= MAX_RETURN_DEPTH:
         return None
     memo[key] = None  # recursion
-    index.return_depth += 1
+    _return_depth.value = depth + 1
     try:
         walker = Walker(index, Visit(function, function, arg_facts=arg_facts), _RETURN_CHECKS)
         walker.run()
     finally:
-        index.return_depth -= 1
+        _return_depth.value = depth
     memo[key] = combine_returns(walker.returns)
     return memo[key]

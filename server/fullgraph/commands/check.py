@@ -11,8 +11,11 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.workspace import project_for
 from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
 from fullgraph.commands.output import FORMAT_ALIASES, FORMATS, Paint, render, statistics, use_colour
+from fullgraph.commands.results_cache import ResultsCache
 from fullgraph.config import Config
 from fullgraph.findings import Finding
 
@@ -32,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print only a table of counts per rule, with how many are fixable")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
+    parser.add_argument("--no-index", action="store_true",
+                        help="analyse each file on its own (no imports followed into other files)")
     add_config_arguments(parser)
 
 
@@ -51,24 +56,64 @@ def collect_files(paths: list[str], config: Config) -> list[str]:
     return files
 
 
-def check_file(path: str, config: Config) -> list[Finding]:
-    """Findings of one file; an unreadable file gives one FG000."""
-    from fullgraph.engine import analyze
+_project: ProjectIndex | None = None  # one per process (the workers build their own)
+_results: ResultsCache | None = None
 
+
+def _start(config: Config, paths: list[str], index: bool, compiled=None) -> None:
+    """Set up this process: its project index (with the workspace's compile calls when the
+    parent found them already) and the results cache."""
+    global _project, _results
+    _project = project_for(config, paths) if index else None
+    _results = ResultsCache() if index else None
+    if _project is not None and compiled is not None:
+        _project.set_compile_targets(compiled)
+
+
+def check_file(path: str, config: Config) -> list[Finding]:
+    """Findings of one file (and of other workspace files its compiled code reaches); an
+    unreadable file gives one FG000."""
+    from fullgraph.engine import analyze, analyze_document
+
+    cached = _results.get(path, config, os.getcwd()) if _results is not None else None
+    if cached is not None:
+        return cached
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         return [Finding(path, 1, 0, 1, 1, "FG000", f"cannot read the file: {exc.strerror}", severity="error")]
-    return analyze(data, path, config)
+    if _project is None:
+        return analyze(data, path, config)
+    with _project.recording() as used:
+        report = analyze_document(data, path, config, project=_project)
+    relative = not os.path.isabs(path)
+    findings = [*report.findings,
+                *(f.with_(path=os.path.relpath(f.path)) if relative else f for f in report.elsewhere)]
+    _results.put(path, config, os.getcwd(), used.touched | _compile_deps(path), findings)
+    return findings
 
 
-def _check_all(files: list[str], config: Config, jobs: int) -> list[Finding]:
+def _compile_deps(path: str) -> set[str]:
+    """The files whose `torch.compile(...)` calls make entries of `path`."""
+    targets = _project.compile_targets()
+    here = os.path.abspath(path)
+    return {t.site_path for (target, _), sites in targets.items() if target == here for t in sites}
+
+
+def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[Finding]:
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(files) < PARALLEL_MIN_FILES:
-        return [f for path in files for f in check_file(path, config)]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
-        return [f for chunk in chunks for f in chunk]
+        _start(config, paths, index)
+        found = [f for path in files for f in check_file(path, config)]
+    else:
+        compiled = project_for(config, paths).compile_targets() if index else None  # one scan, not one per worker
+        with ProcessPoolExecutor(max_workers=workers, initializer=_start,
+                                 initargs=(config, paths, index, compiled)) as pool:
+            chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
+            found = [f for chunk in chunks for f in chunk]
+    unique = {(f.path, f.line, f.col, f.code): f for f in found}  # a helper reached from two files
+    order = {p: i for i, p in enumerate(files)}
+    return sorted(unique.values(), key=lambda f: (order.get(f.path, len(order)), f.path, f.line, f.col, f.code))
 
 
 def _read_stdin(name: str, config: Config) -> list[Finding]:
@@ -84,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
     files = collect_files(args.paths, config)
     stdin_name = args.stdin_filename or "-"
     findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config)]
-    findings += _check_all([p for p in files if p != "-"], config, args.jobs)
+    findings += _check_all([p for p in files if p != "-"], config, args.jobs, [p for p in args.paths if p != "-"],
+                           not args.no_index)
     fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json")

@@ -63,6 +63,7 @@ class Analysis:
     findings: list[Finding]
     entries: list[Location]
     diagnostics: list[types.Diagnostic]
+    index_use: object = None  # what the analysis used and lacked of the project index (ProjectIndex.readonly)
 
     @property
     def broken(self) -> bool:

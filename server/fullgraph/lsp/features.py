@@ -7,7 +7,9 @@ import importlib
 import importlib.util
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
+from fullgraph.analysis.workspace import interpreter
 from fullgraph.lsp import actions
 from fullgraph.lsp.hover import covers, hover_markdown
 from fullgraph.lsp.lens import breaks_lenses
@@ -58,6 +60,34 @@ async def _register_configuration(ls: FullgraphServer) -> None:
         ls.log_warning(f"client/registerCapability failed: {error}")
 
 
+def _start_index(ls: FullgraphServer) -> None:
+    """Build the project index in the background over the workspace folders, and ask the
+    client to tell us when Python files change on disk."""
+    folders = [to_fs_path(f.uri) for f in ls.workspace.folders.values() if f.uri.startswith("file:")]
+    if not folders and ls.workspace.root_path:
+        folders = [ls.workspace.root_path]
+    settings = ls.settings.client
+    confirm = settings.get("confirm") if isinstance(settings.get("confirm"), dict) else {}
+    python = settings.get("interpreter") or confirm.get("interpreter")
+    if not isinstance(python, str) or not python:
+        python = interpreter(ls.settings.for_path(folders[0] if folders else None).config)
+    ls.index.start(folders, python)
+    caps = _caps(ls)
+    watched = caps.workspace.did_change_watched_files if caps.workspace else None
+    if watched and watched.dynamic_registration:
+        asyncio.ensure_future(_register_watched_files(ls))
+
+
+async def _register_watched_files(ls: FullgraphServer) -> None:
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+            id="fullgraph-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern="**/*.py")]))]))
+    except Exception as error:
+        ls.log_warning(f"client/registerCapability (watched files) failed: {error}")
+
+
 def _register_documents(server: FullgraphServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: FullgraphServer, params: types.InitializeParams):
@@ -81,6 +111,7 @@ def _register_documents(server: FullgraphServer) -> None:
         await pull_settings(ls)
         if ls.settings.client != before:  # documents opened meanwhile used the initialization options
             ls.reanalyze_all()
+        _start_index(ls)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: FullgraphServer, params: types.DidOpenTextDocumentParams):
@@ -92,23 +123,34 @@ def _register_documents(server: FullgraphServer) -> None:
         settings = ls.settings.for_path(ls.document_path(uri))
         if settings.run == "onType":
             ls.scheduler.schedule(uri, settings.debounce_s)
+        ls.index.changed(uri, ls.workspace.get_text_document(uri).source)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: FullgraphServer, params: types.DidSaveTextDocumentParams):
         uri = params.text_document.uri
         ls.scheduler.schedule(uri)
+        ls.index.changed(uri, None)  # the file on disk is the buffer now
         for hook in list(ls.save_hooks):
             hook(ls, uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FullgraphServer, params: types.DidCloseTextDocumentParams):
         ls.scheduler.forget(params.text_document.uri)
+        ls.index.changed(params.text_document.uri, None)  # the file on disk is the truth again
+        ls.index.forget(params.text_document.uri)
         ls.clear(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: FullgraphServer, params: types.DidChangeWatchedFilesParams):
+        for change in params.changes:
+            if change.uri.endswith(".py"):
+                ls.index.changed(change.uri, None)
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: FullgraphServer, params=None):
         for uri in list(ls.scheduler.states):
             ls.scheduler.forget(uri)
+        ls.index.stop()
         ls.pool.shutdown(wait=False, cancel_futures=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

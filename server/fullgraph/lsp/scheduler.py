@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.project import ProjectIndex
 from fullgraph.engine import analyze_document
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentState, carry_over
@@ -20,17 +22,20 @@ log = logging.getLogger(__name__)
 
 
 def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config, encoding: str,
-                     good: Analysis | None, cache: ParseCache, wanted) -> Analysis | None:
+                     good: Analysis | None, cache: ParseCache, wanted, project: ProjectIndex | None = None
+                     ) -> Analysis | None:
     """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors.
 
     Returns None without analysing when ``wanted()`` says a newer version has arrived meanwhile.
+    ``project`` is used read-only: the analysis never waits for the index to read a file.
     """
     if not wanted():
         return None
     lines = split_lines(source)
-    report = analyze_document(source, path or uri, config, cache)
+    with project.readonly() if project is not None else nullcontext() as used:
+        report = analyze_document(source, path or uri, config, cache, project)
     findings, entries = list(report.findings), list(report.entries)
-    analysis = Analysis(version, source, lines, findings, entries, [])
+    analysis = Analysis(version, source, lines, findings, entries, [], used)
     if analysis.broken and good is not None:
         analysis.findings, analysis.entries = carry_over(good, lines, findings)
     enc = Encoder(lines, encoding)
@@ -90,7 +95,9 @@ class Scheduler:
         analysis = await loop.run_in_executor(
             server.pool, analyze_snapshot, uri, version, source, path, settings.config,
             server.workspace.position_encoding, state.good, state.parse_cache,
-            lambda: server.is_current(uri, version))
+            lambda: server.is_current(uri, version), server.index.project)
+        if analysis is not None and analysis.index_use is not None:
+            server.index.analysed(uri, analysis.index_use)
         if analysis is None or not server.is_current(uri, version, source):
             log.debug("dropping stale analysis of %s v%s", uri, version)
             return None

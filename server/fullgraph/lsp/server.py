@@ -31,6 +31,7 @@ from pygls.uris import to_fs_path
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentStore
+from fullgraph.lsp.index_feature import IndexService
 from fullgraph.lsp.lens import lens_counts
 from fullgraph.lsp.pool import DaemonPool
 from fullgraph.lsp.positions import Encoder
@@ -52,6 +53,7 @@ class FullgraphServer(LanguageServer):
         self.settings = Settings(on_error=self.log_warning)
         self.init_settings: dict = {}
         self.scheduler = Scheduler(self)
+        self.index = IndexService(self)
         self.pool = DaemonPool(2, "fullgraph")
         self._thread_pool = DaemonPool(2, "fullgraph-io")  # pygls' own pool (it reads stdin there)
         self.lens_providers: list = []

@@ -7,6 +7,7 @@ from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
 from fullgraph.analysis.facts import TENSORISH
+from fullgraph.analysis.summary import LOGGER_FACTORY
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -122,9 +123,9 @@ def _logger_call(node: ast.Call, w) -> str | None:
         return "certain"
     if isinstance(receiver, ast.Call):
         inner = w.resolve(receiver.func) or ""
-        return "certain" if inner.endswith(("getLogger", "get_logger")) else None
+        return "certain" if LOGGER_FACTORY.match(inner.rpartition(".")[2]) else None
     if isinstance(receiver, ast.Name):
-        if receiver.id in w.index.loggers and receiver.id not in w.facts.env:
+        if receiver.id not in w.facts.env and w.index.is_logger(receiver.id):
             return "certain"
         return "likely" if receiver.id in LOGGER_NAMES and receiver.id not in w.facts.env else None
     if isinstance(receiver, ast.Attribute) and receiver.attr in LOGGER_NAMES:

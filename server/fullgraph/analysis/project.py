@@ -1,0 +1,577 @@
+"""The project index: file summaries across the workspace and the libraries it imports.
+
+Lazy: a file is read only when an analysed file reaches it (an import, a base class, a call).
+Summaries are cached by (path, size, mtime) in memory and, when a store is given, on disk;
+a summary is rebuilt only when its file changes. Anything derived from a file (its parsed
+tree, the engine's per-file index, findings of one of its functions) is memoised next to
+the summary with `derived()` and dropped with it.
+
+Queries: `lookup(path, "a.b")` (what a spelling in a file stands for, through imports,
+re-exports and star imports), `is_module_class`, `returns`, `logger_names`,
+`compile_targets` (torch.compile call sites of the workspace) and `call_sites` (every
+call of a function across the workspace).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import os
+import re
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from fullgraph.analysis.facts import is_tensor_qualname
+from fullgraph.analysis.resolver import Resolver, is_known, package_folder
+from fullgraph.analysis.search_paths import interpreter_paths
+from fullgraph.analysis.summary import (
+    LOGGER,
+    MODULE,
+    TENSOR,
+    VALUE,
+    CallSite,
+    CompileSite,
+    FileSummary,
+    ImportRef,
+    summarize,
+)
+from fullgraph.analysis.summary_store import SummaryStore
+
+MAX_DEPTH = 24  # re-export and base-class chains longer than this are left unresolved
+STAR_DEPTH = 2  # `from x import *` followed through at most this many modules
+MAX_STARS = 16  # star imports of one module searched for a name
+SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
+                       ".pytest_cache", "build", "dist", "site-packages"))
+LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
+_BUILTINS = frozenset(dir(builtins))
+_COMPILE_TEXT = re.compile(r"compile\s*\(")
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """What a name stands for: `kind` is "module", "class", "function", "method", "logger",
+    "value" (a module-level variable) or "external" (torch, numpy, the standard library, or
+    a file that cannot be read: `qualname` is then the full dotted name, `path` None)."""
+
+    path: str | None
+    qualname: str
+    kind: str
+
+
+@dataclass
+class IndexUse:
+    """What one read-only analysis used (`touched`) and lacked (`missing`) of the index."""
+
+    missing: set[str] = field(default_factory=set)
+    touched: set[str] = field(default_factory=set)
+    readonly: bool = False
+    stamps: dict = field(default_factory=dict)  # path -> (size, mtime) seen by this analysis
+
+
+@dataclass
+class _Entry:
+    stamp: tuple[int, int]
+    summary: FileSummary | None
+    derived: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CompileTarget:
+    """A `torch.compile(...)` call in the workspace and the class or function it compiles."""
+
+    site_path: str
+    site: CompileSite
+    target: Symbol
+
+
+class ProjectIndex:
+    """Summaries of the files an analysis reaches, resolved across imports."""
+
+    def __init__(self, roots=(), python: str | None = None, search_paths: tuple[str, ...] | None = None,
+                 store: SummaryStore | None = None) -> None:
+        self.roots = tuple(dict.fromkeys(os.path.abspath(r) for r in roots))
+        self._python = python
+        self._search_paths = search_paths
+        self._resolver: Resolver | None = None
+        self.store = store
+        self._files: dict[str, _Entry] = {}
+        self._lock = threading.RLock()
+        self._workspace: list[str] | None = None
+        self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
+        self._local = threading.local()  # per thread: a read-only analysis in progress
+
+    @contextmanager
+    def readonly(self):
+        """Within this block (in this thread) the index is used as it stands, for the keystroke
+        path: it never reads, parses or asks the interpreter. Yields a record whose `missing`
+        lists the files it lacked (for a background fill) and `touched` those it used (to
+        re-analyse when they change)."""
+        use = self._local.use = IndexUse(readonly=True)
+        try:
+            yield use
+        finally:
+            self._local.use = None
+
+    @contextmanager
+    def recording(self):
+        """Within this block (in this thread) the files the index reads or uses are listed in
+        the yielded record's `touched` (what a cached result depends on)."""
+        use = self._local.use = IndexUse()
+        try:
+            yield use
+        finally:
+            self._local.use = None
+
+    @property
+    def eager(self) -> bool:
+        use = getattr(self._local, "use", None)
+        return use is None or not use.readonly
+
+    def _miss(self, path: str) -> None:
+        self._local.use.missing.add(path)
+
+    def misses(self) -> int:
+        """How many files a read-only analysis in this thread has lacked so far (0 when eager):
+        an answer computed while this grew is partial and must not be memoised."""
+        return 0 if self.eager else len(self._local.use.missing)
+
+    # -- files ---------------------------------------------------------------------------
+
+    @property
+    def resolver(self) -> Resolver:
+        if self._resolver is None and not self.eager:
+            return Resolver(self.roots, ())  # the interpreter has not answered yet: workspace only
+        if self._resolver is None:
+            paths = self._search_paths if self._search_paths is not None else interpreter_paths(self._python)
+            self._resolver = Resolver(self.roots, paths)
+        return self._resolver
+
+    def in_workspace(self, path: str) -> bool:
+        """True for a file under a workspace root that is not an installed library's."""
+        path = os.path.abspath(path)
+        if any(marker in path for marker in LIBRARY_MARKERS) and not any(
+                marker in root + os.sep for root in self.roots for marker in LIBRARY_MARKERS):
+            return False
+        return any(path == r or path.startswith(r + os.sep) for r in self.roots)
+
+    def display_path(self, path: str) -> str:
+        """`path` relative to the search path or root that holds it ("transformers/utils.py")."""
+        bases = [b for b in (*self.roots, *self.resolver.bases) if path.startswith(b + os.sep)]
+        return os.path.relpath(path, max(bases, key=len)) if bases else path
+
+    def _entry(self, path: str) -> _Entry | None:
+        stamp = self._stamp_once(path)
+        if stamp is None:
+            return None
+        use = getattr(self._local, "use", None)
+        if use is not None:
+            use.touched.add(path)
+        with self._lock:
+            entry = self._files.get(path)
+            if entry is not None and (entry.stamp == stamp or entry.stamp[0] < 0):  # < 0: an editor buffer
+                return entry
+        if not self.eager:
+            self._miss(path)
+            return None
+        summary = self.store.get(path, stamp) if self.store is not None else None
+        entry = _Entry(stamp, summary)
+        if summary is None:
+            parsed = _read_and_parse(path)
+            if parsed is not None:
+                tree, text = parsed
+                entry.summary = summarize(tree, text)
+                entry.derived["tree"] = parsed
+                if self.store is not None:
+                    self.store.put(path, stamp, entry.summary)
+        with self._lock:
+            self._files[path] = entry
+        return entry
+
+    def summary(self, path: str) -> FileSummary | None:
+        """The summary of the file at `path` (None when unreadable or not Python)."""
+        entry = self._entry(path)
+        return entry.summary if entry is not None else None
+
+    def update(self, path: str, text: str) -> None:
+        """Use `text` (an editor buffer) for `path` instead of the file on disk, until it changes."""
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return
+        entry = _Entry((-1, hash(text)), summarize(tree, text), {"tree": (tree, text)})
+        with self._lock:
+            self._files[path] = entry
+            self._compile_targets = None
+
+    def forget(self, path: str) -> None:
+        """Drop what is known of `path` (a watched file changed or was deleted)."""
+        with self._lock:
+            self._files.pop(path, None)
+            self._compile_targets = None
+            self._workspace = None
+            if self._resolver is not None:
+                self._resolver.clear()  # a new or deleted file changes what imports resolve to
+
+    def derived(self, path: str, key, compute):
+        """`compute()` memoised with the current version of `path` (None when unreadable)."""
+        entry = self._files.get(path)
+        if entry is None or (entry.stamp[0] >= 0 and entry.stamp != self._stamp_once(path)):
+            entry = self._entry(path)
+        if entry is None:
+            return None
+        if key in entry.derived:
+            return entry.derived[key]
+        before = self.misses()
+        value = compute()
+        if self.misses() == before:
+            entry.derived[key] = value
+        return value
+
+    def _stamp_once(self, path: str) -> tuple[int, int] | None:
+        """The file's stamp, read once per read-only or recorded analysis (files do not change
+        under one analysis; the next one looks again)."""
+        use = getattr(self._local, "use", None)
+        if use is None:
+            return _stamp(path)
+        if path not in use.stamps:
+            use.stamps[path] = _stamp(path)
+        return use.stamps[path]
+
+    def tree(self, path: str) -> tuple[ast.Module, str] | None:
+        """The parsed tree and text of `path`, parsed on first use (a view only has those parsed)."""
+        if not self.eager:
+            entry = self._entry(path)
+            if entry is None or "tree" not in entry.derived:
+                self._miss(path)
+                return None
+        return self.derived(path, "tree", lambda: _read_and_parse(path))
+
+    # -- names ---------------------------------------------------------------------------
+
+    def module_file(self, module: str, from_path: str | None = None, level: int = 0) -> str | None:
+        """The file of a module imported from `from_path`: relative imports from its folder;
+        absolute ones from the roots and sys.path, then (as a script would) from its folder."""
+        if level:
+            return Resolver.relative_file(from_path or "", level, module) if from_path else None
+        found = self.resolver.module_file(module)
+        if found is None and from_path and not is_known(module):
+            found = Resolver.relative_file(from_path, 1, module)
+        return found
+
+    def lookup(self, path: str, spelling: str, depth: int = 0) -> Symbol | None:
+        """What `spelling` ("name" or "name.attr.attr") stands for at the top level of `path`."""
+        head, _, rest = spelling.partition(".")
+        symbol = self._name(path, head, depth)
+        for attr in rest.split(".") if rest else ():
+            if symbol is None:
+                return None
+            symbol = self._member(symbol, attr, depth + 1)
+        return symbol
+
+    def _name(self, path: str, name: str, depth: int) -> Symbol | None:
+        if depth > MAX_DEPTH:
+            return None
+        s = self.summary(path)
+        if s is None:
+            return None
+        if name in s.classes:
+            return Symbol(path, name, "class")
+        if name in s.functions:
+            return Symbol(path, name, "function")
+        if name in s.loggers:
+            return Symbol(path, name, "logger")
+        if name in s.imports:
+            return self.imported(path, s.imports[name], depth)
+        if name in s.aliases:
+            return self.lookup(path, s.aliases[name], depth + 1)
+        if name in s.assigned_calls:
+            made = self.lookup(path, s.assigned_calls[name], depth + 1)
+            if made is not None and self.returns_symbol(made, depth + 1) == LOGGER:
+                return Symbol(path, name, "logger")
+            return Symbol(path, name, "value")
+        if name in s.constants:
+            return Symbol(path, name, "value")
+        if name in _BUILTINS:
+            return Symbol(None, name, "external")
+        return self._star_name(path, s, name, depth, 0) if s.star_imports else None
+
+    def _star_name(self, path: str, s: FileSummary, name: str, depth: int, stars: int) -> Symbol | None:
+        """`name` from the modules `path` star-imports, where cheap: a module whose `__all__`
+        leaves the name out is not searched, and stars of stars only STAR_DEPTH deep."""
+        for ref in s.star_imports[:MAX_STARS]:
+            module = self._module(ref.module, path, ref.level, depth)
+            inner = self.summary(module.path) if module is not None and module.path is not None else None
+            if inner is None or (inner.all_names is not None and name not in inner.all_names):
+                continue
+            if _defines(inner, name):
+                return self._name(module.path, name, depth + 1)
+            if inner.star_imports and stars + 1 < STAR_DEPTH:
+                found = self._star_name(module.path, inner, name, depth + 1, stars + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def imported(self, path: str, ref: ImportRef, depth: int = 0, rest: str = "") -> Symbol | None:
+        """What an import in `path` binds (then `.rest` of it)."""
+        module = self._module(ref.module, path, ref.level, depth)
+        symbol = module if ref.name is None or module is None else self._member(module, ref.name, depth + 1)
+        for attr in rest.split(".") if rest else ():
+            if symbol is None:
+                return None
+            symbol = self._member(symbol, attr, depth + 1)
+        return symbol
+
+    def _module(self, module: str, from_path: str, level: int, depth: int) -> Symbol | None:
+        if not level and is_known(module):
+            return Symbol(None, module, "external")
+        file = self.module_file(module, from_path, level)
+        return Symbol(file, "", "module") if file is not None else None
+
+    def _member(self, owner: Symbol, attr: str, depth: int) -> Symbol | None:
+        """`owner.attr`: a module's name or submodule, a class's method, an external's attribute."""
+        if owner.kind == "external":
+            return Symbol(None, f"{owner.qualname}.{attr}", "external")
+        if owner.kind == "module":
+            found = self._name(owner.path, attr, depth)
+            if found is not None:
+                return found
+            folder = package_folder(owner.path)
+            if folder is not None:
+                sub = self.module_file(attr, os.path.join(folder, "__init__.py"), 1)
+                if sub is not None:
+                    return Symbol(sub, "", "module")
+            return None
+        if owner.kind == "class":
+            method = self.method(owner, attr, depth)
+            return method
+        return None
+
+    def method(self, cls: Symbol, name: str, depth: int = 0) -> Symbol | None:
+        """`cls.name` through the base classes in any file (first found, depth first)."""
+        seen = set()
+        todo = [cls]
+        while todo and len(seen) <= MAX_DEPTH:
+            c = todo.pop(0)
+            if c.kind != "class" or (c.path, c.qualname) in seen:
+                continue
+            seen.add((c.path, c.qualname))
+            s = self.summary(c.path)
+            info = s.classes.get(c.qualname) if s is not None else None
+            if info is None:
+                continue
+            if name in info.methods:
+                return Symbol(c.path, f"{c.qualname}.{name}", "method")
+            todo.extend(b for b in (self.lookup(c.path, base, depth + 1) for base in info.bases) if b is not None)
+        return None
+
+    # -- questions -----------------------------------------------------------------------
+
+    def is_module_class(self, path: str, name: str) -> bool | None:
+        """True when class `name` of `path` derives from `torch.nn.Module` through any number of
+        files; False when its bases are all known and none does; None when a base is unknown."""
+        return self.derived(path, ("is_module", name), lambda: self._is_module(Symbol(path, name, "class"), set()))
+
+    def _is_module(self, cls: Symbol, seen: set) -> bool | None:
+        if (cls.path, cls.qualname) in seen or len(seen) > MAX_DEPTH:
+            return None
+        seen.add((cls.path, cls.qualname))
+        s = self.summary(cls.path)
+        info = s.classes.get(cls.qualname) if s is not None else None
+        if info is None:
+            return None
+        answer: bool | None = False
+        for base in info.bases:
+            symbol = self.lookup(cls.path, base)
+            if symbol is None:
+                answer = None
+            elif symbol.kind == "external":
+                if _torch_module_class(symbol.qualname):
+                    return True
+            elif symbol.kind == "class":
+                result = self._is_module(symbol, seen)
+                if result:
+                    return True
+                if result is None:
+                    answer = None
+        return answer
+
+    def returns(self, path: str, qualname: str) -> str | None:
+        """What a function returns: TENSOR, VALUE, MODULE, LOGGER, or None when unknown."""
+        kind = "method" if "." in qualname else "function"
+        return self.returns_symbol(Symbol(path, qualname, kind))
+
+    def returns_symbol(self, symbol: Symbol, depth: int = 0) -> str | None:
+        if symbol.kind == "external":
+            q = symbol.qualname
+            if q.rpartition(".")[2] == "getLogger" or q in ("logging.Logger", "logging.LoggerAdapter"):
+                return LOGGER
+            return TENSOR if is_tensor_qualname(q) else None
+        if symbol.kind == "class":
+            return MODULE if self.is_module_class(symbol.path, symbol.qualname) else None
+        if symbol.kind not in ("function", "method") or depth > 6:
+            return None
+        return self.derived(symbol.path, ("returns", symbol.qualname), lambda: self._returns(symbol, depth))
+
+    def _returns(self, symbol: Symbol, depth: int) -> str | None:
+        function = self.function(symbol)
+        if function is None or not function.returns:
+            return None
+        kinds = set()
+        for shape in function.returns:
+            kind, _, spelling = shape.partition(":")
+            if kind == "call":
+                target = self.lookup(symbol.path, spelling, depth + 1) if spelling else None
+                kinds.add(self.returns_symbol(target, depth + 1) if target is not None else None)
+            elif kind == "name":
+                target = self.lookup(symbol.path, spelling, depth + 1)
+                kinds.add(LOGGER if target is not None and target.kind == "logger" else None)
+            else:
+                kinds.add(shape or None)
+        return kinds.pop() if len(kinds) == 1 else None
+
+    def function(self, symbol: Symbol):
+        """The FunctionSummary of a function or method symbol."""
+        s = self.summary(symbol.path) if symbol.path else None
+        if s is None:
+            return None
+        cls, _, name = symbol.qualname.rpartition(".")
+        if cls:
+            info = s.classes.get(cls)
+            return info.methods.get(name) if info is not None else None
+        return s.functions.get(name)
+
+    def logger_names(self, path: str) -> frozenset[str]:
+        """Module-level names of `path` bound to a logger, whatever library's factory made it."""
+        def compute():
+            s = self.summary(path)
+            if s is None:
+                return frozenset()
+            return frozenset(n for n in (*s.loggers, *s.assigned_calls) if (self._name(path, n, 0) or
+                                                                              Symbol(None, "", "")).kind == "logger")
+        return self.derived(path, "loggers", compute) or frozenset()
+
+    # -- the workspace -------------------------------------------------------------------
+
+    def workspace_files(self) -> list[str]:
+        """Every Python file under the workspace roots (tool and environment folders skipped)."""
+        if self._workspace is None:
+            files = []
+            for root in self.roots:
+                if os.path.isfile(root):
+                    files.append(root)
+                    continue
+                for folder, dirs, names in os.walk(root):
+                    dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                    files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
+            self._workspace = files
+        return self._workspace
+
+    def compile_targets(self) -> dict[tuple[str, str], list[CompileTarget]]:
+        """(path, class or function name) -> the workspace's `torch.compile(...)` calls of it."""
+        with self._lock:
+            if self._compile_targets is not None or not self.eager:
+                return self._compile_targets or {}
+        found: dict[tuple[str, str], list[CompileTarget]] = {}
+        marks = self.store.get_marks(self.roots) if self.store is not None else {}
+        fresh: dict[str, tuple] = {}
+        for path in self.workspace_files():
+            stamp = _stamp(path)
+            known = marks.get(path)
+            has = known[1] if known is not None and known[0] == stamp else \
+                _text_has(path, _COMPILE_TEXT, self._files.get(path))
+            fresh[path] = (stamp, has)
+            if not has:
+                continue
+            s = self.summary(path)
+            for site in s.compile_sites if s is not None else ():
+                compile_fn = self.lookup(path, site.compile_spelling)
+                if compile_fn is None or compile_fn.qualname != "torch.compile":
+                    continue
+                target = self.lookup(path, site.target)
+                if target is not None and target.kind in ("class", "function") and target.path is not None:
+                    found.setdefault((target.path, target.qualname), []).append(CompileTarget(path, site, target))
+        if self.store is not None and fresh != marks:
+            self.store.put_marks(self.roots, fresh)
+        with self._lock:
+            self._compile_targets = found
+        return found
+
+    def set_compile_targets(self, targets: dict[tuple[str, str], list[CompileTarget]]) -> None:
+        """Use `compile_targets()` computed by another process over the same workspace."""
+        with self._lock:
+            self._compile_targets = targets
+
+    def call_sites(self, path: str, qualname: str) -> list[tuple[str, CallSite]]:
+        """Every call in the workspace that resolves to function or method `qualname` of `path`:
+        (file, call site) pairs. Files are read only when their text holds the name."""
+        name = qualname.rpartition(".")[2]
+        pattern = re.compile(rf"\b{re.escape(name)}\s*\(")
+        target = os.path.abspath(path), qualname
+        sites = []
+        for file in self.workspace_files():
+            if not _text_has(file, pattern, self._files.get(file)):
+                continue
+            s = self.summary(file)
+            if s is None:
+                continue
+            functions = [*s.functions.values(), *(m for c in s.classes.values() for m in c.methods.values())]
+            for function in functions:
+                for call in function.calls:
+                    if call.callee.rpartition(".")[2] == name and self._call_target(file, function.qualname,
+                                                                                   call.callee) == target:
+                        sites.append((file, call))
+        return sites
+
+    def _call_target(self, file: str, caller: str, callee: str) -> tuple[str, str] | None:
+        head, _, rest = callee.partition(".")
+        if head == "self" and "." in caller and rest and "." not in rest:
+            symbol = self.method(Symbol(file, caller.rpartition(".")[0], "class"), rest)
+        else:
+            symbol = self.lookup(file, callee)
+        if symbol is None or symbol.path is None:
+            return None
+        return os.path.abspath(symbol.path), symbol.qualname
+
+
+def _defines(s: FileSummary, name: str) -> bool:
+    """Whether a module binds `name` itself (not through a star import)."""
+    return name in s.classes or name in s.functions or name in s.imports or name in s.aliases \
+        or name in s.assigned_calls or name in s.constants or name in s.loggers
+
+
+def _torch_module_class(qualname: str) -> bool:
+    head, _, last = qualname.rpartition(".")
+    return head.startswith("torch.nn") and last[:1].isupper() and last not in ("Parameter", "Buffer")
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+def _read_and_parse(path: str) -> tuple[ast.Module, str] | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        text = data.decode("utf-8")
+        return ast.parse(text, filename=path), text
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _text_has(path: str, pattern: re.Pattern, entry: _Entry | None) -> bool:
+    """Whether the file's text matches `pattern` (a cheap filter before parsing)."""
+    if entry is not None and "tree" in entry.derived and entry.derived["tree"] is not None:
+        return bool(pattern.search(entry.derived["tree"][1]))
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return bool(pattern.search(f.read()))
+    except OSError:
+        return False
+
+
+__all__ = ["CompileTarget", "ProjectIndex", "Symbol", "LOGGER", "MODULE", "TENSOR", "VALUE"]

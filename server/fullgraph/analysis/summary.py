@@ -1,0 +1,349 @@
+"""Per-file summaries for the project index: what other files need to know about a module.
+
+A summary is built from one `ast` tree (stdlib only, nothing imported or run) and holds plain,
+picklable data: imports (with their level, for relative ones), classes with the spelling of
+their bases, functions with what they return, whether they are `torch.compiler.disable`d,
+whether they only compute on tensors, the calls they make; module constants; loggers; and
+`torch.compile(...)` call sites. Names are kept as the file spells them ("nn.Module",
+"logging.get_logger"); the project index resolves them across files.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+SCHEMA = 1  # bump when the summary layout changes (the disk cache is keyed by it)
+
+# What a function returns, when its `return` values say so on their own.
+TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
+LOGGER_FACTORY = re.compile(r"(?i)^(get|make|create|build|setup|init|new)_?\w*logger$|^getLogger$")
+_DISABLE = ("compiler.disable", "_dynamo.disable", "_disable_dynamo")
+_PURE_BUILTINS = frozenset(("len", "range", "min", "max", "abs", "int", "float", "isinstance", "tuple", "list",
+                            "zip", "enumerate", "getattr", "hasattr", "sum", "all", "any"))
+_COMPILE_CALL = re.compile(r"compile\s*\(")
+COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
+
+
+def dotted(node: ast.AST) -> str | None:
+    """"a.b.c" for a Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """What a local name stands for: `module` (absolute or relative by `level`), and `name`
+    inside it (None for `import a.b as c`, which binds the module itself)."""
+
+    module: str
+    name: str | None = None
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """One call in a function body: the callee as spelled, where, and its arguments' shapes
+    ("int", "str", "bool", "none", "float", "name:x", "call:f", "attr:a.b", "other")."""
+
+    callee: str
+    line: int
+    col: int
+    caller: str
+    args: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class FunctionSummary:
+    """A module-level function or a method of a top-level class."""
+
+    qualname: str
+    line: int
+    returns: tuple[str, ...] = ()  # per `return`: TENSOR / VALUE / "call:<spelling>" / "name:<spelling>" / ""
+    disabled: bool = False
+    pure: bool = False  # only tensor computation: no side effects, no calls outside torch and locals
+    decorators: tuple[str, ...] = ()
+    wraps: bool = False  # a decorator: returns a function it defines (that function runs at call time)
+    calls: tuple[CallSite, ...] = ()
+
+
+@dataclass
+class ClassSummary:
+    """A top-level class: base spellings, methods, and `self.<flag> = False` set only in `__init__`."""
+
+    name: str
+    line: int
+    bases: tuple[str, ...] = ()
+    methods: dict[str, FunctionSummary] = field(default_factory=dict)
+    false_flags: frozenset[str] = frozenset()
+
+
+@dataclass
+class CompileSite:
+    """`torch.compile(target)` (spelled as `compile_spelling`) at line/col in function `caller`;
+    `target` is the spelling of the class or function compiled ("Model" for
+    `torch.compile(Model(...))` or for `m = Model(...); torch.compile(m)`)."""
+
+    compile_spelling: str
+    target: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass
+class FileSummary:
+    """Everything the project index keeps about one file."""
+
+    imports: dict[str, ImportRef] = field(default_factory=dict)
+    star_imports: tuple[ImportRef, ...] = ()
+    classes: dict[str, ClassSummary] = field(default_factory=dict)
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    constants: dict[str, object] = field(default_factory=dict)  # NAME = literal
+    aliases: dict[str, str] = field(default_factory=dict)  # name = other.name (re-exports, renames)
+    assigned_calls: dict[str, str] = field(default_factory=dict)  # name = f(...): name -> "f"
+    loggers: frozenset[str] = frozenset()  # names bound to a getLogger/get_logger-style call
+    compile_sites: tuple[CompileSite, ...] = ()
+    all_names: tuple[str, ...] | None = None  # __all__ when a literal
+
+
+def summarize(tree: ast.Module, source: str = "") -> FileSummary:
+    """The summary of one parsed file."""
+    out = FileSummary()
+    stars: list[ImportRef] = []
+    loggers: set[str] = set()
+    for stmt in _top_level(tree.body):
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for local, ref in import_refs(stmt):
+                if local == "*":
+                    stars.append(ref)
+                else:
+                    out.imports[local] = ref
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.functions[stmt.name] = _function(stmt, stmt.name)
+        elif isinstance(stmt, ast.ClassDef):
+            out.classes[stmt.name] = _class(stmt)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    _module_assign(out, loggers, target.id, stmt.value)
+    out.star_imports = tuple(stars)
+    out.loggers = frozenset(loggers)
+    if not source or _COMPILE_CALL.search(source):
+        out.compile_sites = tuple(_compile_sites(tree, out))
+    return out
+
+
+def import_refs(stmt: ast.Import | ast.ImportFrom) -> list[tuple[str, ImportRef]]:
+    """(local name, what it refers to) for each name an import binds ("*" for a star import)."""
+    if isinstance(stmt, ast.Import):
+        return [(a.asname, ImportRef(a.name)) if a.asname else (a.name.split(".")[0], ImportRef(a.name.split(".")[0]))
+                for a in stmt.names]
+    module = stmt.module or ""
+    return [("*", ImportRef(module, None, stmt.level)) if a.name == "*" else
+            (a.asname or a.name, ImportRef(module, a.name, stmt.level)) for a in stmt.names]
+
+
+def _top_level(body: list[ast.stmt]):
+    """Module statements, including those under `if TYPE_CHECKING:` / `try:` at top level."""
+    for stmt in body:
+        if isinstance(stmt, (ast.If, ast.Try)):
+            yield from _top_level(stmt.body)
+            yield from _top_level(stmt.orelse)
+            for handler in getattr(stmt, "handlers", ()):
+                yield from _top_level(handler.body)
+        else:
+            yield stmt
+
+
+def _module_assign(out: FileSummary, loggers: set[str], name: str, value: ast.expr) -> None:
+    if name == "__all__" and isinstance(value, (ast.List, ast.Tuple)):
+        out.all_names = tuple(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
+    elif isinstance(value, ast.Constant):
+        out.constants[name] = value.value
+    elif isinstance(value, (ast.Name, ast.Attribute)):
+        spelling = dotted(value)
+        if spelling:
+            out.aliases[name] = spelling
+    elif isinstance(value, ast.Call):
+        spelling = dotted(value.func)
+        if spelling:
+            out.assigned_calls[name] = spelling
+            if LOGGER_FACTORY.match(spelling.rpartition(".")[2]):
+                loggers.add(name)
+
+
+def _class(node: ast.ClassDef) -> ClassSummary:
+    info = ClassSummary(node.name, node.lineno, tuple(b for b in (dotted(x) for x in node.bases) if b))
+    for stmt in node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
+    info.false_flags = false_flags(node)
+    return info
+
+
+def false_flags(node: ast.ClassDef) -> frozenset[str]:
+    """`self.x = False` in `__init__` with no other assignment to `self.x` anywhere in the class
+    (statements only: an assignment expression or `setattr` escapes this)."""
+    set_false: set[str] = set()
+    other: set[str] = set()
+    for method in node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        todo = list(method.body)
+        while todo:
+            stmt = todo.pop()
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                [stmt.target] if isinstance(stmt, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)) else []
+            for t in targets:
+                for sub in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                        value = stmt.value if isinstance(stmt, ast.Assign) and sub is t else None
+                        if method.name == "__init__" and isinstance(value, ast.Constant) and value.value is False:
+                            set_false.add(sub.attr)
+                        else:
+                            other.add(sub.attr)
+            for name in ("body", "orelse", "finalbody"):
+                todo.extend(getattr(stmt, name, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                todo.extend(handler.body)
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and (dotted(stmt.value.func) or "").endswith("setattr"):
+                return frozenset()  # attributes set by name: nothing is sure
+    return frozenset(set_false - other)
+
+
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> FunctionSummary:
+    decorators = tuple(d for d in (dotted(x.func if isinstance(x, ast.Call) else x) for x in node.decorator_list) if d)
+    returns, calls, inner, pure = [], [], set(), True
+    for sub in _own_nodes(node):
+        if isinstance(sub, ast.Return):
+            returns.append(_return_shape(sub.value))
+            if isinstance(sub.value, ast.Name) and sub.value.id in inner:
+                returns[-1] = "def"
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner.add(sub.name)
+        elif isinstance(sub, ast.Call):
+            spelling = dotted(sub.func)
+            if spelling:
+                calls.append(CallSite(spelling, sub.lineno, sub.col_offset, qualname,
+                                      tuple(_arg_shape(a) for a in sub.args),
+                                      tuple((k.arg, _arg_shape(k.value)) for k in sub.keywords if k.arg)))
+            pure = pure and _pure_call(sub, spelling)
+        elif isinstance(sub, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Raise, ast.Assert, ast.With,
+                              ast.AsyncWith, ast.Try, ast.Delete)):
+            pure = False
+        elif isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            pure = pure and all(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets)
+    disabled = any(d.endswith(_DISABLE) for d in decorators)
+    return FunctionSummary(qualname, node.lineno, tuple(returns), disabled, pure, decorators,
+                           "def" in returns, tuple(calls))
+
+
+def true_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function returns True while Dynamo traces: it returns a compile check such as
+    `torch.compiler.is_compiling()`, or an `or` holding one (directly or through a local name)."""
+    assigned: dict[str, ast.expr] = {}
+    returned: list[ast.expr] = []
+    for sub in _own_nodes(node):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name):
+            assigned.setdefault(sub.targets[0].id, sub.value)
+        elif isinstance(sub, ast.Return) and sub.value is not None:
+            returned.append(sub.value)
+
+    def check(expr: ast.expr, depth: int = 0) -> bool:
+        if isinstance(expr, ast.Call):
+            return (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
+        if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
+            return any(check(v, depth) for v in expr.values)
+        if isinstance(expr, ast.Name) and expr.id in assigned and depth < 4:
+            return check(assigned[expr.id], depth + 1)
+        return False
+    return any(check(r) for r in returned)
+
+
+def _own_nodes(node: ast.AST):
+    """Every node of a function body, nested defs' headers but not their bodies (lambdas skipped)."""
+    todo = list(reversed(node.body))
+    while todo:
+        sub = todo.pop()
+        yield sub
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        todo.extend(reversed(list(ast.iter_child_nodes(sub))))
+
+
+def _pure_call(call: ast.Call, spelling: str | None) -> bool:
+    """A call that only computes: torch/functional ops, methods of local values, a few builtins."""
+    if spelling is None:
+        return isinstance(call.func, ast.Attribute)  # a method of a computed value: `(a + b).sum()`
+    head = spelling.split(".")[0]
+    if spelling in _PURE_BUILTINS or head in ("torch", "F", "math"):
+        return not spelling.startswith(("torch.manual_seed", "torch.save", "torch.load", "torch._dynamo"))
+    return "." in spelling and head != "self" and head not in ("print", "logging", "logger", "warnings")
+
+
+def _return_shape(value: ast.expr | None) -> str:
+    if value is None or isinstance(value, ast.Constant):
+        return VALUE
+    if isinstance(value, ast.Call):
+        spelling = dotted(value.func)
+        return f"call:{spelling}" if spelling else ""
+    if isinstance(value, (ast.Name, ast.Attribute)):
+        spelling = dotted(value)
+        return f"name:{spelling}" if spelling else ""
+    if isinstance(value, ast.JoinedStr):
+        return VALUE
+    return ""
+
+
+def _arg_shape(node: ast.expr) -> str:
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return "none" if value is None else type(value).__name__ if isinstance(value, (bool, int, float, str)) \
+            else "other"
+    if isinstance(node, ast.Name):
+        return f"name:{node.id}"
+    if isinstance(node, ast.Call):
+        return f"call:{dotted(node.func) or ''}"
+    if isinstance(node, ast.Attribute):
+        return f"attr:{dotted(node) or ''}"
+    return "other"
+
+
+def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
+    """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles."""
+    built: dict[str, str] = dict(out.assigned_calls)
+    sites = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            spelling = dotted(node.value.func)
+            for t in node.targets:
+                if spelling and isinstance(t, ast.Name):
+                    built[t.id] = spelling
+        elif isinstance(node, ast.Call) and node.args:
+            spelling = dotted(node.func)
+            if not spelling or spelling.rpartition(".")[2] != "compile" or spelling.split(".")[0] in ("re", "regex"):
+                continue
+            arg = node.args[0]
+            if isinstance(arg, ast.Call):
+                target = dotted(arg.func)
+            elif isinstance(arg, ast.Name):
+                target = built.get(arg.id, arg.id)
+            else:
+                target = None
+            if target:
+                sites.append(CompileSite(spelling, target, node.lineno, node.col_offset,
+                                         node.end_lineno or node.lineno, node.end_col_offset or 0))
+    return sites

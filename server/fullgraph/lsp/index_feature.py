@@ -1,0 +1,161 @@
+"""The project index in the language server.
+
+Built on a background thread after ``initialized`` (with ``$/progress`` when the client takes
+it): the interpreter's ``sys.path`` first, then a summary of every workspace file and the
+workspace's ``torch.compile`` calls; then the open documents are analysed again. Analysis
+never waits for it: it runs read-only on what the index holds (``ProjectIndex.readonly``);
+the files it lacked are read here, after which that document is analysed again. Buffers are
+summarised here on didChange/didSave (coalesced), files on watched-file events, and every
+open document that used a changed file is analysed again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from fullgraph.analysis.project import ProjectIndex
+
+if TYPE_CHECKING:
+    from fullgraph.lsp.server import FullgraphServer
+
+PROGRESS_EVERY = 100  # files between two progress reports
+CHANGE_DELAY_S = 0.5  # a buffer is summarised this long after its last change
+
+
+class IndexService:
+    """Owns the server's ProjectIndex and the thread that fills it."""
+
+    def __init__(self, server: FullgraphServer) -> None:
+        self.server = server
+        self.project: ProjectIndex | None = None
+        self.ready = False
+        self.deps: dict[str, set[str]] = {}  # uri -> files its last analysis used
+        self.waiting: dict[str, set[str]] = {}  # uri -> files its last analysis lacked
+        self._jobs: queue.Queue = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+
+    # -- on the protocol loop ------------------------------------------------------------
+
+    def start(self, roots: list[str], python: str | None) -> None:
+        """Build the index for `roots` in the background (once)."""
+        if self.project is not None:
+            return
+        self._loop = asyncio.get_running_loop()
+        self.project = ProjectIndex(roots, python)
+        threading.Thread(target=self._run, name="fullgraph-index", daemon=True).start()
+        self._jobs.put((self._build, ()))
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def analysed(self, uri: str, state) -> None:
+        """Note what an analysis of `uri` used and lacked (the record from `readonly()`)."""
+        self.deps[uri] = set(state.touched)
+        missing = set(state.missing) - self.waiting.get(uri, set())
+        self.waiting[uri] = set(state.missing)
+        if missing and self.project is not None:
+            self._jobs.put((self._fill, (uri, missing)))
+
+    def changed(self, uri: str, text: str | None) -> None:
+        """A document changed (text: its buffer) or a watched file changed on disk (None)."""
+        if self.project is None or not uri.startswith("file:"):
+            return
+        path = to_fs_path(uri)
+        if text is None:
+            self._jobs.put((self._update, (path, None)))
+            return
+        old = self._pending.pop(uri, None)
+        if old is not None:
+            old.cancel()
+        self._pending[uri] = self._loop.call_later(
+            CHANGE_DELAY_S, lambda: self._jobs.put((self._update, (path, text))))
+
+    def forget(self, uri: str) -> None:
+        self.deps.pop(uri, None)
+        self.waiting.pop(uri, None)
+
+    # -- on the index thread ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, args = job
+            try:
+                fn(*args)
+            except Exception as error:  # noqa: BLE001 - the index must outlive one bad file
+                self._call(self.server.log_error, "project index", error)
+
+    def _call(self, fn, *args) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(fn, *args)
+
+    def _build(self) -> None:
+        progress = _Progress(self) if self._wants_progress() else None
+        project = self.project
+        project.resolver  # noqa: B018 - asks the target interpreter for its sys.path, once
+        files = project.workspace_files()
+        if progress:
+            progress.begin(f"indexing {len(files)} files")
+        for i, path in enumerate(files):
+            project.summary(path)
+            if progress and i % PROGRESS_EVERY == 0:
+                progress.report(f"{i}/{len(files)} files", 100 * i // max(len(files), 1))
+        compiled = project.compile_targets()
+        self.ready = True
+        if progress:
+            progress.end(f"{len(files)} files indexed")
+        # Documents analysed meanwhile: again if that was before the index existed, if they
+        # lacked a file, or if the workspace compiles something.
+        self._call(lambda: self._reanalyze([u for u in self.server.workspace.text_documents
+                                            if compiled or u not in self.deps or self.waiting.get(u)]))
+
+    def _fill(self, uri: str, paths: set[str]) -> None:
+        for path in paths:
+            self.project.tree(path)  # reads, summarises and parses it
+        self._call(self._reanalyze, [uri])
+
+    def _update(self, path: str, text: str | None) -> None:
+        if text is None:
+            self.project.forget(path)
+        else:
+            self.project.update(path, text)
+        self._call(self._reanalyze, [u for u, used in self.deps.items() if path in used and to_fs_path(u) != path])
+
+    def _reanalyze(self, uris: list[str]) -> None:
+        for uri in uris:
+            if uri in self.server.workspace.text_documents:
+                self.server.scheduler.schedule(uri)
+
+    def _wants_progress(self) -> bool:
+        caps = self.server.client_capabilities
+        return bool(caps and caps.window and caps.window.work_done_progress)
+
+
+class _Progress:
+    """`$/progress` for the index build, sent from the protocol loop."""
+
+    def __init__(self, service: IndexService) -> None:
+        self.service = service
+        self.token = "fullgraph-index"
+        self.service._call(self._create)
+
+    def _create(self) -> None:
+        self.service.server.work_done_progress.create(self.token)
+
+    def begin(self, message: str) -> None:
+        self.service._call(self.service.server.work_done_progress.begin, self.token,
+                           types.WorkDoneProgressBegin(title="fullgraph", message=message, percentage=0))
+
+    def report(self, message: str, percentage: int) -> None:
+        self.service._call(self.service.server.work_done_progress.report, self.token,
+                           types.WorkDoneProgressReport(message=message, percentage=percentage))
+
+    def end(self, message: str) -> None:
+        self.service._call(self.service.server.work_done_progress.end, self.token,
+                           types.WorkDoneProgressEnd(message=message))

@@ -1,0 +1,91 @@
+"""Conditions on values known when Dynamo traces (dtype tests, `self.training`, config flags,
+`is None`): the walker records the tests around a finding; this module names them for the
+message ("breaks when `x` is float16", "in training mode only") and decides whether one can
+hold under the project's `assume` setting (`{ training = false, dtype = "float32" }`).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from fullgraph.rules.common import snippet
+
+FLOAT_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32",
+                "float": "float32", "float64": "float64", "double": "float64"}
+MAX_NAMED = 2  # conditions named in one message (the innermost ones)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One test and whether it holds where the finding is; `training`/`dtypes` say what it
+    means for the configuration (None: something else)."""
+
+    text: str
+    training: bool | None = None
+    dtypes: frozenset[str] | None = None  # the floating dtypes the tested tensor has when it holds
+    negated: bool = False  # holds when the dtype is NOT one of `dtypes`
+
+
+def conditions(test: ast.expr, holds: bool) -> list[Condition]:
+    """What `test` evaluating to `holds` says (an `and` that holds: each part; an `or` that
+    does not hold: each part negated)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return conditions(test.operand, not holds)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) == holds:
+        return [c for v in test.values for c in conditions(v, holds)]
+    return [_one(test, holds)]
+
+
+def _one(test: ast.expr, holds: bool) -> Condition:
+    if isinstance(test, ast.Attribute) and test.attr == "training":
+        return Condition("in training mode only" if holds else "in eval mode only", training=holds)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
+            none = holds == isinstance(op, ast.Is)
+            return Condition(f"when `{snippet(left)}` is {'None' if none else 'not None'}")
+        dtypes = _dtype_test(left, op, right)
+        if dtypes is not None:
+            tensor, names, positive = dtypes
+            is_one = holds == positive
+            shown = " or ".join(sorted(names))
+            return Condition(f"when `{tensor}` is {'' if is_one else 'not '}{shown}", dtypes=frozenset(names),
+                             negated=not is_one)
+    return Condition(f"when `{snippet(test)}`" if holds else f"unless `{snippet(test)}`")
+
+
+def _dtype_test(left: ast.expr, op: ast.cmpop, right: ast.expr):
+    """(tensor text, floating dtype names, True for ==/in) for `x.dtype == torch.float16` and
+    `x.dtype in (torch.float16, torch.bfloat16)`; None for anything else."""
+    if not (isinstance(left, ast.Attribute) and left.attr == "dtype"):
+        left, right = right, left
+    if not (isinstance(left, ast.Attribute) and left.attr == "dtype"):
+        return None
+    items = right.elts if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) \
+        else [right] if isinstance(op, (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)) else None
+    if not items:
+        return None
+    names = set()
+    for item in items:
+        if not (isinstance(item, ast.Attribute) and item.attr in FLOAT_DTYPES):
+            return None  # an integer or bool dtype test: the assumed float dtype says nothing
+        names.add(FLOAT_DTYPES[item.attr])
+    return snippet(left.value), names, isinstance(op, (ast.Eq, ast.In, ast.Is))
+
+
+def impossible(condition: Condition, assume: dict) -> bool:
+    """True when the project's assumptions say the condition never holds."""
+    training = assume.get("training")
+    if condition.training is not None and isinstance(training, bool):
+        return condition.training != training
+    dtype = FLOAT_DTYPES.get(str(assume.get("dtype", "")))
+    if condition.dtypes is not None and dtype is not None:
+        return (dtype in condition.dtypes) == condition.negated
+    return False
+
+
+def describe(found: list[Condition]) -> str:
+    """The message suffix naming the innermost conditions, or ""."""
+    texts = list(dict.fromkeys(c.text for c in found))[-MAX_NAMED:]
+    return f" ({', '.join(texts)})" if texts else ""

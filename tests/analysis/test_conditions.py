@@ -1,0 +1,64 @@
+"""Findings name the trace-time conditions they sit under; `assume` drops impossible ones."""
+
+import textwrap
+
+import pytest
+from fullgraph.config import Config
+from fullgraph.engine import analyze
+
+SRC = """
+import torch
+from torch import nn
+class Block(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.debug = False
+        self.verbose = False
+        self.layerdrop = config.layerdrop
+    def set_verbose(self):
+        self.verbose = True
+    def forward(self, hidden_states, mask=None):
+        if hidden_states.dtype == torch.float16 and not torch.isfinite(hidden_states).all():
+            hidden_states = hidden_states.clamp(-1, 1)
+        if self.training:
+            if torch.rand([]) < self.layerdrop:
+                return hidden_states
+        if mask is None:
+            print("no mask")
+        if self.debug:
+            print(hidden_states.sum().item())
+        if self.verbose:
+            print("verbose")
+        hidden_states = hidden_states * 2
+        return hidden_states
+"""
+
+
+def found(config=None):
+    return {f.line: f.message for f in analyze(textwrap.dedent(SRC), "m.py", config or Config())}
+
+
+def test_conditions_are_named():
+    messages = found()
+    assert "(when `hidden_states` is float16)" in messages[13]
+    assert "(in training mode only)" in messages[16]
+    assert "(when `mask` is None)" in messages[19]
+    assert "(when `self.verbose`)" in messages[23]
+    assert 21 not in messages  # `self.debug` is False for every instance
+
+
+@pytest.mark.parametrize("assume, gone", [
+    ({"training": False}, {16}),
+    ({"dtype": "float32"}, {13}),
+    ({"dtype": "float16", "training": True}, set()),
+])
+def test_assume_drops_what_cannot_happen(assume, gone):
+    everything = set(found())
+    assert everything - set(found(Config().merged({"assume": assume}))) == gone
+
+
+def test_assume_is_checked():
+    with pytest.raises(ValueError):
+        Config().merged({"assume": {"dtype": "int8"}})
+    with pytest.raises(ValueError):
+        Config().merged({"assume": {"eval": True}})

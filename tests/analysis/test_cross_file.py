@@ -1,0 +1,126 @@
+"""The engine with the project index: regions, module-ness and loggers across files."""
+
+import textwrap
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+
+LIB = {
+    "lib/biglib/__init__.py": "from .modeling import *\nfrom .utils import logging\n",
+    "lib/biglib/modeling.py": """
+        import torch
+        from torch import nn
+        __all__ = ["PreTrained", "scale_if_positive", "wrap_forward", "is_tracing"]
+        class Base(nn.Module):
+            def helper(self, x):
+                if x.sum() > 0:
+                    return x
+                return -x
+        class PreTrained(Base):
+            pass
+        def scale_if_positive(x):
+            if x.max() > 0:
+                return x * 2
+            return x
+        def is_tracing(t=None):
+            found = torch.compiler.is_compiling() or t is None
+            return found
+        def wrap_forward(fn):
+            def wrapper(self, *args, **kwargs):
+                print("calling", fn)
+                return fn(self, *args, **kwargs)
+            return wrapper
+        """,
+    "lib/biglib/utils/__init__.py": "",
+    "lib/biglib/utils/logging.py": """
+        import logging as _std
+        def get_logger(name):
+            return _std.getLogger(name)
+        """,
+}
+
+
+def make(tmp_path, files):
+    for name, text in {**LIB, **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+
+
+def run(project, tmp_path, name, config=None):
+    path = tmp_path / "ws" / name
+    return analyze_document(path.read_text(), str(path), config or Config(), project=project)
+
+
+def codes(report):
+    return [(f.line, f.code) for f in report.findings]
+
+
+MODEL = """
+    import torch
+    from biglib import PreTrained, logging, scale_if_positive, wrap_forward, is_tracing
+    logger = logging.get_logger(__name__)
+    class Middle(PreTrained):
+        pass
+    class Encoder(Middle):
+        def forward(self, x):
+            if torch.rand([]) < 0.5:
+                x = x + 1
+            logger.warning_once("hi")
+            y = scale_if_positive(x)
+            if not is_tracing(y) and y.any():
+                y = y + 1
+            return self.helper(y)
+    """
+
+
+def test_module_through_files_logger_library_calls(tmp_path):
+    project = make(tmp_path, {"ws/model.py": MODEL})
+    report = run(project, tmp_path, "model.py")
+    assert codes(report) == [(9, "FG101"), (11, "FG302"), (12, "FG101"), (15, "FG101")]
+    by_line = {f.line: f for f in report.findings}
+    assert "calls `scale_if_positive`, which breaks in library code at biglib/modeling.py:13" in by_line[12].message
+    assert by_line[15].message.startswith("calls `self.helper`")
+    assert by_line[12].related[0].path.endswith("modeling.py")
+    without = analyze_document((tmp_path / "ws/model.py").read_text(), "model.py")
+    assert codes(without) == []  # one file alone: `Encoder` is not known to be a module
+
+
+def test_decorator_wrapping_forward_counts_as_a_call(tmp_path):
+    project = make(tmp_path, {"ws/model.py": """
+        from torch import nn
+        from biglib import wrap_forward
+        class Net(nn.Module):
+            @wrap_forward
+            def forward(self, x):
+                return x
+        """})
+    [finding] = run(project, tmp_path, "model.py").findings
+    assert (finding.line, finding.code) == (5, "FG301") and "@wrap_forward" in finding.message
+
+
+def test_workspace_helper_findings_appear_in_their_file(tmp_path):
+    project = make(tmp_path, {
+        "ws/helpers.py": "def clip(x):\n    if x.max() > 1:\n        return x / x.max()\n    return x\n",
+        "ws/model.py": "from torch import nn\nfrom helpers import clip\nclass Net(nn.Module):\n"
+                       "    def forward(self, x):\n        return clip(x)\n",
+    })
+    report = run(project, tmp_path, "model.py")
+    assert report.findings == []
+    [finding] = report.elsewhere
+    assert finding.path.endswith("helpers.py") and (finding.line, finding.code) == (2, "FG101")
+    assert [r.line for r in finding.related] == [4, 5] and finding.related[0].path.endswith("model.py")
+
+
+def test_torch_compile_in_another_file_makes_an_entry(tmp_path):
+    project = make(tmp_path, {
+        "ws/model.py": "class Net:\n    def forward(self, x):\n        print(x)\n        return x\n",
+        "ws/train.py": "import torch\nfrom model import Net\nnet = Net()\nfast = torch.compile(net)\n",
+    })
+    report = run(project, tmp_path, "model.py", Config(assume_compiled="decorated"))
+    assert [e.message for e in report.entries] == ["Net.forward"]
+    [finding] = report.findings
+    assert finding.code == "FG301" and finding.related[-1].path.endswith("train.py")
+    assert finding.related[-1].line == 4

@@ -1,0 +1,46 @@
+"""`fullgraph check` with the project index: across files, its disk caches, `--no-index`."""
+
+import json
+
+import pytest
+from fullgraph.cli import main
+
+BASE = "import torch\nfrom torch import nn\nclass Base(nn.Module):\n    pass\n"
+PLAIN = "class Base:\n    pass\n"
+MODEL = ("from base import Base\nclass Net(Base):\n    def forward(self, x, y):\n"
+         "        if x.sum() > 0:\n            x = x * 2\n        return x\n")
+HELPERS = "def clip(x):\n    if x.max() > 1:\n        return x / 2\n    return x\n"
+USER = "from torch import nn\nfrom helpers import clip\nclass User(nn.Module):\n    def forward(self, x):\n" \
+       "        return clip(x)\n"
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "base.py").write_text(PLAIN)
+    (tmp_path / "model.py").write_text(MODEL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def check(capsys, *argv):
+    code = main(["check", "--format", "json", "--jobs", "1", *argv])
+    return code, [(f["path"], f["line"], f["code"]) for f in json.loads(capsys.readouterr().out)]
+
+
+def test_results_follow_changes_in_the_files_an_analysis_read(workspace, capsys):
+    # `Net(Base)` with a plain imported base: without the index a guess makes it a module.
+    assert check(capsys, "model.py", "--no-index")[1] == [("model.py", 4, "FG101")]
+    assert check(capsys, "model.py") == (0, [])
+    assert check(capsys, "model.py") == (0, [])  # from the results cache
+    (workspace / "base.py").write_text(BASE)  # a file the analysis read changed: not reused
+    assert check(capsys, "model.py") == (1, [("model.py", 4, "FG101")])
+    assert list((workspace / "cache" / "fullgraph").iterdir())
+
+
+def test_helper_findings_are_reported_in_their_file_once(workspace, capsys):
+    (workspace / "helpers.py").write_text(HELPERS)
+    (workspace / "user.py").write_text(USER)
+    code, found = check(capsys, "user.py", "helpers.py")
+    assert code == 1 and found == [("helpers.py", 2, "FG101")]

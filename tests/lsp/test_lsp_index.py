@@ -1,0 +1,48 @@
+"""The project index in the server: built in the background, used without waiting, kept current."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from lsprotocol import types
+
+PLAIN = "class Base:\n    pass\n"
+BASE = "import torch\nfrom torch import nn\nclass Base(nn.Module):\n    pass\n"
+MODEL = ("import torch\nfrom basemod import Base\nclass Net(Base):\n    def forward(self, x):\n"
+         "        if x.sum() > 0:\n            x = x * 2\n        return x.relu()\n")
+
+
+async def _until(session, uri, predicate, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        mine = [p for p in session.published if p.uri == uri]
+        if mine and predicate(mine[-1].diagnostics):
+            return mine[-1].diagnostics
+        await asyncio.sleep(0.02)
+    raise TimeoutError([(p.version, [d.code for d in p.diagnostics]) for p in session.published if p.uri == uri])
+
+
+async def test_base_classes_in_other_files_are_read_and_kept_current(session):
+    folder = session.root / "idx"
+    folder.mkdir()
+    (folder / "basemod.py").write_text(PLAIN)
+    uri = session.open("model.py", MODEL, folder="idx")
+    assert isinstance(await session.diagnostics(uri, 1), list)  # published without waiting for the index
+    # Without the index, an imported base with `forward(self, x)` is taken for a module; the
+    # index reads basemod.py and says it is not.
+    await _until(session, uri, lambda d: len(d) == 0)
+    # The base becomes a module in its editor buffer: the model is analysed again with it.
+    base = session.open("basemod.py", PLAIN, folder="idx")
+    session.replace_all(base, BASE)
+    diags = await _until(session, uri, lambda d: [x.code for x in d] == ["FG101"])
+    assert diags[0].range.start.line == 4
+    # Closed unsaved: the file on disk is the truth again.
+    session.client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=base)))
+    await _until(session, uri, lambda d: len(d) == 0)
+    # Changed on disk: the watched-file event makes the server read it again.
+    (folder / "basemod.py").write_text(BASE)
+    session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=base, type=types.FileChangeType.Changed)]))
+    await _until(session, uri, lambda d: [x.code for x in d] == ["FG101"])
