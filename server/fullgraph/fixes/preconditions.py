@@ -14,6 +14,7 @@ from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
+from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -195,6 +196,7 @@ class IfPlan:
     names: list[str]  # assigned names, in order
     following: ast.Return | None = None  # the return an early return merges with
     python: list[ast.expr] = field(default_factory=list)  # Python operands kept as a real `if`
+    hoisted: list[ast.stmt] = field(default_factory=list)  # branch-local temporaries computed before it
 
 
 def _reads(node: ast.AST) -> set[str]:
@@ -233,6 +235,8 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
     fn = enclosing_function(tree, node)
     flags, tensor_attrs, buffers = python_params(fn), tensor_attributes(tree), buffer_names(tree)
     tests, bodies = if_chain(node)
+    hoisted, hoist_reason = branch_temporaries(tree, fn, node) if len(tests) == 1 else ([], None)
+    bodies[0] = bodies[0][len(hoisted):]
     python, _ = split_python(tests[0], flags, tensor_attrs)
     if python and len(tests) > 1:
         return "an `elif` follows a condition that mixes Python and tensor values"
@@ -275,17 +279,17 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
         return "the branches assign nothing"
     for name in names:
         if not all(name in assigned for assigned in every) and not bound_before(fn, node, name):
-            return f"`{name}` is only assigned on some paths and is not bound before the `if`"
+            return hoist_reason or f"`{name}` is only assigned on some paths and is not bound before the `if`"
     swap = _swaps(bodies, names, buffers)
     if swap is not None:
         return swap
     if not _needs_cond(bodies, names, buffers):
-        return IfPlan("assign", tests, bodies, names, python=python)
+        return IfPlan("assign", tests, bodies, names, python=python, hoisted=hoisted)
     if len(tests) > 1:
         return "an `elif` chain whose branches depend on their own assignments"
     if any(n.startswith("self.") for n in names):
         return "branches with several dependent statements assign a buffer"
-    return IfPlan("cond", tests, bodies, names, python=python)
+    return IfPlan("cond", tests, bodies, names, python=python, hoisted=hoisted)
 
 
 def _is_scalar_conversion(call: ast.Call) -> bool:

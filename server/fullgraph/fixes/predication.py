@@ -99,6 +99,7 @@ def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
     else:
         new = _cond_statements(ctx, plan, piece.fn, node)
         title = "Predicate with torch.cond"
+    new = [ctx.lowering.segment(stmt) for stmt in plan.hoisted] + new
     if plan.python:
         guard = " and ".join(ctx.text(p) for p in plan.python)
         new = [f"if {guard}:\n" + indent("\n".join(new) + "\n")]
