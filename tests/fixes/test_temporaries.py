@@ -55,3 +55,18 @@ def test_temporary_that_could_raise_or_is_a_tensor_declines(test, value, before,
 def test_temporary_read_after_the_branch_stays():
     body = "if not torch.isfinite(x).all():\n    c = 3.0\n    x = torch.clamp(x, min=-c, max=c)\nreturn x + c\n"
     assert "`c` is only assigned on some paths" in (blocked(body) or "")
+
+
+def test_each_guard_may_bind_the_same_temporary():
+    """T5-style layers repeat the guard after each sub-layer, each with its own `clamp_value`."""
+    guard = ("if x.dtype == torch.float16 and torch.isinf(x).any():\n"
+             "    clamp_value = torch.finfo(x.dtype).max - 1000\n    x = torch.clamp(x, min=-clamp_value, max=clamp_value)\n")
+    body = guard + "x = x * 2\n" + guard + "return x\n"
+    result = fix_all(source(body), "m.py")
+    assert result.applied == 2 and result.source.count("torch.where(") == 2
+
+
+def test_temporary_read_elsewhere_before_its_own_assignment_stays():
+    body = ("if x.dtype == torch.float16 and torch.isinf(x).any():\n    c = 3.0\n    x = torch.clamp(x, min=-c, max=c)\n"
+            "if y.dtype == torch.float16:\n    y = y * c\nreturn x + y\n")
+    assert "`c` is only assigned on some paths" in (blocked(body) or "")

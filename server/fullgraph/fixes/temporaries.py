@@ -94,6 +94,43 @@ def _init_value(tree: ast.AST, attr: str) -> ast.expr | None:
     return found[0] if len(found) == 1 else None
 
 
+def _local_to(fn: ast.AST, node: ast.If, name: str) -> bool:
+    """Whether every read of ``name`` outside ``node`` follows its own assignment in the same block
+    (another guard's ``clamp_value``), so moving ``node``'s assignment changes no value read."""
+    inside = {id(n) for n in ast.walk(node)}
+    for block in _blocks(fn):
+        assigned = False
+        for stmt in block:
+            if id(stmt) in inside:
+                continue
+            reads = [n for n in _shallow(stmt) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+            if reads and not assigned:
+                return False
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                assigned = True
+    return True
+
+
+def _blocks(fn: ast.AST):
+    """Every statement list in ``fn`` (nested ones included)."""
+    for sub in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(sub, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+
+
+def _shallow(stmt: ast.stmt):
+    """The nodes of ``stmt`` outside its nested statement blocks (those are checked as blocks)."""
+    todo = [stmt]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, ast.stmt):
+                todo.append(child)
+
+
 def _stored(stmt: ast.AST) -> set[str]:
     return {dotted(n) for n in ast.walk(stmt) if isinstance(n, (ast.Name, ast.Attribute))
             and isinstance(n.ctx, ast.Store)} - {None}
@@ -140,11 +177,8 @@ def branch_temporaries(tree: ast.AST, fn: ast.AST | None, node: ast.If) -> tuple
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             break
         name = stmt.targets[0].id
-        stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
-        outside = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name
-                   and not (node.lineno <= n.lineno <= node.end_lineno)]
         params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-        if len(stores) != 1 or outside or name in params:
+        if name in params or not _local_to(fn, node, name):
             break
         earlier = {t.targets[0].id for t in temps}
         reason = _python_number(stmt.value, floating, earlier)
