@@ -149,7 +149,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called):
                 continue
-            finding = _finding(raw, visit, path, lines, config, scopes)
+            finding = _finding(raw, visit, path, lines, config, scopes, index)
             if finding is not None:
                 seen.setdefault((finding.line, finding.col, finding.code), finding)
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
@@ -183,7 +183,7 @@ def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location
 
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-             scopes: dict[int, ast.Module]) -> Finding | None:
+             scopes: dict[int, ast.Module], index: ModuleIndex) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
@@ -211,21 +211,27 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         try:
             scope = scopes.get(id(visit.function))
             if scope is None:
-                scope = scopes[id(visit.function)] = _fix_scope(visit.function)
+                scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
             finding = finding.with_(fix_blocked=decline_reason(scope, finding))
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
 
 
-def _fix_scope(function: FunctionInfo) -> ast.Module:
+def _fix_scope(function: FunctionInfo, index: ModuleIndex) -> ast.Module:
     """The function (with its class's `__init__`) as a small module, so that the precondition
-    checks stay local to it however large the file or class is."""
+    checks stay local to it however large the file or class is; the file's classes and functions
+    ride along for the checks that follow a call into them (fixes.module_purity)."""
     cls = function.cls
     if cls is None:
-        return ast.Module(body=[function.node], type_ignores=[])
-    init = cls.methods.get("__init__")
-    body = [init.node] if init is not None and init is not function else []
-    shell = copy.copy(cls.node)
-    shell.body = [*body, function.node]
-    return ast.Module(body=[shell], type_ignores=[])
+        scope = ast.Module(body=[function.node], type_ignores=[])
+    else:
+        init = cls.methods.get("__init__")
+        body = [init.node] if init is not None and init is not function else []
+        shell = copy.copy(cls.node)
+        shell.body = [*body, function.node]
+        scope = ast.Module(body=[shell], type_ignores=[])
+    scope.module_classes = {name: info.node for name, info in index.classes.items()}
+    scope.module_functions = {name: info.node for name, info in index.functions.items()
+                              if isinstance(info.node, ast.FunctionDef)}
+    return scope

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
+from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
+from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
 from fullgraph.fixes.temporaries import branch_temporaries
@@ -47,12 +49,17 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
     return None
 
 
-def _values_reason(values, where: str) -> str | None:
-    """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``."""
+def _values_reason(values, where: str, purity: Purity | None = None) -> str | None:
+    """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``
+    (``purity`` proves submodule and helper calls pure)."""
     for value in values:
         call = impure_call(value)
-        if call is not None:
+        if call is not None and purity is None:
             return f"{where} calls `{callee_text(call)}`, which would run on both sides"
+        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)) if call is not None else ():
+            reason = purity.call_reason(call)
+            if reason is not None:
+                return f"{where} {reason}; it would run on both sides"
         kind = non_tensor_value(value)
         if kind is not None:
             return f"{where} produces {kind}, which is not a tensor"
@@ -85,12 +92,12 @@ def target_name(target: ast.expr, buffers: set[str]) -> str | None:
     return None
 
 
-def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
+def _statement_reason(stmt: ast.stmt, buffers: set[str], purity: Purity | None = None) -> str | None:
     """Why one branch statement can't be predicated."""
     if isinstance(stmt, ast.Pass):
         return None
     if isinstance(stmt, ast.Return):
-        return "branch returns nothing" if stmt.value is None else _values_reason([stmt.value], "branch")
+        return "branch returns nothing" if stmt.value is None else _values_reason([stmt.value], "branch", purity)
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if stmt.value is None:
@@ -104,7 +111,7 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
                     return f"branch assigns `{ast.unparse(part)}`, which is not a local name or registered buffer"
         if len(targets) > 1 and any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
             return "branch chains assignments to several targets"
-        return _values_reason([value for _, value in pairs], "branch")
+        return _values_reason([value for _, value in pairs], "branch", purity)
     if isinstance(stmt, ast.AugAssign):
         return f"branch updates `{ast.unparse(stmt.target)}` in place (`{ast.unparse(stmt).strip()}`)"
     if isinstance(stmt, ast.Expr):
@@ -228,14 +235,18 @@ def _swaps(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) ->
     return None
 
 
-def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
+def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
     """The predication plan for an ``if`` on a tensor, or why there is none."""
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node.test)):
         return "the condition assigns a name (`:=`)"
+    layerdrop = match(tree, node)
+    if layerdrop is not None:
+        return layerdrop_reason(tree, layerdrop) or layerdrop  # a str is a reason too
     fn = enclosing_function(tree, node)
     flags, tensor_attrs, buffers = python_params(fn), tensor_attributes(tree), buffer_names(tree)
     tests, bodies = if_chain(node)
     hoisted, hoist_reason = branch_temporaries(tree, fn, node) if len(tests) == 1 else ([], None)
+    purity = Purity(tree, fn)
     bodies[0] = bodies[0][len(hoisted):]
     python, _ = split_python(tests[0], flags, tensor_attrs)
     if python and len(tests) > 1:
@@ -253,7 +264,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
             return f"the `elif` condition calls `{callee_text(call)}`, which would run even when an earlier branch is taken"
     for body in bodies:
         for stmt in body:
-            reason = _statement_reason(stmt, buffers)
+            reason = _statement_reason(stmt, buffers, purity)
             if reason is not None:
                 return reason
         if any(isinstance(s, ast.Return) for s in body[:-1]):
@@ -265,7 +276,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
         if all(returns[:-1]) and not bodies[-1]:
             after = following_statement(tree, node)
             if isinstance(after, ast.Return) and after.value is not None:
-                reason = _values_reason([after.value], "the following return")
+                reason = _values_reason([after.value], "the following return", purity)
                 return reason or IfPlan("early-return", tests, bodies, [], after)
             return "one branch returns and the other falls through into more code"
         if not all(returns):

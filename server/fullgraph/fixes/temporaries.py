@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.fixes.conditions import is_torch_dtype
+from fullgraph.fixes.module_purity import init_value, owner_class
 from fullgraph.fixes.purity import dotted
 from fullgraph.fixes.sites import local_parents
 
@@ -78,20 +79,9 @@ class _Floating:
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                 and dotted(value.func.value) == "self"):
             return False
-        built = _init_value(self.tree, value.func.attr)
+        built = init_value(owner_class(self.tree, self.fn), value.func.attr)
         callee = dotted(built.func) if isinstance(built, ast.Call) else None
         return callee is not None and callee.rpartition(".")[2] in FLOATING_LAYERS
-
-
-def _init_value(tree: ast.AST, attr: str) -> ast.expr | None:
-    """What ``__init__`` assigns to ``self.<attr>`` (the only assignment), if anything."""
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__init__":
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Assign) and any(dotted(t) == f"self.{attr}" for t in sub.targets):
-                    found.append(sub.value)
-    return found[0] if len(found) == 1 else None
 
 
 def _local_to(fn: ast.AST, node: ast.If, name: str) -> bool:
