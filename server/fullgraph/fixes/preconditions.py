@@ -11,7 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
-from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
+from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -41,12 +41,36 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
             return _guard_reason(tree, node)
         if finding.code in DEFER_CODES:
             return defer_reason(tree, node, finding)
-        if finding.code in KEEP_TENSOR_CODES:
-            branch = test_if(tree, node)
-            return if_reason(tree, branch) if branch is not None else keep_tensor_reason(tree, node)
+        if finding.code in KEEP_TENSOR_CODES or (finding.code == "FG105" and isinstance(node, ast.Call)):
+            return scalar_reason(tree, node, finding)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
+
+
+def scalar_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
+    """Why a tensor → Python conversion (``.item()``, ``float()``, ``bool()``) can't keep the tensor:
+    in an ``if`` condition the ``if`` is predicated, in an ``assert`` it is lowered to a check on the
+    tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it."""
+    holder = test_of(tree, call)
+    if isinstance(holder, ast.If):
+        return if_reason(tree, holder)
+    certain = finding.confidence == "certain"
+    if isinstance(holder, ast.Assert):
+        return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
+    flag = flag_uses(tree, call)
+    if flag is not None:
+        if not certain:
+            return "the converted value is not known to be a tensor"
+        name, branches = flag
+        for branch in branches:
+            reason = if_reason(tree, branch)
+            if reason is not None:
+                return f"`{name}` is tested by an `if` that can't be predicated: {reason}"
+        return None
+    if finding.code == "FG105":
+        return "`bool()` is used outside an `if` condition"
+    return keep_tensor_reason(tree, call)
 
 
 def _values_reason(values, where: str, purity: Purity | None = None) -> str | None:
