@@ -13,9 +13,10 @@ import libcst as cst
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.fixes.comments import carry_comments
+from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
-from fullgraph.fixes.names import import_line, torch_alias
+from fullgraph.fixes.edits import Fix, code_point_col, line_starts
+from fullgraph.fixes.names import import_line
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.purity import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
@@ -285,17 +286,13 @@ def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     torch = ctx.torch
     knob = "ignore_logger_methods" if finding.code == "FG302" else "reorderable_logging_functions"
     line_text = f"{torch}._dynamo.config.{knob}.add({callee})"
-    if line_text in ctx.source:
-        return []
     fn = enclosing_function(ctx.tree, call)
     if fn is not None and callee.split(".")[0] in _local_names(fn):
         return []
     position = _after_definition(ctx.tree, callee.split(".")[0])
-    prefix = "" if torch_alias(ctx.tree) else "import torch\n"
-    edit = TextEdit(position, 0, position, 0, prefix + line_text + "\n")
     title = ("Let Dynamo skip this logger method (ignore_logger_methods)" if finding.code == "FG302"
              else "Let Dynamo reorder this call (reorderable_logging_functions)")
-    return [Fix(title, (edit,), preferred=False, kind="defer")]
+    return module_line_fix(ctx, line_text, position, title, "defer")
 
 
 def _after_definition(tree: ast.Module, name: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.fixes.config_alternatives import config_fix
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix
@@ -43,6 +44,10 @@ def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
 
 
 def _fixes(ctx: FixContext, finding) -> list[Fix]:
+    return _rewrites(ctx, finding) + config_fix(ctx, finding)
+
+
+def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     node = finding_node(ctx.tree, finding)
     if node is None:
         return []

@@ -77,10 +77,10 @@ def _values_reason(values, where: str, purity: Purity | None = None) -> str | No
     """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``
     (``purity`` proves submodule and helper calls pure)."""
     for value in values:
-        call = impure_call(value)
-        if call is not None and purity is None:
-            return f"{where} calls `{callee_text(call)}`, which would run on both sides"
-        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)) if call is not None else ():
+        impure = impure_call(value)
+        if impure is not None and purity is None:
+            return f"{where} calls `{callee_text(impure)}`, which would run on both sides"
+        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)) if impure is not None else ():
             reason = purity.call_reason(call)
             if reason is not None:
                 return f"{where} {reason}; it would run on both sides"
