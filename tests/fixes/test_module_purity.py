@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+
 from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all
 
