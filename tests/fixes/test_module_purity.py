@@ -116,3 +116,11 @@ def test_helpers_and_sequential(call, reason):
         assert f"x = torch.where(x.sum() > 0, {call}, x)" in fix_all(HELPER.format(call=call), "m.py").source
     else:
         assert reason in (finding.fix_blocked or "")
+
+
+def test_module_level_receivers_are_not_tensor_methods():
+    """`logger.warning_once(...)` inside a layer is not a pure tensor method."""
+    text = source("", "logger.warning_once('skipped')\nreturn self.fc(x)\n").replace(
+        "from torch import nn\n", "from torch import nn\nimport logging\nlogger = logging.getLogger(__name__)\n", 1)
+    blocked = layerdrop_finding(text).fix_blocked or ""
+    assert "`logger.warning_once`, which is not known to be pure" in blocked

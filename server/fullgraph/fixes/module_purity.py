@@ -29,6 +29,7 @@ IMPURE_LAYERS = {
     "RNN": "is a recurrent module", "MultiheadAttention": "may apply dropout in training",
 }
 MAX_DEPTH = 6
+TORCH_ROOTS = frozenset(("torch", "F", "nn"))
 
 
 def module_classes(tree: ast.AST) -> dict[str, ast.ClassDef]:
@@ -66,9 +67,21 @@ class Purity:
         self.cls = cls if memo is not None else owner_class(tree, fn)
         self.memo: dict[tuple, str | None] = {} if memo is None else memo  # shared by the callees' oracles
 
+    def _known_pure(self, call: ast.Call) -> bool:
+        """A pure torch operation or a method of a local value (a module-level receiver such as a
+        logger, ``np`` or a registry is never taken for a tensor)."""
+        if not is_pure_call(call):
+            return False
+        root = call.func
+        while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if not isinstance(root, ast.Name) or isinstance(call.func, ast.Name):
+            return True
+        return root.id in TORCH_ROOTS or (self.fn is not None and root.id in _local_names(self.fn))
+
     def call_reason(self, call: ast.Call) -> str | None:
         """Why ``call`` can't run on both sides (None: it is pure)."""
-        if is_pure_call(call):
+        if self._known_pure(call):
             return None
         built = self._constructor(call.func)
         if built is None:
@@ -179,7 +192,7 @@ class Purity:
         name = dotted(func) or ""
         if name.rpartition(".")[2] in ("dropout", "dropout1d", "dropout2d", "alpha_dropout", "feature_alpha_dropout"):
             return f"`{label}` calls `{name}`, which draws random numbers in training"
-        if is_pure_call(call):
+        if self._known_pure(call):
             return None
         if isinstance(func, ast.Name) and func.id in ("len", "isinstance"):
             return None
@@ -188,6 +201,13 @@ class Purity:
             return f"`{label}` calls `{ast.unparse(func)}`, which is not known to be pure"
         inner = self._built_reason(built, ast.unparse(func), depth + 1)
         return None if inner is None else f"`{label}` {inner}"
+
+
+def _local_names(fn: ast.AST) -> set[str]:
+    """Parameters and names assigned in ``fn``."""
+    args = fn.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
+    return names | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _data_index(node: ast.Subscript) -> bool:
