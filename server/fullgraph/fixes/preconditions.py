@@ -10,6 +10,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from fullgraph.fixes.deferral_chain import chain_reason
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
@@ -378,6 +379,13 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
     return None
 
 
+def in_helper(fn: ast.FunctionDef, finding) -> bool:
+    """Whether the finding sits in a function the compiled entry calls, not in the entry itself."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    entry = data.get("entry")
+    return bool(entry) and entry.rpartition(".")[2] != fn.name
+
+
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
     fn = enclosing_function(tree, call)
@@ -388,19 +396,22 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if fn is None:
         return "the call is not inside a function"
     data = finding.data if isinstance(finding.data, dict) else {}
-    entry = data.get("entry")
-    if entry and entry.rpartition(".")[2] != fn.name:
-        return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
-        return "the entry is a generator or coroutine"
-    loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
-        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    helper = in_helper(fn, finding)
+    if helper:
+        reason = chain_reason(tree, fn, data["entry"])
+        if reason is not None:
+            return reason
+    else:
+        if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
+            return "the entry is a generator or coroutine"
+        loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
+        if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+            return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
         return "an argument holds a comprehension or lambda"
-    if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
+    if data.get("epilogue") and not helper:  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
     node = stmt
     while node is not fn:

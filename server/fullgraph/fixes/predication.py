@@ -11,7 +11,7 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.layerdrop import LayerdropPlan
 from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if
-from fullgraph.fixes.slicing import function_slice, indent, splice
+from fullgraph.fixes.slicing import continuation, function_slice, indent, splice
 
 
 def _nested_where(ctx: FixContext, conds: list[str], values: list[str]) -> str:
@@ -109,14 +109,6 @@ def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
         guard = " and ".join(ctx.text(p) for p in plan.python)
         new = [f"if {guard}:\n" + indent("\n".join(new) + "\n")]
     return ctx.make_fix(title, splice(piece, old, new), "predicate")
-
-
-def continuation(text: str, column: int) -> str:
-    """Source cut from a block at ``column``, its continuation lines shifted so that the splice,
-    which indents them again by ``column``, leaves them where they were."""
-    first, *rest = text.split("\n")
-    cut = [line[column:] if line[:column].isspace() else line.lstrip() for line in rest]
-    return "\n".join([first, *cut])
 
 
 def _comments(text: str) -> str:
