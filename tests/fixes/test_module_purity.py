@@ -49,7 +49,7 @@ def layerdrop_finding(text: str):
 
 
 def test_pure_layer_is_predicated():
-    text = source("self.norm = nn.LayerNorm(4)\n", "return self.norm(self.fc(x) + x)\n")
+    text = source("self.act = nn.GELU()\n", "return self.act(x) * 2 + x\n")
     assert layerdrop_finding(text).fix_blocked is None
     fixed = fix_all(text, "m.py").source
     assert "to_drop = p < self.layerdrop\n" in fixed
@@ -67,6 +67,9 @@ def test_pure_layer_is_predicated():
     ("", "return self.fc(x), x\n", "does not return a single tensor"),
     ("", "print(x)\nreturn self.fc(x)\n", "`print`, which is not known to be pure"),
     ("self.emb = nn.Embedding(4, 4)\n", "return self.emb(x)\n", "not known to be pure"),
+    # a skipped layer's parameters get no gradient; run on both sides they would get zeros
+    ("self.norm = nn.LayerNorm(4)\n", "return self.norm(x)\n", "(`LayerNorm`), which has parameters"),
+    ("self.scale = nn.Parameter(torch.ones(4))\n", "return x * 2\n", "(`Layer`), which has parameters"),
 ])
 def test_impure_layer_declines_with_reason(init, body, reason):
     blocked = layerdrop_finding(source(init, body)).fix_blocked or ""
@@ -96,7 +99,8 @@ def noisy(x):
 class M(nn.Module):
     def __init__(self):
         super().__init__()
-        self.proj = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+        self.proj = nn.Sequential(nn.ReLU(), nn.Tanh())
+        self.lin = nn.Linear(4, 4)
 
     def forward(self, x):
         if x.sum() > 0:
@@ -108,6 +112,7 @@ class M(nn.Module):
 @pytest.mark.parametrize("call, reason", [
     ("scale(self.proj(x))", None),
     ("noisy(x)", "`noisy` calls `print`"),
+    ("scale(self.lin(x))", "(`Linear`), which has parameters"),
 ])
 def test_helpers_and_sequential(call, reason):
     finding = next(f for f in analyze(HELPER.format(call=call), "m.py") if f.code == "FG101")

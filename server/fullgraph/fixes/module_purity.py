@@ -1,7 +1,8 @@
 """Submodule calls that are safe to run on both sides of a ``torch.where``.
 
 A call is pure when it draws no random numbers, mutates no state (no buffers, no running
-statistics, no in-place updates of its inputs), does no I/O, cannot raise on data (no
+statistics, no in-place updates of its inputs), has no parameters (on the side not taken they
+would get zero gradients where the original leaves none), does no I/O, cannot raise on data (no
 ``raise``/``assert``, no embedding lookups or computed indices) and returns one tensor: ``torch.nn`` layers of a known list, and in-file modules or helpers whose bodies
 only do that, followed through ``self.<sub>`` attributes and ``ModuleList`` elements.
 """
@@ -28,6 +29,12 @@ IMPURE_LAYERS = {
     "BatchNorm3d": "updates its running statistics in training", "LSTM": "is a recurrent module", "GRU": "is a recurrent module",
     "RNN": "is a recurrent module", "MultiheadAttention": "may apply dropout in training",
 }
+# Layers with parameters: run on the side not taken, they would get zero gradients where the
+# original gives none, and optimizers such as AdamW still update a parameter whose gradient is zero.
+PARAMETERIZED = frozenset(("Linear", "Bilinear", "LazyLinear", "LayerNorm", "GroupNorm", "RMSNorm", "Conv1d", "Conv2d",
+                           "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "PReLU"))
+GRADIENTS = ("has parameters, which would get zero gradients instead of none on the side not taken "
+             "(optimizers such as AdamW still update them)")
 MAX_DEPTH = 6
 TORCH_ROOTS = frozenset(("torch", "F", "nn"))
 
@@ -141,12 +148,14 @@ class Purity:
                     return reason
             return None
         if last in PURE_LAYERS and name.startswith(("nn.", "torch.nn.")):
-            return None
+            return f"calls `{label}` (`{last}`), which {GRADIENTS}" if last in PARAMETERIZED else None
         if name in self.classes:
             cls = self.classes[name]
             forward = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "forward"), None)
             if forward is None:
                 return f"calls `{label}` (`{name}`), whose `forward` is not in this file"
+            if _owns_parameters(cls):
+                return f"calls `{label}` (`{name}`), which {GRADIENTS}"
             inner = self._body_reason(forward, cls, f"{name}.forward", depth)
             return None if inner is None else f"calls `{label}`: {inner}"
         return f"calls `{label}` (`{name}`), which is not known to be pure"
@@ -201,6 +210,14 @@ class Purity:
             return f"`{label}` calls `{ast.unparse(func)}`, which is not known to be pure"
         inner = self._built_reason(built, ast.unparse(func), depth + 1)
         return None if inner is None else f"`{label}` {inner}"
+
+
+def _owns_parameters(cls: ast.ClassDef) -> bool:
+    """``nn.Parameter(...)`` or ``register_parameter`` in the class's ``__init__``."""
+    init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    return init is not None and any(
+        isinstance(n, ast.Call) and (dotted(n.func) or "").rpartition(".")[2] in ("Parameter", "register_parameter")
+        for n in ast.walk(init))
 
 
 def _local_names(fn: ast.AST) -> set[str]:
