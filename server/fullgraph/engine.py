@@ -264,7 +264,5 @@ def _fix_scope(function: FunctionInfo, index: ModuleIndex) -> ast.Module:
         shell = copy.copy(cls.node)
         shell.body = [*body, function.node]
         scope = ast.Module(body=[shell], type_ignores=[])
-    scope.module_classes = {name: info.node for name, info in index.classes.items()}
-    scope.module_functions = {name: info.node for name, info in index.functions.items()
-                              if isinstance(info.node, ast.FunctionDef)}
+    scope.module_index = index
     return scope

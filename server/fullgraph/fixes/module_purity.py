@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.fixes.purity import dotted, is_pure_call
-from fullgraph.fixes.sites import enclosing_function
+from fullgraph.fixes.sites import enclosing_function, parents
 
 PURE_LAYERS = frozenset((
     "Linear", "Bilinear", "LazyLinear", "Identity", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
@@ -40,28 +40,32 @@ TORCH_ROOTS = frozenset(("torch", "F", "nn"))
 
 
 def module_classes(tree: ast.AST) -> dict[str, ast.ClassDef]:
-    """The file's top-level classes (the engine attaches them to its small fix scopes)."""
-    attached = getattr(tree, "module_classes", None)
-    if attached is not None:
-        return attached
-    return {node.name: node for node in getattr(tree, "body", []) if isinstance(node, ast.ClassDef)}
+    """The file's top-level classes (from the module index the engine attaches to its small fix
+    scopes, else the tree's own top level)."""
+    return _top_level(tree, "classes", ast.ClassDef)
 
 
 def module_functions(tree: ast.AST) -> dict[str, ast.FunctionDef]:
-    """The file's top-level functions (attached by the engine like the classes)."""
-    attached = getattr(tree, "module_functions", None)
-    if attached is not None:
-        return attached
-    return {node.name: node for node in getattr(tree, "body", []) if isinstance(node, ast.FunctionDef)}
+    """The file's top-level functions, like :func:`module_classes`."""
+    return _top_level(tree, "functions", ast.FunctionDef)
+
+
+def _top_level(tree: ast.AST, kind: str, node_type: type) -> dict:
+    index = getattr(tree, "module_index", None)
+    if index is None:
+        return {node.name: node for node in getattr(tree, "body", []) if isinstance(node, node_type)}
+    memo = f"_fix_{kind}"  # built once per analysis, shared by every scope
+    if not hasattr(index, memo):
+        setattr(index, memo, {name: info.node for name, info in getattr(index, kind).items()
+                              if isinstance(info.node, node_type)})
+    return getattr(index, memo)
 
 
 def owner_class(tree: ast.AST, fn: ast.AST | None) -> ast.ClassDef | None:
     """The class ``fn`` is a method of (the whole class, also from the engine's small scope)."""
-    if fn is None:
-        return None
-    for node in ast.walk(tree):  # the engine's scope holds a shell of the class
-        if isinstance(node, ast.ClassDef) and any(item is fn for item in node.body):
-            return module_classes(tree).get(node.name, node)
+    parent = parents(tree).get(fn) if fn is not None else None
+    if isinstance(parent, ast.ClassDef):  # in the engine's scope, a shell of the class
+        return module_classes(tree).get(parent.name, parent)
     return None
 
 
@@ -71,8 +75,16 @@ class Purity:
     def __init__(self, tree: ast.AST, fn: ast.AST | None, cls: ast.ClassDef | None = None, memo: dict | None = None):
         self.tree, self.fn = tree, fn
         self.classes, self.functions = module_classes(tree), module_functions(tree)
-        self.cls = cls if memo is not None else owner_class(tree, fn)
+        self._cls = cls
+        self._owner_known = memo is not None
         self.memo: dict[tuple, str | None] = {} if memo is None else memo  # shared by the callees' oracles
+
+    @property
+    def cls(self) -> ast.ClassDef | None:
+        """The class of the function (looked up only when a call needs it)."""
+        if not self._owner_known:
+            self._cls, self._owner_known = owner_class(self.tree, self.fn), True
+        return self._cls
 
     def _known_pure(self, call: ast.Call) -> bool:
         """A pure torch operation or a method of a local value (a module-level receiver such as a
