@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz e2e-vscode system-deps bench docs clean
+.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -40,6 +40,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/corpus_accuracy.py
 	$(BIN)/python bench/analysis_speed.py
 	$(BIN)/python bench/function_length.py
+
+# Share of transformers model types `fullgraph confirm` runs without a factory, and its break lines
+# against the ecosystem ground truth (the interpreter of bench/ecosystem/.venv has transformers).
+bench-confirm: $(STAMP)
+	$(BIN)/python bench/confirm_without_factory.py --python bench/ecosystem/.venv/bin/python
 
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules

@@ -1,7 +1,8 @@
 """The worker's reading of Dynamo's recompile records and its merging of breaks across input sets."""
 
 from fullgraph.confirm.merge import describe_break
-from fullgraph.confirm.worker import merge_breaks, parse_break, parse_recompile
+from fullgraph.confirm.capture import parse_break, parse_recompile
+from fullgraph.confirm.worker import merge_breaks
 
 RESUMED_RECORD = """Recompiling function torch_dynamo_resume_in_train_step_at_26 in /p/training_step.py:26
     triggered by the following guard failure(s):

@@ -74,3 +74,21 @@ async def test_confirm_can_be_turned_off(session):
     finally:
         session.client.workspace_did_change_configuration(
             types.DidChangeConfigurationParams(settings={"fullgraph": {}}))
+
+
+async def test_synthesized_inputs_become_a_factory_by_code_action(session):
+    """Confirming a class without a factory synthesizes its inputs; a code action writes them as a factory."""
+    text = (Path(__file__).parents[1] / "confirm" / "fixtures" / "plain_defaults.py").read_text()
+    uri = session.open("plain_defaults.py", text)
+    await session.diagnostics(uri)
+    answer = await execute(session, "fullgraph.confirm", uri, "Tower")
+    assert answer["ok"] and answer["targets"][0]["synthesized"]["description"] == "inputs synthesized: x (2, 8)"
+    end = types.Position(line=len(text.splitlines()), character=0)
+    actions = await session.client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=types.Range(start=end, end=end),
+        context=types.CodeActionContext(diagnostics=[])))
+    (write,) = [a for a in actions or [] if a.title == "fullgraph: write the synthesized inputs as fullgraph_example_Tower()"]
+    assert write.kind == types.CodeActionKind.RefactorRewrite
+    assert session.apply(write.edit)
+    assert session.text(uri).startswith(text.rstrip("\n") + "\n\n\ndef fullgraph_example_Tower():\n")
+    assert "    return model, (x,), {}\n" in session.text(uri)

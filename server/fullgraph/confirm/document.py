@@ -35,6 +35,8 @@ class Outcome:
                 recompilations=len(self.result.get("recompilations", [])),
                 seconds=self.result.get("seconds"),
             )
+            if self.result.get("synthesized"):
+                out["synthesized"] = self.result["synthesized"]
         if self.error is not None:
             out["error"] = {"kind": self.error.kind, "message": str(self.error), "output": self.error.output[-2000:]}
         return out
@@ -58,12 +60,14 @@ def confirm_document(
     explicit: bool = False,
     cancel: threading.Event | None = None,
     progress=None,
+    roots: tuple[str, ...] = (),
 ) -> DocumentResult:
     """Run the document's targets (or ``name``) and merge; failed targets keep static findings.
 
-    ``progress(done, total, label)`` is called before each target.
+    ``progress(done, total, label)`` is called before each target; ``roots`` are the workspace
+    folders (on the worker's sys.path).
     """
-    targets = targets_for(path, source, config, name=name, explicit=explicit)
+    targets = targets_for(path, source, config, name=name, explicit=explicit, roots=roots)
     outcomes = []
     for i, target in enumerate(targets):
         if cancel is not None and cancel.is_set():

@@ -14,19 +14,14 @@ from __future__ import annotations
 import contextlib
 import copy
 import faulthandler
-import functools
 import gc
 import importlib
 import importlib.util
 import json
-import linecache
-import logging
 import os
 import random
-import re
 import signal
 import sys
-import sysconfig
 import tempfile
 import time
 import traceback
@@ -34,35 +29,31 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _text_module():
-    """``fullgraph/text.py`` (standard library only), loaded from its file: this interpreter may
-    not have fullgraph installed, and lines must break where the server breaks them."""
-    spec = importlib.util.spec_from_file_location("_fullgraph_text", os.path.join(os.path.dirname(HERE), "text.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def sibling(name: str):
+    """A module next to this file: from the package when imported as one, else loaded by path
+    under a private name (run as ``python worker.py``, nothing of fullgraph is on sys.path)."""
+    if __package__:
+        return importlib.import_module(f"{__package__}.{name}")
+    unique = f"_fullgraph_worker_{name}"
+    if unique not in sys.modules:
+        spec = importlib.util.spec_from_file_location(unique, os.path.join(HERE, f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[unique] = module
+        spec.loader.exec_module(module)
+    return sys.modules[unique]
 
 
-split_lines = _text_module().split_lines
-GB_URL = re.compile(r"compile-graph-break-site/gb/gb(\d+)\.html", re.I)
-AT_LINE = re.compile(r"in user code at (.+):(\d+)\s*$")
-FRAME_LINE = re.compile(r'^  File "(.+)", line (\d+), in (.+)$')
-RECOMPILE_HEAD = re.compile(r"Recompiling function (\S+) in (.+):(\d+)")
-RESUMED = re.compile(r"torch_dynamo_resume_in_(\w+)_at_(\d+)")
-GUARD_ID = re.compile(r"^\d+/\d+: ")  # the frame/compile id a guard line starts with
-GUARD_AT = re.compile(r"(.+):(\d+) in \S+$")  # "file.py:27 in fn" after a guard's source comment
-CHAINED = "*** While handling this graph break, another graph break occurred: ***"
-SKIPPED = "Skipping the function and falling back to eager"
-BREAK_LOGGERS = (
-    "torch._dynamo.symbolic_convert.__graph_breaks",
-    "torch._dynamo.convert_frame.__graph_breaks",
-    "torch._dynamo.exc.__graph_breaks",
-)
-RECOMPILE_LOGGER = "torch._dynamo.guards.__recompiles"
-LIBRARY_DIRS = tuple(
-    os.path.realpath(p) + os.sep
-    for p in {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-)
+capture = sibling("capture")
+synthesize = sibling("synthesize")
+describe, is_user_file, realpath = capture.describe, capture.is_user_file, capture.realpath
+
+
+def how_to_add(path: str, target: str | None) -> str:
+    """What to write so that a target gets sample inputs."""
+    name = f"fullgraph_example_{target}" if target else "fullgraph_example"
+    spec = f"{os.path.basename(path)}::{target}" if target else os.path.basename(path)
+    return (f"add {name}() returning (callable, args, kwargs) to {path}, or a [tool.fullgraph.confirm] entry "
+            f"\"{spec}\" = \"factories.py:make_model\" (paths relative to pyproject.toml)")
 
 
 class UserError(Exception):
@@ -105,168 +96,22 @@ class Capture:
         return head.decode("utf-8", "replace"), size
 
 
-# --- log records ----------------------------------------------------------------------
-
-
-class Records(logging.Handler):
-    """Collects the messages of Dynamo's graph_breaks and recompiles artifact loggers."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.breaks: list[str] = []
-        self.recompiles: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        target = self.recompiles if record.name == RECOMPILE_LOGGER else self.breaks
-        try:
-            target.append(record.getMessage())
-        except Exception:  # a record that cannot format itself is not worth a crash
-            pass
-
-    def clear(self) -> None:
-        self.breaks.clear()
-        self.recompiles.clear()
-
-    def install(self, torch) -> None:
-        for name in (*BREAK_LOGGERS, RECOMPILE_LOGGER):
-            lg = logging.getLogger(name)
-            lg.setLevel(logging.DEBUG)
-            lg.propagate = False
-            lg.handlers[:] = [self]
-        try:  # without it Dynamo does not format recompile reasons at all
-            torch._logging._internal.log_state.enable_artifact("recompiles")
-        except AttributeError:  # other torch versions: recompilations go unreported
-            pass
-
-
-@functools.lru_cache(maxsize=None)
-def realpath(path: str) -> str:
-    """``os.path.realpath``, remembered: every request asks about the same thousands of files."""
-    return os.path.realpath(path)
-
-
-def is_user_file(filename: str) -> bool:
-    """True for files of the user's project (not stdlib, site-packages, torch or this worker)."""
-    if not filename or filename.startswith("<"):
-        return False
-    real = realpath(filename)
-    return not real.startswith(LIBRARY_DIRS) and not installed_path(real) and os.path.dirname(real) != HERE
-
-
-def installed_path(path: str) -> str | None:
-    """The part of ``path`` after ``site-packages`` (or ``dist-packages``), for any environment."""
-    for marker in (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}"):
-        if marker in path:
-            return path.split(marker, 1)[1]
-    return None
-
-
-def parse_frames(text: str) -> list[dict]:
-    """The frames of a ``User code traceback:`` block, outermost first, with caret columns."""
-    lines = split_lines(text)
-    frames = []
-    for i, line in enumerate(lines):
-        m = FRAME_LINE.match(line)
-        if not m:
-            continue
-        frame = {"file": m[1], "line": int(m[2]), "name": m[3].strip(), "col": None, "end_col": None}
-        code = lines[i + 1] if i + 1 < len(lines) else ""
-        carets = lines[i + 2] if i + 2 < len(lines) else ""
-        if code.startswith("    ") and carets.strip() and set(carets.strip()) <= {"^", "~"}:
-            source = linecache.getline(frame["file"], frame["line"])
-            indent = len(source) - len(source.lstrip()) - 4
-            start = len(carets) - len(carets.lstrip()) + indent
-            end = len(carets.rstrip()) + indent
-            while end > start and source[end - 1 : end] in (":", " "):  # jumps mark the colon too
-                end -= 1
-            frame["col"], frame["end_col"] = start, end
-        frames.append(frame)
-    return frames
-
-
-def parse_reason(block: str) -> dict:
-    """gb_type, explanation and hints of one break message (up to any chained break)."""
-    gb_type, explanation, hints, current = "", [], [], None
-    for ln in split_lines(block):
-        s = ln.strip()
-        if s.startswith("Explanation:"):
-            current = explanation
-            explanation.append(s[len("Explanation:") :].strip())
-        elif s.startswith("Hint:"):
-            current = None
-            hints.append(s[len("Hint:") :].strip())
-        elif s.startswith(("Developer debug context:", "For more details")):
-            current = None
-        elif not gb_type and s and not s.startswith(("Graph break", "Graph Break Reason")) and not s.endswith(":"):
-            gb_type = s
-        elif not s:
-            current = None  # an explanation's first paragraph is enough
-        elif current is not None:
-            current.append(s)
-    url = GB_URL.search(block)
-    return {
-        "gb_type": gb_type,
-        "gb_id": f"GB{int(url[1]):04d}" if url else None,
-        "explanation": " ".join(explanation),
-        "hints": hints,
-    }
-
-
-def parse_break(message: str) -> dict:
-    """One graph_breaks record as a break dict (location from the user frames)."""
-    head, _, trace = message.partition("User code traceback:")
-    main, _, chained = head.partition(CHAINED)
-    body = main.split("\n", 1)[1] if "\n" in main else ""
-    reason_line = body.split("\n", 1)[0]
-    if reason_line.startswith("Graph Break Reason:"):
-        rest = reason_line[len("Graph Break Reason:") :].strip()
-        body = (rest + "\n" + body.split("\n", 1)[1]) if rest and "\n" in body else rest
-    out = parse_reason(body.split("Stack variable source attribution:")[0])
-    out["frame_skipped"] = SKIPPED in head or bool(chained)
-    out["chained"] = [parse_reason(c) for c in chained.split(CHAINED) if c.strip()]
-    every = parse_frames(trace)
-    frames = [f for f in every if is_user_file(f["file"])]
-    at = AT_LINE.search(message.split("\n", 1)[0])
-    if not frames and at and is_user_file(at[1]):
-        frames = [{"file": at[1], "line": int(at[2]), "name": "", "col": None, "end_col": None}]
-    out["frames"] = frames
-    out["library_frame"] = library_frame(every) if frames else None
-    return out
-
-
-def library_frame(frames: list[dict]) -> dict | None:
-    """Where the break happened when that is inside a library the user's code called
-    (``torch/optim/optimizer.py``, line 79, ``_use_grad``), else None."""
-    if not frames or is_user_file(frames[-1]["file"]):
-        return None
-    inner = frames[-1]
-    file = installed_path(inner["file"]) or os.path.basename(inner["file"])
-    return {"file": file, "line": inner["line"], "name": inner["name"]}
-
-
-def parse_recompile(message: str) -> dict:
-    """One recompiles record: the function recompiled, the guards that failed and the line of
-    the first guard's source in that function's file (else the function's first line)."""
-    m = RECOMPILE_HEAD.search(message)
-    function, file, line = (m[1], m[2], int(m[3])) if m else ("", "", 0)
-    resumed = RESUMED.fullmatch(function)
-    if resumed:
-        function = f"{resumed[1]} (resumed after the graph break at line {resumed[2]})"
-    guards, guard_line = [], None
-    for ln in split_lines(message):
-        ln = ln.strip()
-        if ln.startswith("- User stack trace:"):
-            break
-        if ln.startswith("- "):
-            guard, *where = [part.strip() for part in GUARD_ID.sub("", ln[2:]).split("  # ")]
-            guards.append(guard)
-            at = GUARD_AT.match(where[-1]) if where else None
-            if guard_line is None and at and file.endswith(at[1]):
-                guard_line = int(at[2])
-    return {"function": function, "file": file, "line": guard_line or line, "guards": guards}
-
 
 # --- loading targets ------------------------------------------------------------------
+
+
+def package_location(path: str) -> tuple[str, str] | None:
+    """``(sys.path root, dotted name)`` of a file inside a package (a chain of ``__init__.py``
+    folders), so that its relative imports work; None outside a package."""
+    folder, file = os.path.split(os.path.abspath(path))
+    stem = file[: -len(".py")] if file.endswith(".py") else ""
+    parts = [] if stem == "__init__" else [stem]
+    while stem and os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    if len(parts) < 2 - (stem == "__init__") or not all(p.isidentifier() for p in parts):
+        return None
+    return folder, ".".join(parts)
 
 
 def module_name_for(path: str, root: str) -> str | None:
@@ -280,16 +125,29 @@ def module_name_for(path: str, root: str) -> str | None:
     return ".".join(parts) if parts and all(p.isidentifier() for p in parts) else None
 
 
+def add_paths(*folders: str) -> None:
+    """Put folders on sys.path (first given first), each once."""
+    for folder in reversed([f for f in folders if f]):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+
+
 def load_module(path: str, root: str, name: str | None = None):
-    """Import the file at ``path`` (by its dotted name under ``root`` when it has one).
+    """Import the file at ``path``: by its package name from the package's sys.path root when it
+    lies in a package, else by its dotted name under ``root``, else by path.
 
     Seeded first, so that module-level models get the same weights in every worker.
     """
-    if root and root not in sys.path:
-        sys.path.insert(0, root)
+    add_paths(root)
     seed_all()
     try:
-        dotted = None if name else module_name_for(path, root)
+        package = None if name else package_location(path)
+        if package:
+            add_paths(package[0])
+            capture.claim(os.path.join(package[0], package[1].split(".")[0]))
+        elif not name:
+            capture.claim(os.path.dirname(os.path.abspath(path)))
+        dotted = package[1] if package else None if name else module_name_for(path, root)
         if dotted:
             module = importlib.import_module(dotted)
             if os.path.realpath(getattr(module, "__file__", "") or "") == os.path.realpath(path):
@@ -310,13 +168,6 @@ def load_module(path: str, root: str, name: str | None = None):
         raise UserError("import", f"importing {path} raised {describe(e)}") from None
 
 
-def describe(e: BaseException) -> str:
-    """``Type: message`` and the innermost user frame of an exception."""
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if is_user_file(f.filename)]
-    where = f" (at {frames[-1].filename}:{frames[-1].lineno})" if frames else ""
-    return f"{type(e).__name__}: {e}{where}"
-
-
 def sample_sets(request: dict, root: str) -> list[tuple]:
     """Call the target's factory; always a list of (callable, args, kwargs)."""
     factory = request.get("factory")
@@ -328,8 +179,11 @@ def sample_sets(request: dict, root: str) -> list[tuple]:
         target = request.get("target")
         func = f"fullgraph_example_{target}" if target else "fullgraph_example"
     fn = getattr(module, func, None)
+    if not callable(fn) and not factory and request.get("target"):
+        return synthesized_sets(module, request)
     if not callable(fn):
-        raise UserError("factory", f"no factory function {func}() in {module.__file__}")
+        raise UserError("factory", f"no factory function {func}() in {module.__file__}"
+                        + ("" if factory else f"; {how_to_add(module.__file__, request.get('target'))}"))
     seed_all()
     try:
         made = fn()
@@ -345,6 +199,22 @@ def sample_sets(request: dict, root: str) -> list[tuple]:
     return [(s[0], tuple(s[1]) if len(s) > 1 else (), dict(s[2]) if len(s) > 2 else {}) for s in sets]
 
 
+def synthesized_sets(module, request: dict) -> list[tuple]:
+    """Sets built from the target class itself (no factory); what was built goes in ``request["synthesized"]``."""
+    import torch
+
+    target = request["target"]
+    seed_all()
+    try:
+        built = synthesize.synthesize(module, target, torch)
+    except synthesize.CannotSynthesize as e:
+        raise UserError("factory", f"no factory for {target}, and none could be synthesized: {e}; "
+                        f"{how_to_add(module.__file__, target)}") from None
+    request["synthesized"] = {"description": built.description(), "example": built.example(target)}
+    seed_all()
+    return built.sets(torch)
+
+
 def valid_set(s) -> bool:
     """Whether ``s`` looks like (callable, args[, kwargs])."""
     return isinstance(s, tuple) and 1 <= len(s) <= 3 and callable(s[0])
@@ -358,27 +228,6 @@ def seed_all() -> None:
     torch.manual_seed(0)
 
 
-def code_of(fn):
-    """The code object Dynamo compiles first for ``fn`` (a module's forward, a function)."""
-    forward = getattr(fn, "forward", None)
-    target = forward if forward is not None and not hasattr(fn, "__code__") else fn
-    return getattr(getattr(target, "__func__", target), "__code__", None)
-
-
-def code_location(code) -> dict | None:
-    """Where a code object starts (for breaks that Dynamo reports without a line)."""
-    if code is None:
-        return None
-    return {"file": code.co_filename, "line": code.co_firstlineno, "name": getattr(code, "co_qualname", code.co_name)}
-
-
-# --- running Dynamo -------------------------------------------------------------------
-
-
-def original(fn):
-    """The user's callable behind a ``torch.compile`` wrapper (the target is compiled our way)."""
-    inner = getattr(fn, "_orig_mod", None)  # an OptimizedModule
-    return inner if inner is not None else getattr(fn, "_torchdynamo_orig_callable", fn)
 
 
 def eager(torch):
@@ -386,51 +235,6 @@ def eager(torch):
     set_stance = getattr(torch.compiler, "set_stance", None)
     return set_stance("force_eager") if set_stance else contextlib.nullcontext()
 
-
-class GraphRecorder:
-    """A Dynamo backend that keeps each graph's ops and, per input set, the break reasons of the
-    graphs compiled and the graphs that ran."""
-
-    def __init__(self) -> None:
-        self.ops: list[list] = []
-        self.reasons: list = []
-        self.ran: set[int] = set()
-
-    def start_set(self) -> None:
-        self.reasons.clear()
-        self.ran.clear()
-
-    def __call__(self, gm, example_inputs):
-        index = len(self.ops)
-        self.ops.append([node.target for node in gm.graph.nodes if node.op == "call_function"])
-        reason = getattr(gm, "compile_subgraph_reason", None)
-        if reason is not None and reason.graph_break:
-            self.reasons.append(reason)
-        forward = gm.forward
-
-        def run(*args):
-            self.ran.add(index)
-            return forward(*args)
-
-        return run
-
-
-def add_graph_reasons(reasons: list, breaks: list[dict]) -> None:
-    """Breaks that ended a graph at a user line the logs did not mention."""
-    lines = {(f["file"], f["line"]) for b in breaks for f in b["frames"]}
-    for reason in reasons:
-        frames = [
-            {"file": f.filename, "line": f.lineno, "name": f.name, "col": getattr(f, "colno", None),
-             "end_col": getattr(f, "end_colno", None)}
-            for f in reason.user_stack
-            if is_user_file(f.filename)
-        ]
-        if frames and (frames[-1]["file"], frames[-1]["line"]) not in lines:
-            lines.add((frames[-1]["file"], frames[-1]["line"]))
-            info = parse_reason(reason.reason)
-            if reason.reason.startswith("generic_jump"):
-                info.update(gb_type="Data-dependent branching", gb_id="GB0170")
-            breaks.append({**info, "frame_skipped": False, "chained": [], "frames": frames})
 
 
 def skip_guard_profiling() -> None:
@@ -442,27 +246,25 @@ def skip_guard_profiling() -> None:
 
 
 class Runner:
-    """Holds torch, the log handler and the capture; serves requests."""
+    """Holds torch, the break-collecting session and the output capture; serves requests."""
 
     def __init__(self, torch) -> None:
         self.torch = torch
-        import torch._dynamo  # noqa: F401  (loads Dynamo and its counters)
-        from torch._dynamo.utils import counters
-
-        self.counters = counters
+        self.session = capture.Session(torch)
         skip_guard_profiling()
-        self.records = Records()
-        self.records.install(torch)
+        self.session.records.install(torch)
         self.capture = Capture()
 
-    def analyse(self, sets: list[tuple], root: str, full: bool = True) -> dict:
+    def analyse(self, sets: list[tuple], root: str, full: bool = True, options: dict | None = None) -> dict:
         """Run the target on every input set in one compile session; merge the breaks across sets.
 
-        ``full`` adds the lines reached and the recompilations (verification skips them).
+        ``full`` adds the lines reached and the recompilations (verification skips them);
+        ``options`` are the user's own ``torch.compile`` options.
         """
         reached = [reached_lines(self.torch, fn, args, kwargs, root) if full else {} for fn, args, kwargs in sets]
-        self.torch._dynamo.reset()
-        backend, compiled = GraphRecorder(), {}
+        session = self.session
+        session.reset()
+        compiled = {}
         runs, found, recompilations = [], [], []
         # one copy of every set's inputs, alive for the whole session: objects the sets share stay
         # shared, and no guard fails just because a copy of the last set was freed
@@ -472,13 +274,14 @@ class Runner:
         except Exception:  # an input that cannot be copied (a lock, a generator) is passed as it is
             pass
         for i, ((fn, _, _), (args, kwargs)) in enumerate(zip(sets, inputs)):
-            target = original(fn)
+            target = capture.original(fn)
             if id(target) not in compiled:
-                compiled[id(target)] = self.torch.compile(target, backend=backend)
-            run, breaks = self.run_set(compiled[id(target)], args, kwargs, backend)
+                compiled[id(target)] = session.compile(target, options)
+            seed_all()
+            run, breaks, recompiled = session.run(compiled[id(target)], args, kwargs)
             found += [(i, b) for b in breaks]
             if full:
-                recompilations += [{**parse_recompile(m), "input_set": i} for m in self.records.recompiles]
+                recompilations += [{**rc, "input_set": i} for rc in recompiled]
             runs.append(run)
         self.torch._dynamo.reset()
         lines: dict[str, set[int]] = {}
@@ -490,43 +293,22 @@ class Runner:
             "breaks": merge_breaks(found, reached),
             "recompilations": recompilations,
             "reached": {file: sorted(hit) for file, hit in lines.items()},
-            "target_location": code_location(code_of(original(sets[0][0]))),
+            "target_location": capture.code_location(capture.code_of(capture.original(sets[0][0]))),
         }
-
-    def run_set(self, compiled, args, kwargs, backend: GraphRecorder):
-        """One input set through the compiled target: its graphs, ops and the breaks logged meanwhile
-        (the log records and counters are cleared first, so all they hold afterwards is this set's)."""
-        self.counters.clear()
-        self.records.clear()
-        backend.start_set()
-        seed_all()
-        error = None
-        try:
-            compiled(*args, **kwargs)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as e:
-            error = f"running the target raised {describe(e)}"
-        breaks = [parse_break(m) for m in self.records.breaks]
-        seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
-        for key in [*self.counters["unimplemented"], *self.counters["graph_break"]]:
-            info = parse_reason(key.split(CHAINED)[0])
-            if info["gb_type"] and info["gb_type"] not in seen:
-                seen.add(info["gb_type"])
-                breaks.append({**info, "frame_skipped": True, "chained": [], "frames": []})
-        add_graph_reasons(backend.reasons, breaks)
-        ran = sorted(backend.ran)
-        run = {"graphs": len(ran), "ops_per_graph": [len(backend.ops[g]) for g in ran], "error": error}
-        return run, breaks
 
     def confirm(self, request: dict) -> dict:
         """Breaks, graphs and recompilations of the requested target."""
         root = request_root(request)
-        return self.analyse(sample_sets(request, root), root)
+        add_paths(*request.get("paths") or ())
+        result = self.analyse(sample_sets(request, root), root, options=request.get("compile_options"))
+        if request.get("synthesized"):
+            result["synthesized"] = request["synthesized"]
+        return result
 
     def verify(self, request: dict) -> dict:
         """Compare the original target with the fixed copy on every input set."""
         root = request_root(request)
+        add_paths(*request.get("paths") or ())
         sets = sample_sets(request, root)
         module = load_module(request["path"], root)
         fixed_module = load_module(request["fixed_path"], root, name="fullgraph_fixed_%d" % time.monotonic_ns())

@@ -168,6 +168,16 @@ def _ancestors(chain: dict, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _plain(node: ast.expr) -> bool:
+    """A return value that does no work (names, constants, attributes of names, tuples of them):
+    it stays in the ``return``, so calls left before it keep their epilogue position."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_plain(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
 def _returns(fn: ast.AST) -> list[ast.Return]:
     """Returns of ``fn`` itself (not of nested functions or classes)."""
     out, stack = [], list(fn.body)
@@ -239,7 +249,7 @@ def epilogue_module(ctx: FixContext, piece, replacements: dict, epilogue: str, t
         if line is None:
             return None
         new = [cst.parse_statement(epilogue + "\n")]
-        if ret.value is not None and not isinstance(ret.value, (ast.Name, ast.Constant)):
+        if ret.value is not None and not _plain(ret.value):
             result = ctx.names.fresh("result")
             new.insert(0, cst.parse_statement(f"{result} = {ctx.text(ret.value)}\n"))
             new.append(cst.parse_statement(f"return {result}\n"))

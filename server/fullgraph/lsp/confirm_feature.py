@@ -1,4 +1,5 @@
-"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all.
+"""Dynamo confirmation in the language server: command, CodeLens, on-save, verified fix-all, and
+the code action that writes synthesized sample inputs into the file as a factory.
 
 User code runs only on an explicit request (the ``fullgraph.confirm`` command or its
 CodeLens, ``fullgraph.verifiedFixAll``) or on save when ``confirm.onSave`` is on; never
@@ -14,17 +15,19 @@ import threading
 import uuid
 
 from lsprotocol import types
+from pygls.uris import to_fs_path
 
 from fullgraph.confirm.client import ConfirmClient
-from fullgraph.confirm.document import confirm_document
-from fullgraph.confirm.targets import PREFIX, targets_for
-from fullgraph.confirm.verify import verify_fix_all
-from fullgraph.lsp.actions import rewrite_edit
+from fullgraph.confirm.targets import PREFIX, targets_for, with_example
 from fullgraph.lsp.positions import Encoder
+
+# confirm.document, confirm.verify and lsp.actions (libcst) are imported on first use, not on the
+# way to the first diagnostics.
 
 CONFIRM = "fullgraph.confirm"
 VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
 LENS_TITLE = "Confirm with Dynamo"
+WRITE_EXAMPLE_TITLE = "fullgraph: write the synthesized inputs as {}()"
 
 
 class Clients:
@@ -89,6 +92,12 @@ class Progress:
             self.ls.work_done_progress.end(self.token, types.WorkDoneProgressEnd())
 
 
+def _workspace_roots(ls) -> tuple[str, ...]:
+    """The workspace folders that are on disk (for the worker's sys.path)."""
+    folders = getattr(ls.workspace, "folders", {}) or {}
+    return tuple(to_fs_path(f.uri) for f in folders.values() if f.uri.startswith("file:"))
+
+
 def _check(ls, uri: str):
     """(analysis, path, settings) or a refusal reason for running user code on ``uri``."""
     analysis = ls.analysis(uri)
@@ -106,6 +115,7 @@ def _check(ls, uri: str):
 def register(server) -> None:
     """Add the confirm command, its CodeLens, the on-save hook and verified fix-all."""
     clients = Clients()
+    synthesized: dict[str, dict[str, str]] = {}  # uri -> target -> example source, from the last confirm
 
     async def run_confirm(ls, uri: str, target=None) -> dict:
         checked, reason = _check(ls, uri)
@@ -113,12 +123,15 @@ def register(server) -> None:
             return {"ok": False, "reason": reason}
         analysis, path, settings = checked
         name, explicit = (target or None, True) if target is not None else (None, False)
+        from fullgraph.confirm.document import confirm_document
+
         client = clients.get(settings.confirm)
         async with Progress(ls, "Confirming with Dynamo") as progress:
             done = await ls.run_in_pool(lambda: confirm_document(
                 client, path, analysis.source, analysis.findings, settings.config, name=name, explicit=explicit,
-                cancel=progress.cancel, progress=progress.report))
+                cancel=progress.cancel, progress=progress.report, roots=_workspace_roots(ls)))
         targets = [o.summary() for o in done.outcomes]
+        synthesized[uri] = {t["name"]: t["synthesized"]["example"] for t in targets if "synthesized" in t}
         if not done.outcomes:
             return {"ok": False, "reason": "no sample inputs: define fullgraph_example()", "targets": []}
         replaced = ls.replace_findings(uri, analysis.version, done.findings)
@@ -145,6 +158,9 @@ def register(server) -> None:
         if checked is None or (version is not None and not ls.is_current(uri, version)):
             return {"applied": False, "reason": reason or f"stale version {version}"}
         analysis, path, settings = checked
+        from fullgraph.confirm.verify import verify_fix_all
+        from fullgraph.lsp.actions import rewrite_edit
+
         async with Progress(ls, "Verifying fix-all with Dynamo") as progress:
             result = await ls.run_in_pool(lambda: verify_fix_all(
                 clients.get(settings.confirm), path, analysis.source, settings.config, cancel=progress.cancel))
@@ -155,9 +171,8 @@ def register(server) -> None:
                             ls.workspace.position_encoding) if result.ok else None
         if edit is None or not ls.is_current(uri, analysis.version):
             return {"applied": False, "reason": result.message}
-        answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=edit, label="fullgraph: verified fix-all"))
-        return {"applied": answer.applied, "reason": result.message}
+        answer = await ls.apply_edit(edit, "fullgraph: verified fix-all")
+        return {**answer, "reason": answer["reason"] if "edit" in answer else result.message}
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
         path = ls.document_path(uri)
@@ -193,5 +208,18 @@ def register(server) -> None:
             await asyncio.sleep(0.05)
         await run_confirm(ls, uri)
 
+    def write_examples(ls, uri: str, version: int | None, source: str) -> list[types.CodeAction]:
+        """One action per synthesized target of the last confirm that the file does not define yet."""
+        from fullgraph.lsp.actions import rewrite_edit
+
+        out = []
+        for name, example in synthesized.get(uri, {}).items():
+            edit = rewrite_edit(uri, version, source, with_example(source, example), ls.workspace.position_encoding)
+            if edit is not None:
+                out.append(types.CodeAction(title=WRITE_EXAMPLE_TITLE.format(f"{PREFIX}_{name}"),
+                                            kind=types.CodeActionKind.RefactorRewrite, edit=edit))
+        return out
+
     server.lens_providers.append(lenses)
+    server.action_providers.append(write_examples)
     server.save_hooks.append(on_save)

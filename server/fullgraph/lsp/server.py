@@ -10,6 +10,8 @@ Extension point (used by ``fullgraph.lsp.confirm_feature``):
 * ``server.lens_providers`` is a list of ``provider(server, uri, analysis) -> list[CodeLens]``;
   each is called on ``textDocument/codeLens`` after the built-in breaks lens.
 * ``server.save_hooks`` is a list of ``hook(server, uri)`` called after ``didSave``.
+* ``server.action_providers`` is a list of ``provider(server, uri, version, source) -> list[CodeAction]``;
+  each is called on ``textDocument/codeAction`` after the quick fixes.
 * ``server.settings.for_path(path).confirm`` holds the ``confirm.*`` settings;
   ``server.pool`` is the worker thread pool for CPU or blocking work.
 """
@@ -17,17 +19,19 @@ Extension point (used by ``fullgraph.lsp.confirm_feature``):
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import traceback
 from urllib.parse import unquote
 
-from lsprotocol import types
+from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentStore
+from fullgraph.lsp.lens import lens_counts
 from fullgraph.lsp.pool import DaemonPool
 from fullgraph.lsp.positions import Encoder
 from fullgraph.lsp.protocol import FullgraphProtocol
@@ -35,6 +39,9 @@ from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
 
 log = logging.getLogger(__name__)
+# Modules the first publish does not need: libcst (code actions and hover previews), confirmation.
+WARM_AFTER_FIRST_PUBLISH = ("fullgraph.fixes.dispatch", "fullgraph.confirm.document", "fullgraph.confirm.verify")
+NO_APPLY_EDIT = "the client does not apply workspace edits (applyEdit: false); the edit is in this answer"
 
 
 class FullgraphServer(LanguageServer):
@@ -49,8 +56,25 @@ class FullgraphServer(LanguageServer):
         self._thread_pool = DaemonPool(2, "fullgraph-io")  # pygls' own pool (it reads stdin there)
         self.lens_providers: list = []
         self.save_hooks: list = []
+        self.action_providers: list = []
         self.pull_diagnostics = False
         self.lazy_fix_all = False
+        self.lens_keys: dict[str, list] = {}  # what the lenses of each document said last
+        self.warmed = False
+
+    # -- client capabilities ----------------------------------------------------------------
+    @property
+    def can_apply_edits(self) -> bool:
+        """Whether the client accepts ``workspace/applyEdit`` (it declared ``applyEdit: true``)."""
+        workspace = self.client_capabilities.workspace
+        return bool(workspace and workspace.apply_edit)
+
+    async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> dict:
+        """Ask the client to apply ``edit``; a client that cannot gets the edit back in the answer."""
+        if not self.can_apply_edits:
+            return {"applied": False, "reason": NO_APPLY_EDIT, "edit": converters.get_converter().unstructure(edit)}
+        answer = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+        return {"applied": answer.applied, "reason": answer.failure_reason}
 
     def shutdown(self):
         """End of the stdio loop: stop reading and abandon running work instead of waiting for it."""
@@ -89,9 +113,32 @@ class FullgraphServer(LanguageServer):
         self.scheduler.state(uri).result_id += 1
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=analysis.version, diagnostics=analysis.diagnostics))
+        self.refresh_lenses(uri, analysis)
+        if not self.warmed:  # after the first squiggles, not competing with them for the CPU
+            self.warmed = True
+            for module in WARM_AFTER_FIRST_PUBLISH:
+                self.pool.submit(importlib.import_module, module)
+
+    def refresh_lenses(self, uri: str, analysis: Analysis) -> None:
+        """Ask the client to re-read CodeLenses when their counts or places changed with this publish
+        (an editor asks for lenses on each edit, often before the new diagnostics exist)."""
+        key = [(e.line, e.message, n, m) for e, n, m in lens_counts(analysis)]
+        if self.lens_keys.get(uri) == key:
+            return
+        self.lens_keys[uri] = key
+        workspace = self.client_capabilities.workspace
+        if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+            asyncio.ensure_future(self._refresh_lenses())
+
+    async def _refresh_lenses(self) -> None:
+        try:
+            await self.workspace_code_lens_refresh_async(None)
+        except Exception as error:  # a client that declared the refresh but fails it keeps its lenses
+            log.info("workspace/codeLens/refresh failed: %s", error)
 
     def clear(self, uri: str) -> None:
         """Remove a document's diagnostics from the client."""
+        self.lens_keys.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def replace_findings(self, uri: str, version: int | None, findings) -> bool:

@@ -1,0 +1,122 @@
+"""Share of transformers model types `fullgraph confirm` runs without a factory, and their break lines.
+
+For each model type's base class (``AutoModel``'s mapping) it confirms
+``transformers/models/<type>/modeling_<type>.py::<Class>`` with no factory, on one warm worker in
+the given interpreter (which must have torch and transformers), and prints the share that ran
+(the model was synthesized and its forward completed) and, for the types in the ecosystem bench's
+ground truth (``base`` variant), how the confirmed break lines compare with the recorded ones.
+
+    python bench/confirm_without_factory.py --python PATH/TO/python [--limit N] [--truth FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "server"))
+
+from fullgraph.confirm.client import ConfirmClient, ConfirmError  # noqa: E402
+from fullgraph.confirm.targets import Target  # noqa: E402
+
+LIST_MODELS = """
+import json, os, transformers
+from transformers.models.auto.configuration_auto import model_type_to_module_name
+from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
+root = os.path.dirname(transformers.__file__)
+out = []
+for model_type, names in sorted(MODEL_MAPPING_NAMES.items()):
+    name = names[0] if isinstance(names, (list, tuple)) else names
+    module = model_type_to_module_name(model_type)
+    path = os.path.join(root, "models", module, f"modeling_{module}.py")
+    if os.path.isfile(path):
+        out.append([model_type, path, name])
+print(json.dumps([transformers.__version__, out]))
+"""
+
+
+def installed(path: str) -> str:
+    """``transformers/models/...`` from an absolute path inside site-packages."""
+    marker = f"{os.sep}site-packages{os.sep}"
+    return path.split(marker, 1)[1] if marker in path else path
+
+
+def break_lines(result: dict) -> set[tuple[str, int]]:
+    """(file, line) of each confirmed break's innermost frame."""
+    return {(installed(b["frames"][-1]["file"]), b["frames"][-1]["line"]) for b in result["breaks"] if b["frames"]}
+
+
+def truth_lines(truth: Path) -> dict[str, set[tuple[str, int]]]:
+    """The ground truth's break lines per model type (``base`` variant runs that completed)."""
+    out = {}
+    if not truth.is_file():
+        return out
+    for line in truth.read_text().splitlines():
+        row = json.loads(line)
+        if row.get("variant") == "base" and row.get("status") == "ok":
+            out[row["model"]] = {(b["file"], b["line"]) for b in row.get("breaks", [])}
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", required=True, help="interpreter with torch and transformers")
+    parser.add_argument("--limit", type=int, help="every k-th model type so that about N are run")
+    parser.add_argument("--truth", default=str(ROOT / "bench/ecosystem/truth/transformers.jsonl"))
+    parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--json", help="write per-model results here")
+    args = parser.parse_args()
+    version, models = json.loads(subprocess.run([args.python, "-c", LIST_MODELS], check=True, capture_output=True,
+                                                text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}).stdout)
+    if args.limit and args.limit < len(models):
+        step = len(models) / args.limit
+        models = [models[int(i * step)] for i in range(args.limit)]
+    truth = truth_lines(Path(args.truth))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"}
+    rows, failures = [], collections.Counter()
+    started = time.perf_counter()
+    with ConfirmClient(python=args.python, timeout=args.timeout, env=env) as client:
+        for model_type, path, name in models:
+            target = Target(path, name, None, os.path.dirname(path))
+            row = {"model": model_type, "target": f"{installed(path)}::{name}"}
+            try:
+                result = client.request(target.payload())
+                errors = [r["error"] for r in result["input_sets"] if r.get("error")]
+                row.update(ran=not errors, graphs=[r["graphs"] for r in result["input_sets"]],
+                           breaks=sorted(break_lines(result)), error=errors[0] if errors else None)
+            except ConfirmError as e:
+                row.update(ran=False, error=f"{e.kind}: {e}")
+            if not row["ran"]:
+                failures[row["error"].split(":")[0] if row["error"].startswith(("factory", "import", "timeout",
+                                                                                 "crashed")) else "run"] += 1
+            rows.append(row)
+            print(f"{model_type:28} {'ran' if row['ran'] else 'FAILED'} {row.get('graphs', '')} "
+                  f"{(row['error'] or '')[:160]}", file=sys.stderr, flush=True)
+    ran = [r for r in rows if r["ran"]]
+    print(f"transformers {version}: {len(models)} model types (base classes), "
+          f"{time.perf_counter() - started:.0f} s")
+    print(f"confirm ran without a factory: {len(ran)}/{len(rows)} ({100 * len(ran) / max(len(rows), 1):.1f}%, goal >= 90%)")
+    for kind, n in failures.most_common():
+        print(f"  not run ({kind}): {n}")
+    compared = [r for r in ran if r["model"] in truth]
+    same = [r for r in compared if {tuple(b) for b in r["breaks"]} == truth[r["model"]]]
+    print(f"break lines vs the ecosystem ground truth (base variant): {len(same)}/{len(compared)} model types "
+          f"with the same set")
+    for r in compared:
+        if r not in same:
+            mine, theirs = {tuple(b) for b in r["breaks"]}, truth[r["model"]]
+            print(f"  {r['model']}: only confirm {sorted(mine - theirs)[:4]}; only truth {sorted(theirs - mine)[:4]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,361 @@
+"""Sample inputs for a target that has no factory: a tiny model and inputs built from its class.
+
+Standard library at import, torch inside; runs in the confirm worker (the user's interpreter,
+the user's classes). Two kinds of classes qualify:
+
+* Hugging Face-style models (a ``config_class`` attribute, or an ``__init__`` whose ``config``
+  parameter is annotated with a class): a default config shrunk by key name (widths, layers,
+  heads, vocabulary, positions, image and audio sizes) and inputs named after the model's main
+  input (``input_ids`` + ``attention_mask``, ``pixel_values``, ``input_values``,
+  ``input_features``, plus ``decoder_input_ids`` for encoder-decoders);
+* plain modules whose constructor arguments all have defaults: built with the defaults, one
+  input shaped for the first layer (``Linear``, ``Conv*d``, ``Embedding``, RNNs), batch 2.
+
+Each input is a small spec that both makes the tensor and writes the line of Python that makes
+it, so the factory offered to the user is the one that ran.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from dataclasses import dataclass
+
+BATCH, SEQ, WIDTH, FFN, LAYERS, HEADS, VOCAB, POSITIONS = 2, 16, 32, 64, 2, 4, 128, 128
+WIDTHS = ("hidden_size", "d_model", "n_embd", "dim", "embed_dim", "emb_dim", "embedding_size", "word_embed_proj_dim",
+          "projection_dim", "projection_size", "hidden_dim", "text_embed_dim", "vision_embed_dim", "proj_dim")
+FFNS = ("intermediate_size", "ffn_dim", "encoder_ffn_dim", "decoder_ffn_dim", "n_inner", "d_ff", "ffn_hidden_size",
+        "moe_intermediate_size", "shared_expert_intermediate_size")
+LAYER_KEYS = ("num_hidden_layers", "n_layer", "n_layers", "num_layers", "encoder_layers", "decoder_layers",
+              "num_decoder_layers", "num_encoder_layers")
+HEAD_KEYS = ("num_attention_heads", "n_head", "n_heads", "encoder_attention_heads", "decoder_attention_heads",
+             "num_heads", "mamba_n_heads")
+KV_HEAD_KEYS = ("num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num")
+POSITION_KEYS = ("max_position_embeddings", "n_positions", "n_ctx", "max_source_positions", "max_target_positions")
+TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_token_id", "sep_token_id",
+              "cls_token_id", "mask_token_id", "unk_token_id")
+LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
+EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
+SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder_config", "decoder_config", "encoder",
+               "decoder", "backbone_config", "qformer_config")
+
+
+class CannotSynthesize(Exception):
+    """No factory could be built; the message says why."""
+
+
+@dataclass
+class Input:
+    """One synthesized input: a name, a shape, a kind (``ids``, ``mask``, ``float``) and the id range."""
+
+    name: str
+    shape: tuple
+    kind: str = "float"
+    high: int = 0
+
+    def make(self, torch):
+        if self.kind == "ids":
+            return torch.randint(0, self.high, self.shape)
+        if self.kind == "mask":
+            mask = torch.ones(self.shape, dtype=torch.long)
+            mask[-1, self.shape[-1] * 3 // 4 :] = 0  # right padding on the last row exercises mask code
+            return mask
+        return torch.randn(self.shape)
+
+    def source(self) -> list[str]:
+        shape = "(" + ", ".join(map(str, self.shape)) + ("," if len(self.shape) == 1 else "") + ")"
+        if self.kind == "ids":
+            return [f"{self.name} = torch.randint(0, {self.high}, {shape})"]
+        if self.kind == "mask":
+            return [f"{self.name} = torch.ones({shape}, dtype=torch.long)",
+                    f"{self.name}[-1, {self.shape[-1] * 3 // 4}:] = 0  # right padding on the last row"]
+        return [f"{self.name} = torch.randn{shape}"]
+
+    def describe(self) -> str:
+        dims = "(" + ", ".join(map(str, self.shape)) + ")"
+        return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask") else "")
+
+
+@dataclass
+class Synthesized:
+    """A built target: the model, its inputs (positional or by keyword), and how it was built."""
+
+    model: object
+    inputs: list[Input]
+    positional: bool
+    build: list[str]  # source lines that build ``model``
+    imports: list[str]
+
+    def sets(self, torch) -> list[tuple]:
+        values = [i.make(torch) for i in self.inputs]
+        if self.positional:
+            return [(self.model, tuple(values), {})]
+        return [(self.model, (), {i.name: v for i, v in zip(self.inputs, values)})]
+
+    def description(self) -> str:
+        return "inputs synthesized: " + ", ".join(i.describe() for i in self.inputs)
+
+    def example(self, target: str) -> str:
+        """The ``fullgraph_example_<target>`` function that builds the same thing, to edit."""
+        lines = [f"def fullgraph_example_{target}():",
+                 '    """Sample inputs for `fullgraph confirm` (synthesized by fullgraph: edit them)."""',
+                 "    import torch", *(f"    {line}" for line in self.imports), ""]
+        lines += [f"    {line}" for line in self.build]
+        for i in self.inputs:
+            lines += [f"    {line}" for line in i.source()]
+        names = [i.name for i in self.inputs]
+        if self.positional:
+            args = "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
+            lines.append(f"    return model, {args}, {{}}")
+        else:
+            lines.append("    return model, (), {" + ", ".join(f'"{n}": {n}' for n in names) + "}")
+        return "\n".join(lines) + "\n"
+
+
+def synthesize(module, target: str, torch) -> Synthesized:
+    """A tiny instance of class ``target`` of ``module`` and inputs for it; CannotSynthesize otherwise."""
+    cls = getattr(module, target, None)
+    if not isinstance(cls, type):
+        raise CannotSynthesize(f"{target} is not a class of {module.__name__}")
+    config_cls = config_class(cls)
+    if config_cls is not None:
+        return hugging_face(cls, config_cls, module, torch)
+    if not issubclass(cls, torch.nn.Module):
+        raise CannotSynthesize(f"{target} is not a torch.nn.Module")
+    required = [p.name for p in parameters(cls.__init__) if p.default is inspect.Parameter.empty]
+    if required:
+        raise CannotSynthesize(f"{target}() needs arguments ({', '.join(required)}) and takes no config class")
+    return plain(cls, torch)
+
+
+def parameters(fn) -> list[inspect.Parameter]:
+    """The named parameters of a function after ``self`` (no ``*args``/``**kwargs``)."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [p for p in params[1:] if p.kind not in kinds]
+
+
+def config_class(cls) -> type | None:
+    """The config class of a Hugging Face-style model: ``config_class``, or the annotation of
+    ``__init__``'s ``config`` parameter."""
+    found = getattr(cls, "config_class", None)
+    if isinstance(found, type):
+        return found
+    if not any(p.name == "config" for p in parameters(cls.__init__)):
+        return None
+    try:
+        hint = typing.get_type_hints(cls.__init__).get("config")
+    except Exception:  # an annotation that does not evaluate: no config class
+        return None
+    return hint if isinstance(hint, type) else None
+
+
+# --- Hugging Face-style models ----------------------------------------------------------
+
+
+def shrunk(config) -> dict:
+    """Overrides that make ``config`` tiny, by key name (sub-configs as dicts of their own overrides)."""
+    values = {k: v for k, v in vars(config).items() if not k.startswith("_")}
+    out: dict = {}
+
+    def lower(keys, to):
+        for k in keys:
+            if isinstance(values.get(k), int) and not isinstance(values[k], bool) and values[k] > to:
+                out[k] = to
+
+    lower(WIDTHS, WIDTH)
+    lower(FFNS, FFN)
+    lower(LAYER_KEYS, LAYERS)
+    layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
+    for k, v in values.items():  # per-layer lists (layer_types, ...) and dicts follow their layer count
+        if isinstance(v, (list, tuple)) and len(v) in layers and len(v) > 1 and k not in LIST_WIDTHS:
+            out[k] = first_of_each(list(v), layers[len(v)])
+        elif isinstance(v, dict) and v and layers and all(isinstance(i, int) for i in v):
+            kept = min(layers.values())
+            if any(i >= kept for i in v):
+                out[k] = {i: x for i, x in v.items() if i < kept}
+    for k in HEAD_KEYS:  # per-stage head counts (hierarchical vision models) must divide 32-wide stages
+        v = values.get(k)
+        if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) for x in v):
+            out[k] = [min(x, 2) for x in v]
+    lower(HEAD_KEYS, HEADS)
+    lower(EXPERT_KEYS, 4)
+    lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
+    lower(("n_group", "num_expert_group", "topk_group"), 1)
+    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups"), 1)
+    lower(("rotary_dim",), WIDTH // HEADS)  # an explicit head_dim stays: rope sections are sized on it
+    lower(("kv_lora_rank", "q_lora_rank"), 16)
+    for k in KV_HEAD_KEYS:
+        v = values.get(k)
+        if isinstance(v, int) and v > 0:
+            heads = next((values[h] for h in HEAD_KEYS if isinstance(values.get(h), int)), v)
+            out[k] = HEADS if v >= heads else min(v, 2)
+    lower(POSITION_KEYS, POSITIONS)
+    lower(("vocab_size",), VOCAB)
+    vocab = out.get("vocab_size", values.get("vocab_size"))
+    if isinstance(vocab, int):
+        for k in TOKEN_KEYS:
+            v = values.get(k)
+            if isinstance(v, int) and v >= vocab:
+                out[k] = vocab - 1 - TOKEN_KEYS.index(k)
+            elif isinstance(v, list) and any(isinstance(t, int) and t >= vocab for t in v):
+                out[k] = [min(t, vocab - 1) for t in v]
+    heads = out.get("num_attention_heads", values.get("num_attention_heads"))
+    width = out.get("hidden_size", values.get("hidden_size"))
+    head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
+        width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
+    for k in ("rope_parameters", "rope_scaling"):
+        rope = values.get(k)
+        if head_dim and isinstance(rope, dict) and isinstance(rope.get("mrope_section"), list):
+            sections = fit_sections(rope["mrope_section"], head_dim // 2)
+            if sections != rope["mrope_section"]:
+                out[k] = {**rope, "mrope_section": sections}
+    image, patch = values.get("image_size"), values.get("patch_size")
+    if isinstance(image, int) and image > 32:
+        out["image_size"] = 32
+        if isinstance(patch, int) and patch > 8:
+            out["patch_size"] = 8
+    for k in LIST_WIDTHS:
+        v = values.get(k)
+        if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
+            out[k] = [min(x, WIDTH) for x in v]
+    depths = values.get("depths")
+    if isinstance(depths, (list, tuple)) and all(isinstance(x, int) for x in depths):
+        out["depths"] = [1] * len(depths)
+    for k in SUB_CONFIGS:
+        sub = values.get(k)
+        if sub is not None and hasattr(sub, "to_dict") and not isinstance(sub, type):
+            inner = shrunk(sub)
+            if inner:  # only the overrides: the sub-config class fills in the rest
+                kind = getattr(sub, "model_type", None)
+                out[k] = {"model_type": kind, **inner} if isinstance(kind, str) and kind else inner
+    return out
+
+
+def fit_sections(sections: list, total: int) -> list:
+    """Rotary sections (``mrope_section``) scaled to add up to ``total`` (half the head size)."""
+    whole = sum(sections)
+    if not whole or whole == total or not all(isinstance(x, int) for x in sections):
+        return sections
+    scaled = [max(1, x * total // whole) for x in sections]
+    scaled[-1] += total - sum(scaled)
+    return scaled if scaled[-1] > 0 else sections
+
+
+def first_of_each(values: list, n: int) -> list:
+    """``n`` items of a per-layer list keeping one layer of each kind (attention and linear layers,
+    dense and sparse blocks...) before repeating the first ones."""
+    try:
+        distinct = list(dict.fromkeys(values))
+    except TypeError:  # unhashable items
+        distinct = []
+    kept = distinct[:n] if len(distinct) > 1 else []
+    return kept + values[: n - len(kept)]
+
+
+def tiny_config(config_cls):
+    """The class's default config made tiny, and the overrides used (the source repeats them)."""
+    try:
+        default = config_cls()
+    except Exception as e:  # a config that needs arguments
+        raise CannotSynthesize(f"{config_cls.__name__}() raised {type(e).__name__}: {e}") from None
+    overrides = shrunk(default)
+    try:
+        return config_cls(**overrides), overrides
+    except Exception as e:
+        raise CannotSynthesize(f"a tiny {config_cls.__name__} raised {type(e).__name__}: {e}") from None
+
+
+def main_inputs(cls, config, model) -> list[Input]:
+    """Inputs named after the model's main input, from the config's sizes."""
+    accepted = {p.name for p in parameters(type(model).forward)}
+    main = getattr(cls, "main_input_name", None)
+    if not isinstance(main, str) or main not in accepted:
+        main = next(iter(p.name for p in parameters(type(model).forward)), None)
+
+    def size(*keys, default):
+        """The first int config value (own, then sub-configs') among ``keys``."""
+        for key in keys:
+            for c in (config, *(getattr(config, s, None) for s in SUB_CONFIGS)):
+                v = getattr(c, key, None) if c is not None else None
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return v
+        return default
+
+    vocab = size("vocab_size", default=VOCAB)
+    inputs: list[Input]
+    if main in ("input_ids", "decoder_input_ids"):
+        inputs = [Input(main, (BATCH, SEQ), "ids", vocab)]
+        if "attention_mask" in accepted:
+            inputs.append(Input("attention_mask", (BATCH, SEQ), "mask"))
+    elif main == "pixel_values":
+        image = size("image_size", "img_size", default=32)
+        inputs = [Input(main, (BATCH, size("num_channels", "in_chans", default=3), image, image))]
+    elif main == "input_values":
+        inputs = [Input(main, (BATCH, 4000))]
+    elif main == "input_features":
+        mel = size("num_mel_bins", default=0)
+        if mel:
+            inputs = [Input(main, (BATCH, mel, 2 * size("max_source_positions", default=POSITIONS)))]
+        else:
+            width = size("input_feat_per_channel", "feature_size", default=80) * size("input_channels", default=1)
+            inputs = [Input(main, (BATCH, SEQ * 4, width))]
+            if "attention_mask" in accepted:
+                inputs.append(Input("attention_mask", (BATCH, SEQ * 4), "mask"))
+    else:
+        raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
+    vision = getattr(config, "vision_config", None) is not None
+    image_tokens = any(getattr(config, k, None) is not None for k in ("image_token_id", "image_token_index"))
+    if main == "input_ids" and "pixel_values" in accepted and vision and not image_tokens:
+        image = size("image_size", default=32)  # a dual encoder (CLIP-style) takes text and images together
+        inputs.append(Input("pixel_values", (BATCH, size("num_channels", default=3), image, image)))
+    if getattr(config, "is_encoder_decoder", False) and "decoder_input_ids" in accepted and main != "decoder_input_ids":
+        inputs.append(Input("decoder_input_ids", (BATCH, SEQ // 2), "ids", vocab))
+    return inputs
+
+
+def hugging_face(cls, config_cls, module, torch) -> Synthesized:
+    config, overrides = tiny_config(config_cls)
+    try:
+        model = cls(config).eval()
+    except Exception as e:
+        raise CannotSynthesize(f"{cls.__name__}(tiny {config_cls.__name__}) raised {type(e).__name__}: {e}") from None
+    inputs = main_inputs(cls, config, model)
+    name = config_cls.__name__
+    imports = [] if getattr(module, name, None) is config_cls else [f"from {config_cls.__module__} import {name}"]
+    args = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+    build = [f"config = {name}({args})", f"model = {cls.__name__}(config).eval()"]
+    return Synthesized(model, inputs, positional=False, build=build, imports=imports)
+
+
+# --- plain modules ----------------------------------------------------------------------
+
+
+def plain(cls, torch) -> Synthesized:
+    try:
+        model = cls().eval()
+    except Exception as e:
+        raise CannotSynthesize(f"{cls.__name__}() raised {type(e).__name__}: {e}") from None
+    nn = torch.nn
+    for layer in model.modules():
+        if layer is model:
+            continue
+        if isinstance(layer, nn.Linear):
+            shape, kind, high = (BATCH, layer.in_features), "float", 0
+        elif isinstance(layer, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
+            spatial = {nn.Conv1d: (32,), nn.Conv2d: (32, 32), nn.Conv3d: (8, 8, 8)}[type(layer)]
+            shape, kind, high = (BATCH, layer.in_channels, *spatial), "float", 0
+        elif isinstance(layer, nn.Embedding):
+            shape, kind, high = (BATCH, SEQ), "ids", layer.num_embeddings
+        elif isinstance(layer, nn.RNNBase):
+            shape = (BATCH, SEQ, layer.input_size) if layer.batch_first else (SEQ, BATCH, layer.input_size)
+            kind, high = "float", 0
+        else:
+            continue
+        first = next(iter(p.name for p in parameters(cls.forward)), "x")
+        return Synthesized(model, [Input(first, shape, kind, high)], positional=True,
+                           build=[f"model = {cls.__name__}().eval()"], imports=[])
+    raise CannotSynthesize(f"{cls.__name__} has no Linear, Conv, Embedding or RNN layer to shape an input from")

@@ -1,0 +1,92 @@
+"""Confirm without a factory: files inside packages (relative imports) and synthesized sample inputs."""
+
+import pytest
+
+from fullgraph.confirm.client import ConfirmError
+from fullgraph.confirm.targets import targets_for
+
+from .conftest import fixture, line_of
+
+pytestmark = pytest.mark.torch
+
+XLM = fixture("tinyhf/models/xlm/modeling_xlm.py")
+BERT = fixture("tinyhf/models/bert/modeling_bert.py")
+PLAIN = fixture("plain_defaults.py")
+
+
+def confirm(client, path, target):
+    return client.request(targets_for(path, name=target, explicit=True)[0].payload())
+
+
+def test_hf_style_model_in_a_package_with_config_class(client):
+    result = confirm(client, XLM, "XLMModel")
+    (brk,) = result["breaks"]
+    assert brk["gb_id"] == "GB0124"  # Tensor.item()
+    assert (brk["frames"][-1]["file"], brk["frames"][-1]["line"]) == (XLM, line_of(XLM, ".item()"))
+    assert result["synthesized"]["description"] == (
+        "inputs synthesized: input_ids (2, 16) int64, attention_mask (2, 16) int64")
+    example = result["synthesized"]["example"]
+    assert "config = XLMConfig(emb_dim=32, n_layers=2, n_heads=4, max_position_embeddings=128, vocab_size=128)" in example
+
+
+def test_hf_style_model_with_annotated_config_is_one_graph(client):
+    result = confirm(client, BERT, "BertModel")
+    assert result["breaks"] == [] and [r["graphs"] for r in result["input_sets"]] == [1]
+    assert "hidden_size=32" in result["synthesized"]["example"]
+
+
+def test_plain_module_built_from_defaults(client):
+    result = confirm(client, PLAIN, "Tower")
+    assert result["synthesized"]["description"] == "inputs synthesized: x (2, 8)"
+    assert [r["graphs"] for r in result["input_sets"]] == [1]
+
+
+def test_nothing_to_synthesize_says_what_to_add(client):
+    with pytest.raises(ConfirmError) as info:
+        confirm(client, PLAIN, "NeedsArgs")
+    message = str(info.value)
+    assert info.value.kind == "factory" and "Traceback" not in message
+    assert "NeedsArgs() needs arguments (dim)" in message
+    assert "fullgraph_example_NeedsArgs()" in message and '"plain_defaults.py::NeedsArgs"' in message
+
+
+def test_written_example_runs_as_the_factory(client, tmp_path):
+    """The synthesized factory, written into a copy of the file, is what confirm then runs."""
+    example = confirm(client, PLAIN, "Tower")["synthesized"]["example"]
+    copy = tmp_path / "plain_defaults.py"
+    copy.write_text(open(PLAIN).read() + "\n\n" + example)
+    result = confirm(client, str(copy), "Tower")
+    assert "synthesized" not in result and [r["graphs"] for r in result["input_sets"]] == [1]
+
+
+def test_call_site_options_are_applied(client):
+    path = fixture("call_site_options.py")
+    (target,) = targets_for(path)
+    assert target.payload()["compile_options"] == {"dynamic": True}
+    assert client.request(target.payload())["recompilations"] == []
+    without = client.request({**target.payload(), "compile_options": {}})
+    assert [rc["input_set"] for rc in without["recompilations"]] == [1]
+
+
+def test_fullgraph_true_reports_the_raised_break(client):
+    path = fixture("fullgraph_true.py")
+    (target,) = targets_for(path)
+    result = client.request(target.payload())
+    (brk,) = result["breaks"]
+    assert brk["frames"][-1]["line"] == line_of(path, 'print("y")')
+    assert result["input_sets"][0]["error"] is None
+
+
+def test_configured_source_folders_are_on_the_worker_path(client, tmp_path):
+    from fullgraph.config import load_config
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helpers_src_demo.py").write_text("def double(x):\n    return x * 2\n")
+    (tmp_path / "app").mkdir()
+    model = tmp_path / "app" / "model.py"
+    model.write_text("import torch\nfrom helpers_src_demo import double\n\n\n"
+                     "def fullgraph_example():\n    return double, (torch.ones(2),), {}\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.fullgraph.confirm]\nsrc = ["lib"]\n')
+    (target,) = targets_for(str(model), config=load_config(str(model)))
+    assert target.paths == (str(tmp_path / "lib"),)
+    assert [r["graphs"] for r in client.request(target.payload())["input_sets"]] == [1]

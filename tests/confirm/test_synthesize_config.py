@@ -1,0 +1,45 @@
+"""Shrinking a config by key name (no torch): widths, layers and the lists that follow them, rope sections."""
+
+from fullgraph.confirm.synthesize import first_of_each, fit_sections, shrunk
+
+
+class Config:
+    def __init__(self, **values):
+        self.__dict__.update(values)
+
+    def to_dict(self):
+        return dict(vars(self))
+
+
+def test_widths_layers_heads_vocab_and_token_ids():
+    config = Config(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+                    vocab_size=32000, eos_token_id=31999, pad_token_id=0, max_position_embeddings=4096,
+                    use_cache=True)
+    assert shrunk(config) == {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+                              "num_key_value_heads": 2, "max_position_embeddings": 128, "vocab_size": 128,
+                              "eos_token_id": 125}
+
+
+def test_per_layer_lists_keep_one_layer_of_each_kind():
+    config = Config(num_hidden_layers=6, layer_types=["linear", "linear", "linear", "full", "linear", "full"])
+    assert shrunk(config)["layer_types"] == ["linear", "full"]
+    assert first_of_each(["a", "a", "a"], 2) == ["a", "a"]
+
+
+def test_rope_sections_follow_the_head_size():
+    config = Config(hidden_size=4096, num_attention_heads=64, rope_parameters={"mrope_section": [8, 12, 12]})
+    assert shrunk(config)["rope_parameters"] == {"mrope_section": [1, 1, 2]}  # head size 8: sections add up to 4
+    assert fit_sections([16, 24, 24], 32) == [8, 12, 12]
+
+
+def test_sub_configs_are_shrunk_as_dicts():
+    config = Config(text_config=Config(hidden_size=1024, num_hidden_layers=24), vision_config=None)
+    assert shrunk(config) == {"text_config": {"hidden_size": 32, "num_hidden_layers": 2}}
+
+
+def test_per_layer_dicts_and_per_stage_heads():
+    config = Config(num_hidden_layers=30, per_layer_config={5: "a", 1: "b"}, hidden_sizes=[64, 128, 320, 512],
+                    num_attention_heads=[1, 2, 5, 8])
+    out = shrunk(config)
+    assert out["per_layer_config"] == {1: "b"} and out["num_attention_heads"] == [1, 2, 2, 2]
+    assert out["hidden_sizes"] == [32, 32, 32, 32]
