@@ -195,13 +195,13 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
-                finding = _finding(raw, visit, path, lines, config, scopes, related)
+                finding = _finding(raw, visit, path, lines, config, scopes, related, index)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None and project.in_workspace(home.path):
                 related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
                            _location(visit.origin, path, lines, "reached from here"))
-                finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related)
+                finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related, home)
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
@@ -339,7 +339,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
 
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-             scopes: dict[int, ast.Module], related: tuple[Location, ...]) -> Finding | None:
+             scopes: dict[int, ast.Module], related: tuple[Location, ...], index: ModuleIndex) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
@@ -366,21 +366,25 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         try:
             scope = scopes.get(id(visit.function))
             if scope is None:
-                scope = scopes[id(visit.function)] = _fix_scope(visit.function)
+                scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
             finding = finding.with_(fix_blocked=decline_reason(scope, finding))
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
 
 
-def _fix_scope(function: FunctionInfo) -> ast.Module:
+def _fix_scope(function: FunctionInfo, index: ModuleIndex) -> ast.Module:
     """The function (with its class's `__init__`) as a small module, so that the precondition
-    checks stay local to it however large the file or class is."""
+    checks stay local to it however large the file or class is; the file's classes and functions
+    ride along for the checks that follow a call into them (fixes.module_purity)."""
     cls = function.cls
     if cls is None:
-        return ast.Module(body=[function.node], type_ignores=[])
-    init = cls.methods.get("__init__")
-    body = [init.node] if init is not None and init is not function else []
-    shell = copy.copy(cls.node)
-    shell.body = [*body, function.node]
-    return ast.Module(body=[shell], type_ignores=[])
+        scope = ast.Module(body=[function.node], type_ignores=[])
+    else:
+        init = cls.methods.get("__init__")
+        body = [init.node] if init is not None and init is not function else []
+        shell = copy.copy(cls.node)
+        shell.body = [*body, function.node]
+        scope = ast.Module(body=[shell], type_ignores=[])
+    scope.module_index = index
+    return scope

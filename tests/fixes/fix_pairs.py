@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from fullgraph.engine import analyze
 from fullgraph.findings import Finding
 from fullgraph.fixes import apply_edits, fixes_for
 
@@ -24,10 +25,11 @@ def expected_path(path: Path) -> Path:
 def header_findings(source: str, path: str) -> list[Finding]:
     """The findings a fixture's ``# fix: FG101@12, FG301@20`` header names."""
     match = HEADER.search(source)
+    found = {(f.code, f.line): f for f in analyze(source, path)}  # with what the engine knows there
     out = []
     for item in match.group(1).split(",") if match else []:
         code, _, line = item.strip().partition("@")
-        out.append(Finding(path, int(line), 0, int(line), 0, code, "", fix="predicate"))
+        out.append(found.get((code, int(line))) or Finding(path, int(line), 0, int(line), 0, code, "", fix="predicate"))
     return out
 
 

@@ -19,7 +19,7 @@ def blocked(body: str, code: str) -> str | None:
 
 
 @pytest.mark.parametrize("body, reason", [
-    ("if x.sum() > 0:\n    y = self.proj(x)\nelse:\n    y = x\nreturn y\n", "calls `self.proj`, which would run on both sides"),
+    ("if x.sum() > 0:\n    y = self.proj(x)\nelse:\n    y = x\nreturn y\n", "calls `self.proj`, which is not known to be pure; it would run on both sides"),
     ("y = x\nif x.sum() > 0:\n    print(x)\n    y = x * 2\nreturn y\n", "calls `print`"),
     ("if x.sum() > 0:\n    x.add_(1)\nreturn x\n", "calls `x.add_`"),
     ("y = x\nif x.sum() > 0:\n    y[0] = 1\nreturn y\n", "mutates `y[0]` in place"),

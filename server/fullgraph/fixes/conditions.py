@@ -13,6 +13,8 @@ PYTHON_CALLS = {"isinstance", "hasattr", "len", "callable", "getattr"}
 BOOLEAN_METHODS = {"any", "all", "isnan", "isinf", "isfinite", "isneginf", "isposinf", "eq", "ne", "lt", "gt",
                    "le", "ge", "logical_and", "logical_or", "logical_not", "logical_xor", "isclose", "signbit", "bool"}
 SCALAR_CONVERSIONS = {"float", "int", "bool"}
+TORCH_DTYPES = frozenset(("float16", "half", "bfloat16", "float32", "float", "float64", "double", "complex64",
+                          "complex128", "uint8", "int8", "int16", "short", "int32", "int", "int64", "long", "bool"))
 
 
 def python_params(fn: ast.AST | None) -> set[str]:
@@ -68,7 +70,7 @@ def _python_here(expr: ast.AST, found: set[int], flags: set[str], tensor_attrs: 
     if isinstance(expr, ast.Name):
         return expr.id in flags
     if isinstance(expr, ast.Attribute):
-        if expr.attr in SHAPE_ATTRS:
+        if expr.attr in SHAPE_ATTRS or is_torch_dtype(expr):
             return True
         return isinstance(expr.value, ast.Name) and expr.value.id == "self" and expr.attr not in tensor_attrs
     if isinstance(expr, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in expr.ops):
@@ -80,6 +82,12 @@ def _python_here(expr: ast.AST, found: set[int], flags: set[str], tensor_attrs: 
             return True
         return isinstance(expr.func, ast.Attribute) and expr.func.attr in SHAPE_METHODS
     return False
+
+
+def is_torch_dtype(node: ast.AST) -> bool:
+    """``torch.float16`` and the other dtypes, spelled through the ``torch`` module."""
+    return isinstance(node, ast.Attribute) and node.attr in TORCH_DTYPES and isinstance(node.value, ast.Name) \
+        and node.value.id == "torch"
 
 
 def is_shape_only(expr: ast.AST) -> bool:

@@ -13,13 +13,15 @@ import libcst as cst
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.fixes.comments import carry_comments
+from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.deferral_chain import QUEUE, REPLAY, entry_function, has_queue, has_replay
 from fullgraph.fixes.edits import Fix, TextEdit
-from fullgraph.fixes.names import import_line, torch_alias
-from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.names import import_line, torch_import_edit
+from fullgraph.fixes.preconditions import decline_reason, in_helper
 from fullgraph.fixes.purity import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
-from fullgraph.fixes.slicing import cst_statement, indent, open_slice, replace, statement_line
+from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
 
@@ -193,12 +195,13 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if decline_reason(ctx.tree, finding) is not None:
         return []
     fn = enclosing_function(ctx.tree, call)  # not None, and no return inside a loop: decline_reason checked
+    if in_helper(fn, finding):
+        return defer_through_chain(ctx, fn, call, finding)
     chain = parents(fn)
     stmt = chain[call]
     ancestors = _ancestors(chain, stmt, fn)
     in_loop = any(isinstance(a, (ast.For, ast.While)) for a in ancestors)
     conditional = any(isinstance(a, ast.If) for a in ancestors)
-    returns = _returns(fn)
     plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop)
     call_text = plan.epilogue_call()
     top: list[str] = []
@@ -228,12 +231,23 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if not new_site and _only_statement(chain.get(stmt), stmt):
         new_site = [cst.parse_statement("pass\n")]
     replacements[site_line] = carry_comments([site_line], new_site) if new_site else _keep_comments_only(site_line)
-    for ret in returns:
-        if ret.lineno < stmt.lineno:
+    module = epilogue_module(ctx, piece, replacements, epilogue, top, stmt.lineno)
+    if module is None:
+        return []
+    return ctx.make_fix("Defer to the end of the compiled function", piece.edit(module), "defer", needs_torch=False)
+
+
+def epilogue_module(ctx: FixContext, piece, replacements: dict, epilogue: str, top: list[str], after: int):
+    """``piece``'s function with ``epilogue`` run before each ``return`` after line ``after`` (the
+    returned value computed first) and at its end, ``top`` statements first and ``replacements``
+    applied; None when a ``return`` shares its line."""
+    fn = piece.fn
+    for ret in _returns(fn):
+        if ret.lineno < after:
             continue
         line = _line_of(piece, ret)
         if line is None:
-            return []
+            return None
         new = [cst.parse_statement(epilogue + "\n")]
         if ret.value is not None and not _plain(ret.value):
             result = ctx.names.fresh("result")
@@ -243,8 +257,39 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
             new.append(line.with_changes(leading_lines=()))
         replacements[line] = carry_comments([line], new) if line not in replacements else replacements[line]
     module = replace(piece.module, replacements)
-    module = _add_top_and_tail(piece, module, top, epilogue, fn)
-    return ctx.make_fix("Defer to the end of the compiled function", piece.edit(module), "defer", needs_torch=False)
+    return _add_top_and_tail(piece, module, top, epilogue, fn)
+
+
+def defer_through_chain(ctx: FixContext, helper: ast.FunctionDef, call: ast.Call, finding) -> list[Fix]:
+    """Under compilation the helper queues the call (its values captured as a lambda's defaults);
+    the entry replays the queue before each return. Eager runs call it in place as before."""
+    entry = entry_function(ctx.tree, finding.data["entry"])
+    stmt = parents(helper)[call]
+    plan = CapturePlan(ctx, helper, call, SUFFIX.get(finding.code, "deferred"), in_loop=True)
+    params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
+    queued = f"lambda {params}: {plan.epilogue_call()}" if params else f"lambda: {plan.epilogue_call()}"
+    original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
+    site = (f"if {ctx.torch}.compiler.is_compiling():\n    {QUEUE}.append({queued})\nelse:\n"
+            + indent(original + "\n"))
+    piece = open_slice(ctx.source, ctx.tree, helper)
+    line = _line_of(piece, stmt)
+    if line is None:
+        return []
+    edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
+    if not has_replay(entry):
+        replay = ctx.names.fresh(REPLAY)
+        top = [f"def {replay}():\n    while {QUEUE}:\n        {QUEUE}.pop(0)()"]
+        entry_piece = open_slice(ctx.source, ctx.tree, entry)
+        module = epilogue_module(ctx, entry_piece, {}, f"{replay}()", top, 0)
+        if module is None:
+            return []
+        edits.append(entry_piece.edit(module))
+    if not has_queue(ctx.tree):
+        line_no = import_line(ctx.tree)
+        edits.append(TextEdit(line_no, 0, line_no, 0, f"\n{QUEUE} = []  # calls deferred by compiled helpers, replayed at the end of their entry\n"))
+    extra = torch_import_edit(ctx.tree)
+    edits = [e for e in [extra, *edits] if e is not None]
+    return [Fix("Defer to the end of the compiled entry", tuple(edits), preferred=True, kind="defer")]
 
 
 def _line_of(piece, stmt: ast.stmt):
@@ -290,17 +335,13 @@ def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     torch = ctx.torch
     knob = "ignore_logger_methods" if finding.code == "FG302" else "reorderable_logging_functions"
     line_text = f"{torch}._dynamo.config.{knob}.add({callee})"
-    if line_text in ctx.source:
-        return []
     fn = enclosing_function(ctx.tree, call)
     if fn is not None and callee.split(".")[0] in _local_names(fn):
         return []
     position = _after_definition(ctx.tree, callee.split(".")[0])
-    prefix = "" if torch_alias(ctx.tree) else "import torch\n"
-    edit = TextEdit(position, 0, position, 0, prefix + line_text + "\n")
     title = ("Let Dynamo skip this logger method (ignore_logger_methods)" if finding.code == "FG302"
              else "Let Dynamo reorder this call (reorderable_logging_functions)")
-    return [Fix(title, (edit,), preferred=False, kind="defer")]
+    return module_line_fix(ctx, line_text, position, title, "defer")
 
 
 def _after_definition(tree: ast.Module, name: str) -> int:

@@ -5,10 +5,13 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from fullgraph.fixes.config_alternatives import config_fix
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
-from fullgraph.fixes.keep_tensor import keep_tensor, test_if
+from fullgraph.fixes.flags import keep_and_predicate
+from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
+from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
@@ -47,6 +50,10 @@ def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
 
 
 def _fixes(ctx: FixContext, finding) -> list[Fix]:
+    return _rewrites(ctx, finding) + config_fix(ctx, finding)
+
+
+def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     node = finding_node(ctx.tree, finding)
     if node is None:
         return []
@@ -57,11 +64,26 @@ def _fixes(ctx: FixContext, finding) -> list[Fix]:
         return predicate_ternary(ctx, node)
     if code == "FG105" and isinstance(node, (ast.BoolOp, ast.UnaryOp)):
         return lower_boolean(ctx, node)
+    if code in ("FG201", "FG204", "FG105") and isinstance(node, ast.Call):
+        return _scalar(ctx, node, finding)
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
     if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):
         return defer_call(ctx, node, finding) + config_alternative(ctx, node, finding)
-    if code in ("FG201", "FG204") and isinstance(node, ast.Call):
-        branch = test_if(ctx.tree, node)
-        return predicate_if(ctx, branch) if branch is not None else keep_tensor(ctx, node)
     return []
+
+
+def _scalar(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
+    """A conversion in an ``if`` (predicate it), an ``assert`` (lower it), a flag (keep the tensor and
+    predicate its ``if``s) or tensor arithmetic (keep the tensor)."""
+    holder = test_of(ctx.tree, call)
+    if isinstance(holder, ast.If):
+        return predicate_if(ctx, holder)
+    if isinstance(holder, ast.Assert):
+        return lower_trap(ctx, holder, finding)
+    if decline_reason(ctx.tree, finding) is not None:
+        return []
+    flag = flag_uses(ctx.tree, call)
+    if flag is not None:
+        return keep_and_predicate(ctx, call, flag[1])
+    return keep_tensor(ctx, call) if finding.code != "FG105" else []

@@ -58,13 +58,38 @@ def _feeds_tensor_math(node: ast.expr, chain: dict, is_tensor: TensorGuess) -> b
     return is_tensor(other) or _feeds_tensor_math(parent, chain, is_tensor)
 
 
-def test_if(tree: ast.AST, node: ast.expr) -> ast.If | None:
-    """The ``if`` whose condition holds ``node`` (``if t.item() > 0:``), if any."""
+def test_of(tree: ast.AST, node: ast.expr) -> ast.If | ast.Assert | None:
+    """The ``if`` or ``assert`` whose condition holds ``node`` (``if t.item() > 0:``), if any."""
     chain = local_parents(tree, node)
     child, parent = node, chain.get(node)
     while isinstance(parent, ast.expr):
         child, parent = parent, chain.get(parent)
-    return parent if isinstance(parent, ast.If) and parent.test is child else None
+    return parent if isinstance(parent, (ast.If, ast.Assert)) and parent.test is child else None
+
+
+def test_if(tree: ast.AST, node: ast.expr) -> ast.If | None:
+    """The ``if`` whose condition holds ``node``, if any."""
+    found = test_of(tree, node)
+    return found if isinstance(found, ast.If) else None
+
+
+def flag_uses(tree: ast.AST, call: ast.Call) -> tuple[str, list[ast.If]] | None:
+    """``flag = t.item()`` (or ``bool(t)``) whose every use is a whole ``if`` condition (``if flag:``,
+    ``if not flag:``, ``if flag and x.any():``): the name and those ``if``s; None otherwise."""
+    fn = enclosing_function(tree, call)
+    chain = parents(fn) if fn is not None else {}
+    parent = chain.get(call)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return None
+    name = parent.targets[0].id
+    stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    if len(stores) != 1 or not uses:
+        return None
+    branches = [test_if(fn, use) for use in uses]
+    if any(b is None or b.lineno < parent.lineno for b in branches):
+        return None
+    return name, list(dict.fromkeys(branches))
 
 
 def keep_tensor_reason(tree: ast.AST, call: ast.Call) -> str | None:

@@ -13,9 +13,13 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.epilogue import plain_value
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
-from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
+from fullgraph.fixes.deferral_chain import chain_reason
+from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor_reason, test_of
+from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
+from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
+from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -43,20 +47,49 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
             return _guard_reason(tree, node)
         if finding.code in DEFER_CODES:
             return defer_reason(tree, node, finding)
-        if finding.code in KEEP_TENSOR_CODES:
-            branch = test_if(tree, node)
-            return if_reason(tree, branch) if branch is not None else keep_tensor_reason(tree, node)
+        if finding.code in KEEP_TENSOR_CODES or (finding.code == "FG105" and isinstance(node, ast.Call)):
+            return scalar_reason(tree, node, finding)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
 
 
-def _values_reason(values, where: str) -> str | None:
-    """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``."""
+def scalar_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
+    """Why a tensor → Python conversion (``.item()``, ``float()``, ``bool()``) can't keep the tensor:
+    in an ``if`` condition the ``if`` is predicated, in an ``assert`` it is lowered to a check on the
+    tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it."""
+    holder = test_of(tree, call)
+    if isinstance(holder, ast.If):
+        return if_reason(tree, holder)
+    certain = finding.confidence == "certain"
+    if isinstance(holder, ast.Assert):
+        return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
+    flag = flag_uses(tree, call)
+    if flag is not None:
+        if not certain:
+            return "the converted value is not known to be a tensor"
+        name, branches = flag
+        for branch in branches:
+            reason = if_reason(tree, branch)
+            if reason is not None:
+                return f"`{name}` is tested by an `if` that can't be predicated: {reason}"
+        return None
+    if finding.code == "FG105":
+        return "`bool()` is used outside an `if` condition"
+    return keep_tensor_reason(tree, call)
+
+
+def _values_reason(values, where: str, purity: Purity | None = None) -> str | None:
+    """Reasons a set of branch values can't be evaluated on both sides of a ``torch.where``
+    (``purity`` proves submodule and helper calls pure)."""
     for value in values:
-        call = impure_call(value)
-        if call is not None:
-            return f"{where} calls `{callee_text(call)}`, which would run on both sides"
+        impure = impure_call(value)
+        if impure is not None and purity is None:
+            return f"{where} calls `{callee_text(impure)}`, which would run on both sides"
+        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)) if impure is not None else ():
+            reason = purity.call_reason(call)
+            if reason is not None:
+                return f"{where} {reason}; it would run on both sides"
         kind = non_tensor_value(value)
         if kind is not None:
             return f"{where} produces {kind}, which is not a tensor"
@@ -89,12 +122,12 @@ def target_name(target: ast.expr, buffers: set[str]) -> str | None:
     return None
 
 
-def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
+def _statement_reason(stmt: ast.stmt, buffers: set[str], purity: Purity | None = None) -> str | None:
     """Why one branch statement can't be predicated."""
     if isinstance(stmt, ast.Pass):
         return None
     if isinstance(stmt, ast.Return):
-        return "branch returns nothing" if stmt.value is None else _values_reason([stmt.value], "branch")
+        return "branch returns nothing" if stmt.value is None else _values_reason([stmt.value], "branch", purity)
     if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if stmt.value is None:
@@ -108,7 +141,7 @@ def _statement_reason(stmt: ast.stmt, buffers: set[str]) -> str | None:
                     return f"branch assigns `{ast.unparse(part)}`, which is not a local name or registered buffer"
         if len(targets) > 1 and any(isinstance(t, (ast.Tuple, ast.List)) for t in targets):
             return "branch chains assignments to several targets"
-        return _values_reason([value for _, value in pairs], "branch")
+        return _values_reason([value for _, value in pairs], "branch", purity)
     if isinstance(stmt, ast.AugAssign):
         return f"branch updates `{ast.unparse(stmt.target)}` in place (`{ast.unparse(stmt).strip()}`)"
     if isinstance(stmt, ast.Expr):
@@ -200,6 +233,7 @@ class IfPlan:
     names: list[str]  # assigned names, in order
     following: ast.Return | None = None  # the return an early return merges with
     python: list[ast.expr] = field(default_factory=list)  # Python operands kept as a real `if`
+    hoisted: list[ast.stmt] = field(default_factory=list)  # branch-local temporaries computed before it
 
 
 def _reads(node: ast.AST) -> set[str]:
@@ -231,13 +265,19 @@ def _swaps(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) ->
     return None
 
 
-def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
+def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
     """The predication plan for an ``if`` on a tensor, or why there is none."""
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node.test)):
         return "the condition assigns a name (`:=`)"
+    layerdrop = match(tree, node)
+    if layerdrop is not None:
+        return layerdrop_reason(tree, layerdrop) or layerdrop  # a str is a reason too
     fn = enclosing_function(tree, node)
     flags, tensor_attrs, buffers = python_params(fn), tensor_attributes(tree), buffer_names(tree)
     tests, bodies = if_chain(node)
+    hoisted, hoist_reason = branch_temporaries(tree, fn, node) if len(tests) == 1 else ([], None)
+    purity = Purity(tree, fn)
+    bodies[0] = bodies[0][len(hoisted):]
     python, _ = split_python(tests[0], flags, tensor_attrs)
     if python and len(tests) > 1:
         return "an `elif` follows a condition that mixes Python and tensor values"
@@ -254,7 +294,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
             return f"the `elif` condition calls `{callee_text(call)}`, which would run even when an earlier branch is taken"
     for body in bodies:
         for stmt in body:
-            reason = _statement_reason(stmt, buffers)
+            reason = _statement_reason(stmt, buffers, purity)
             if reason is not None:
                 return reason
         if any(isinstance(s, ast.Return) for s in body[:-1]):
@@ -266,7 +306,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
         if all(returns[:-1]) and not bodies[-1]:
             after = following_statement(tree, node)
             if isinstance(after, ast.Return) and after.value is not None:
-                reason = _values_reason([after.value], "the following return")
+                reason = _values_reason([after.value], "the following return", purity)
                 return reason or IfPlan("early-return", tests, bodies, [], after)
             return "one branch returns and the other falls through into more code"
         if not all(returns):
@@ -280,17 +320,17 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | str:
         return "the branches assign nothing"
     for name in names:
         if not all(name in assigned for assigned in every) and not bound_before(fn, node, name):
-            return f"`{name}` is only assigned on some paths and is not bound before the `if`"
+            return hoist_reason or f"`{name}` is only assigned on some paths and is not bound before the `if`"
     swap = _swaps(bodies, names, buffers)
     if swap is not None:
         return swap
     if not _needs_cond(bodies, names, buffers):
-        return IfPlan("assign", tests, bodies, names, python=python)
+        return IfPlan("assign", tests, bodies, names, python=python, hoisted=hoisted)
     if len(tests) > 1:
         return "an `elif` chain whose branches depend on their own assignments"
     if any(n.startswith("self.") for n in names):
         return "branches with several dependent statements assign a buffer"
-    return IfPlan("cond", tests, bodies, names, python=python)
+    return IfPlan("cond", tests, bodies, names, python=python, hoisted=hoisted)
 
 
 def _is_scalar_conversion(call: ast.Call) -> bool:
@@ -342,6 +382,13 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
     if _in_try(tree, node):
         return "the `raise` is inside a `try` that could catch it"
     return None
+
+
+def in_helper(fn: ast.FunctionDef, finding) -> bool:
+    """Whether the finding sits in a function the compiled entry calls, not in the entry itself."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    entry = data.get("entry")
+    return bool(entry) and entry.rpartition(".")[2] != fn.name
 
 
 @per_tree
@@ -446,21 +493,24 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if fn is None:
         return "the call is not inside a function"
     data = finding.data if isinstance(finding.data, dict) else {}
-    entry = data.get("entry")
-    if entry and entry.rpartition(".")[2] != fn.name:
-        return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
-    shape = _entry_shape(fn)
-    if shape is not None:
-        return shape
+    helper = in_helper(fn, finding)
+    if helper:
+        reason = chain_reason(tree, fn, data["entry"])
+        if reason is not None:
+            return reason
+    else:
+        shape = _entry_shape(fn)
+        if shape is not None:
+            return shape
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
         return "an argument holds a comprehension or lambda"
-    if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
+    if data.get("epilogue") and not helper:  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
     if _output_follows(fn).get(id(stmt)):
         return "another print, logging or warnings call follows, which the deferred call would move past"
-    if _already_last(fn, chain, stmt):
+    if not helper and _already_last(fn, chain, stmt):
         return "the call already runs at the end of the function, where deferring would leave it"
     node = stmt
     while node is not fn:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 
 from fullgraph.fixes.conditions import buffer_names
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.layerdrop import LayerdropPlan
 from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if
-from fullgraph.fixes.slicing import function_slice, indent, splice
+from fullgraph.fixes.slicing import continuation, function_slice, indent, splice
 
 
 def _nested_where(ctx: FixContext, conds: list[str], values: list[str]) -> str:
@@ -83,6 +86,8 @@ def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
     piece = function_slice(ctx.source, ctx.tree, node)
     if piece is None:
         return []
+    if isinstance(plan, LayerdropPlan):
+        return _layerdrop(ctx, plan, piece)
     old: list[ast.stmt] = [node]
     title = "Predicate with torch.where"
     if plan.shape in ("return", "early-return"):
@@ -99,10 +104,37 @@ def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
     else:
         new = _cond_statements(ctx, plan, piece.fn, node)
         title = "Predicate with torch.cond"
+    new = [continuation(ctx.lowering.segment(stmt), node.col_offset) for stmt in plan.hoisted] + new
     if plan.python:
         guard = " and ".join(ctx.text(p) for p in plan.python)
         new = [f"if {guard}:\n" + indent("\n".join(new) + "\n")]
     return ctx.make_fix(title, splice(piece, old, new), "predicate")
+
+
+def _comments(text: str) -> str:
+    """The comments in a piece of source, joined (kept when the piece is rewritten to one line)."""
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+        return "  ".join(t.string for t in tokens if t.type == tokenize.COMMENT)
+    except (tokenize.TokenError, SyntaxError):
+        return ""
+
+
+def _layerdrop(ctx: FixContext, plan: LayerdropPlan, piece) -> list[Fix]:
+    """The skip flag becomes the tensor condition; the guarded layer call a ``torch.where`` over its output."""
+    flag = plan.flag or ctx.names.fresh("skip_layer")
+    skip_text = ctx.lowering.segment(plan.skip)
+    comment = _comments(skip_text)
+    assign = f"{flag} = {ctx.lowering.lower(plan.skip.test)}" + (f"  {comment}" if comment else "")
+    top = ctx.lowering.segment(plan.top).replace(skip_text, assign, 1)
+    target = plan.update.targets[0].id
+    call = continuation(ctx.lowering.segment(plan.update.value), plan.guarded.col_offset)
+    where = f"{target} = {ctx.torch}.where({ctx.torch}.as_tensor({flag}), {target}, {call})"
+    if plan.reset is not None:
+        old, new = [plan.reset, plan.top, plan.guarded], [ctx.lowering.segment(plan.reset), top, where]
+    else:
+        old, new = [plan.top, plan.guarded], [f"{flag} = False", top, where]
+    return ctx.make_fix("Predicate the layer skip with torch.where", splice(piece, old, new), "predicate")
 
 
 def predicate_ternary(ctx: FixContext, node: ast.IfExp) -> list[Fix]:

@@ -169,6 +169,14 @@ def indent(text: str, prefix: str = "    ") -> str:
     return "".join(prefix + line if line.strip() else line for line in split_lines_keepends(text))
 
 
+def continuation(text: str, column: int) -> str:
+    """Source cut from a block at ``column``, its continuation lines shifted so that the splice,
+    which indents them again by ``column``, leaves them where they were."""
+    first, *rest = text.split("\n")
+    cut = [line[column:] if line[:column].isspace() else line.lstrip() for line in rest]
+    return "\n".join([first, *cut])
+
+
 def splice(piece: FunctionSlice, old: list[ast.stmt], new_texts: list[str]) -> TextEdit | None:
     """Replace consecutive statements ``old`` of the slice with statements parsed from ``new_texts``.
 

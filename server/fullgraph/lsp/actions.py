@@ -5,6 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from fullgraph import fixes  # its names import libcst on first use
+from fullgraph.fixes.config_alternatives import has_config_alternative
 from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
 from fullgraph.lsp.documents import SYNTAX_ERROR
@@ -47,7 +48,8 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         finding = _finding_of(diag, version, known, enc)
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
-        found = fixes.fixes_for(source, finding) if finding.fix and not finding.fix_blocked else []
+        rewrites = finding.fix and not finding.fix_blocked
+        found = fixes.fixes_for(source, finding) if rewrites or has_config_alternative(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
         for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
             actions.append(types.CodeAction(

@@ -8,7 +8,9 @@ from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 _CAPTURE = ("Set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` to trace it with "
-            "unbacked sizes, or restructure to keep shapes static.")
+            "unbacked sizes (the quick fix adds that line), or restructure to keep shapes static. The "
+            "setting holds for the whole process; code after the op must not branch on the unknown size "
+            "(a hard error instead of a break) and backends may compile such graphs less well.")
 
 RULES = [
     Rule(

@@ -15,6 +15,12 @@ from fullgraph.rules.common import (
 )
 from fullgraph.rules.rule import Rule
 
+_CAPTURE_SCALARS = (" The second quick fix sets `torch._dynamo.config.capture_scalar_outputs = True` for the "
+                    "whole process: Dynamo then keeps the value as a symbolic scalar in the graph, which works "
+                    "when it feeds arithmetic or sizes, but a Python `if` on it becomes a hard error "
+                    "(\"could not guard on data-dependent expression\") unless you add `torch._check`s, and "
+                    "`.tolist()` of a floating tensor still breaks.")
+
 RULES = [
     Rule(
         "FG201", "item", "`.item()` turns a tensor into a Python number", ("GB0124",),
@@ -23,8 +29,9 @@ RULES = [
             "from tensor data into the graph, so it breaks at `.item()` (GB0124).",
         example="scale = x.abs().max().item()\ny = x / scale",
         fixed_example="scale = x.abs().max()\ny = x / scale",
-        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic, or set "
-                 "`torch._dynamo.config.capture_scalar_outputs = True`.",
+        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic; in an `assert` "
+                 "the check is lowered to `torch._assert_async` on the tensor; a flag only tested by `if`s "
+                 "keeps the tensor and those `if`s are predicated." + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
     ),
     Rule(
@@ -34,7 +41,8 @@ RULES = [
             "needs data-dependent scalars (GB0033).",
         example="sizes = counts.tolist()\nparts = x.split(sizes)",
         fixed_example="parts = x.split(self.sizes)  # sizes known ahead of time",
-        fix_text="Keep the data in tensors, or compute the Python values outside the compiled region.",
+        fix_text="Keep the data in tensors, or compute the Python values outside the compiled region."
+                 + _CAPTURE_SCALARS,
     ),
     Rule(
         "FG203", "numpy-conversion", "`.numpy()` value read back into Python", ("GB0033",),
@@ -53,7 +61,7 @@ RULES = [
             "with `capture_scalar_outputs=False` (GB0124).",
         example="n = int(mask.sum())\ny = x * n",
         fixed_example="n = mask.sum()\ny = x * n",
-        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic.",
+        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic." + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
     ),
     Rule(

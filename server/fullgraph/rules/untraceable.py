@@ -72,7 +72,10 @@ RULES = [
         why="With the default `allow_rnn=False`, Dynamo does not trace RNN modules (GB0014).",
         example="self.rnn = nn.LSTM(16, 32)\n...\nout, _ = self.rnn(x)",
         fixed_example="torch._dynamo.config.allow_rnn = True  # experimental\nout, _ = self.rnn(x)",
-        fix_text="Set `torch._dynamo.config.allow_rnn = True`, or keep the RNN outside the compiled region.",
+        fix_text="Set `torch._dynamo.config.allow_rnn = True` (the quick fix adds that line), or keep the RNN "
+                 "outside the compiled region. The setting is experimental and holds for the whole process: "
+                 "the recurrence is unrolled into the graph (one copy per time step, long compiles for long "
+                 "sequences) instead of the fused RNN kernel.",
     ),
     Rule(
         "FG409", "disabled-function-call", "call of a `torch.compiler.disable`d function", ("GB0098", "GB0099"),

@@ -1,0 +1,39 @@
+"""The second quick fix of rules whose break has no source rewrite: one Dynamo config line that
+lets Dynamo trace the construct itself (each verified on the rule's corpus examples; the
+trade-off is on the rule's page)."""
+
+from __future__ import annotations
+
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.edits import Fix, TextEdit
+from fullgraph.fixes.names import import_line, torch_alias
+
+_SCALARS = ("capture_scalar_outputs", "Let Dynamo capture the Python scalar (capture_scalar_outputs)")
+_SHAPES = ("capture_dynamic_output_shape_ops",
+           "Let Dynamo trace the data-dependent shape (capture_dynamic_output_shape_ops)")
+KNOBS = {
+    "FG201": _SCALARS, "FG202": _SCALARS, "FG204": _SCALARS,
+    "FG451": _SHAPES, "FG452": _SHAPES, "FG453": _SHAPES,
+    "FG408": ("allow_rnn", "Let Dynamo trace the RNN module (allow_rnn)"),
+}
+
+
+def has_config_alternative(code: str) -> bool:
+    return code in KNOBS
+
+
+def module_line_fix(ctx: FixContext, line_text: str, line: int, title: str, kind: str) -> list[Fix]:
+    """Insert one module-level statement before ``line`` (with ``import torch`` when missing);
+    nothing when the file already has it."""
+    if line_text in ctx.source:
+        return []
+    prefix = "" if torch_alias(ctx.tree) else "import torch\n"
+    return [Fix(title, (TextEdit(line, 0, line, 0, prefix + line_text + "\n"),), preferred=False, kind=kind)]
+
+
+def config_fix(ctx: FixContext, finding) -> list[Fix]:
+    """``torch._dynamo.config.<knob> = True`` after the imports, for the rules that have one."""
+    if finding.code not in KNOBS:
+        return []
+    knob, title = KNOBS[finding.code]
+    return module_line_fix(ctx, f"{ctx.torch}._dynamo.config.{knob} = True", import_line(ctx.tree), title, "config")

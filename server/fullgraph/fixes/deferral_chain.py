@@ -1,0 +1,80 @@
+"""Deferral through the call chain: a print/logging/warnings call in a helper the compiled entry
+calls moves to the entry's epilogue.
+
+Under compilation the helper appends the call (a ``lambda`` whose default arguments capture its
+values where the call stood) to a module-level list; the entry replays the list before each
+``return``. Run eagerly, the helper makes the call itself as before.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
+
+QUEUE = "_fullgraph_deferred"
+REPLAY = "replay_deferred"
+
+
+def entry_function(tree: ast.AST, qualname: str):
+    """The compiled entry ``Class.method`` or ``function`` of the file."""
+    owner, _, name = qualname.rpartition(".")
+    if not owner:
+        return module_functions(tree).get(name)
+    cls = module_classes(tree).get(owner)
+    return next((m for m in getattr(cls, "body", []) if isinstance(m, ast.FunctionDef) and m.name == name), None)
+
+
+def _calls_of(tree: ast.AST, helper: ast.FunctionDef, method: bool):
+    """Every call of ``helper`` in the file (``self.helper(...)`` for a method, ``helper(...)`` else)."""
+    scopes = [*module_classes(tree).values(), *module_functions(tree).values()]
+    for scope in scopes:
+        for node in ast.walk(scope):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            if method and isinstance(func, ast.Attribute) and func.attr == helper.name \
+                    and isinstance(func.value, ast.Name) and func.value.id == "self":
+                yield node
+            elif not method and isinstance(func, ast.Name) and func.id == helper.name:
+                yield node
+
+
+def _holder(fn: ast.FunctionDef, call: ast.Call) -> bool:
+    """Whether ``call`` runs in ``fn``'s own body (not in a nested function, lambda or class)."""
+    stack = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if node is call:
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str | None:
+    """Why the helper's call can't be replayed at the end of the entry (None: it can)."""
+    entry = entry_function(tree, entry_name)
+    if entry is None:
+        return f"the compiled entry `{entry_name}` is not in this file"
+    method = owner_class(tree, helper) is not None
+    calls = list(_calls_of(tree, helper, method))
+    if len(calls) != 1 or not _holder(entry, calls[0]):
+        return (f"`{helper.name}` is called from {len(calls)} places; it must be called once, from `{entry_name}` itself, "
+                "so that the entry's epilogue replays what it defers")
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(entry)):
+        return "the entry is a generator or coroutine"
+    loops = [sub for sub in ast.walk(entry) if isinstance(sub, (ast.For, ast.While))]
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    return None
+
+
+def has_replay(entry: ast.FunctionDef) -> bool:
+    """Whether the entry already replays the module's deferred calls (a second helper's fix)."""
+    return any(isinstance(s, ast.FunctionDef) and s.name.startswith(REPLAY)
+               and any(isinstance(n, ast.Name) and n.id == QUEUE for n in ast.walk(s)) for s in entry.body)
+
+
+def has_queue(tree: ast.Module) -> bool:
+    return any(isinstance(s, ast.Assign) and [ast.unparse(t) for t in s.targets] == [QUEUE] for s in tree.body)
