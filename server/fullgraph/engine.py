@@ -12,7 +12,9 @@ from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
@@ -22,6 +24,7 @@ from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
 
 CHECKS = checks()
+FIXABLE = frozenset(code for code, rule in RULES.items() if rule.fix_kind)
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -143,7 +146,11 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
-    walks = list(_walk_region(index, entries, path))
+    graph = _call_graph(index, entries, path)
+    entries = _roots(entries, graph)
+    sites = CallSites()
+    outside_call_sites(index, tree, set(graph), sites)
+    walks = list(_walk_region(index, entries, graph, sites, path))
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     for walker, visit in walks:
         for raw in walker.raws:
@@ -156,24 +163,97 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries])
 
 
-def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str):
-    """Each function of the compiled region walked once (breadth first from the entries)."""
-    queue = deque(Visit(e, e) for e in entries)
-    queued = {id(e) for e in entries}
-    while queue:
-        visit = queue.popleft()
-        walker = Walker(index, visit, CHECKS)
+def _call_graph(index: ModuleIndex, entries: list[FunctionInfo], path: str) -> dict[int, list[FunctionInfo]]:
+    """Who calls whom in the compiled region (the entries and everything they reach), from a
+    quick walk of each function without rules: function id -> its distinct callees."""
+    graph: dict[int, list[FunctionInfo]] = {}
+    todo = list(entries)
+    while todo:
+        function = todo.pop()
+        if id(function) in graph:
+            continue
+        walker = Walker(index, Visit(function, function), {})
+        try:
+            walker.run()
+        except Exception:  # noqa: BLE001 - the rule walk reports it
+            graph[id(function)] = []
+            continue
+        callees = list({id(t): t for t, *_ in walker.calls if t is not function}.values())
+        graph[id(function)] = callees
+        todo.extend(callees)
+    return graph
+
+
+def _roots(entries: list[FunctionInfo], graph: dict[int, list[FunctionInfo]]) -> list[FunctionInfo]:
+    """The entries no other analysed function calls (an entry called by another is analysed in its
+    callers' contexts); in a cycle of entries calling each other, the first in the file."""
+    called = {id(c) for callees in graph.values() for c in callees}
+    roots = [e for e in entries if id(e) not in called]
+    reached = _reach(roots, graph)
+    for entry in entries:
+        if id(entry) not in reached:
+            roots.append(entry)
+            reached |= _reach([entry], graph)
+    return sorted(roots, key=lambda e: e.node.lineno)
+
+
+def _reach(start: list[FunctionInfo], graph: dict[int, list[FunctionInfo]]) -> set[int]:
+    seen, todo = set(), list(start)
+    while todo:
+        function = todo.pop()
+        if id(function) not in seen:
+            seen.add(id(function))
+            todo.extend(graph.get(id(function), ()))
+    return seen
+
+
+def _walk_region(index: ModuleIndex, roots: list[FunctionInfo], graph: dict[int, list[FunctionInfo]],
+                 sites: CallSites, path: str):
+    """Each function of the compiled region walked once, callers before callees, so that a
+    parameter takes the facts of every call site (`sites`, which may already hold call sites
+    from other files); a root's parameters are guessed only where no call site is known."""
+    waiting: dict[int, int] = {}  # function id -> callers not walked yet
+    for fid in _reach(roots, graph):
+        for callee in graph.get(fid, ()):
+            waiting[id(callee)] = waiting.get(id(callee), 0) + 1
+    first: dict[int, Visit] = {}  # how each callee was first reached (entry, call path)
+    ready = deque(Visit(r, r, params=parameter_facts(sites.of(r.node))) for r in roots)
+    queued = {id(r) for r in roots}
+    while True:
+        if not ready:  # a cycle: walk the first function reached with what its callers passed so far
+            fid = next((f for f in first if f not in queued), None)
+            if fid is None:
+                return
+            queued.add(fid)
+            ready.append(_callee_visit(first[fid], sites))
+        visit = ready.popleft()
+        walker = Walker(index, visit, CHECKS, FIXABLE)
         try:
             walker.run()
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
             _internal_error(path, visit.function.qualname, exc)
+            walker = None
+        touched = [id(c) for c in graph.get(id(visit.function), ())]
+        for fid in touched:
+            waiting[fid] -= 1
+        if walker is None:
             continue
         yield walker, visit
-        for target, call, arg_facts, in_loop in walker.calls:
-            if id(target) not in queued:
-                queued.add(id(target))
-                queue.append(Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
-                                   visit.in_loop or in_loop, arg_facts))
+        for target, call, passed, in_loop in walker.calls:
+            sites.add(target.node, CallSite(visit.function.qualname, call, passed))
+            first.setdefault(id(target), Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
+                                               visit.in_loop or in_loop))
+            touched.append(id(target))
+        for fid in touched:
+            if fid not in queued and fid in first and waiting.get(fid, 0) <= 0:
+                queued.add(fid)
+                ready.append(_callee_visit(first[fid], sites))
+
+
+def _callee_visit(reached: Visit, sites: CallSites) -> Visit:
+    """A helper's visit: how it was first reached, with its parameters' facts over every call site."""
+    return Visit(reached.function, reached.entry, reached.path, reached.in_loop,
+                 parameter_facts(sites.of(reached.function.node)))
 
 
 def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location:
@@ -205,7 +285,10 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         raw.code, message, severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence,
         gb_ids=gb_ids, fix=rule.fix_kind, related=related,
         data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
-              **({"epilogue": True} if raw.epilogue else {})},  # already after all tensor work
+              **({"epilogue": True} if raw.epilogue else {}),  # already after all tensor work
+              **({"guess": list(raw.guess)} if raw.guess else {}),  # guessed tensors it rests on
+              **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
+              **({"assumed": True} if visit.entry.assumed else {})},  # entry only by assume_compiled="all"
     )
     if rule.fix_kind:
         try:

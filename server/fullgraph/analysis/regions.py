@@ -10,7 +10,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import TENSOR, VALUE, Module
+from fullgraph.analysis.facts import ENUM_BASES, TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases
 
 COMPILE = ("torch.compile",)
@@ -28,6 +28,7 @@ class FunctionInfo:
     qualname: str
     cls: ClassInfo | None = None
     disabled: bool = False  # decorated with torch.compiler.disable
+    assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
 
 
 @dataclass
@@ -226,6 +227,17 @@ class ModuleIndex:
             todo.extend(self.classes[b] for b in c.base_names)
         return None
 
+    def is_enum(self, name: str) -> bool:
+        """An Enum subclass of the file (through in-file bases)."""
+        info = self.classes.get(name)
+        seen = set()
+        while info is not None and info.name not in seen:
+            seen.add(info.name)
+            if any(q in ENUM_BASES for q in info.base_qualnames):
+                return True
+            info = self.classes.get(info.base_names[0]) if info.base_names else None
+        return False
+
     def is_module_class(self, name: str) -> bool:
         """An nn.Module subclass: a `torch.nn` base, an in-file module base, or an imported
         base (e.g. `PreTrainedModel`) with a `forward(self, ...)` method."""
@@ -246,11 +258,15 @@ class ModuleIndex:
         """The compiled entry points under the `assume_compiled` mode, in source order."""
         found: dict[int, FunctionInfo] = {}
         everything = [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]
+        targets = {id(info) for info in self.compiled_targets}
         for info in everything:
             if info.disabled:
                 continue
-            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" and info.cls is not None and info.node.name == "forward" \
-                    and self.is_module_class(info.cls.name):
+            declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
+                and info.node.name == "forward" and self.is_module_class(info.cls.name)
+            info.assumed = assume_compiled == "all" and not declared
+            if info.assumed or self._decorated(info.node) or assume_compiled == "modules" and info.cls is not None \
+                    and info.node.name == "forward" and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from fullgraph.analysis.callers import UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
+    TENSORISH,
     VALUE,
     Facts,
     Module,
@@ -21,6 +23,7 @@ COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compilin
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
 COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
+_COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
 _SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
@@ -35,7 +38,8 @@ class Visit:
     entry: FunctionInfo
     path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
     in_loop: bool = False  # some call on the path sits in a loop
-    arg_facts: tuple = ()
+    params: dict[str, Passed] | None = None  # facts from the call sites; None: none known
+    guesses: bool = True  # an entry's (or forward's) unknown parameters are guessed tensors
 
 
 @dataclass
@@ -49,24 +53,27 @@ class Raw:
     in_loop: bool
     gb_ids: tuple[str, ...] | None = None
     epilogue: bool = False  # in (the arguments of) a call in epilogue position
+    guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
+    tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
 
 
 class Walker:
     """Walks one function body; rules call back into it (facts, resolve, report)."""
 
-    def __init__(self, index: ModuleIndex, visit: Visit, checks: dict) -> None:
+    def __init__(self, index: ModuleIndex, visit: Visit, checks: dict, fixable: frozenset[str] = frozenset()) -> None:
         self.index = index
         self.visit_info = visit
         self.function = visit.function
         self.checks = checks
-        self.facts = Facts(self.resolve, self._self_attr, self._call_result)
+        self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
+        self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
-        self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
+        self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
 
     # -- services for rules -------------------------------------------------------------
 
@@ -104,7 +111,26 @@ class Walker:
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
                gb_ids: tuple[str, ...] | None = None) -> None:
-        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call()))
+        guess = self.facts.guess(*_premise(node)) if code.startswith(GUESSABLE) else ()
+        if guess:
+            names = ", ".join(f"`{g}`" for g in guess)
+            confidence = "likely"
+            message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess, no call site says)"
+        tensors = self._known_tensors(node) if code in self.fixable else ()
+        self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
+                             guess, tensors))
+
+    def _known_tensors(self, node: ast.AST) -> tuple[str, ...]:
+        """Source text of the local names and of the expressions around `node` (its statement,
+        the function's return values) known to be tensors at this point, guesses aside: a rewrite
+        only turns these into tensor code."""
+        statement = next((p for p in reversed(self.parents) if isinstance(p, ast.stmt)), node)
+        exprs = [statement, *(r.value for r in ast.walk(self.function.node) if isinstance(r, ast.Return) and r.value)]
+        known = {name for name, fact in self.facts.env.items() if fact == TENSOR and name not in self.facts.guessed}
+        for sub in (s for e in exprs for s in ast.walk(e)):
+            if isinstance(sub, _COMPOUND) and self.facts.known_tensor(sub):
+                known.add(ast.unparse(sub))
+        return tuple(sorted(known))
 
     def _in_epilogue_call(self) -> bool:
         """Whether the node being checked is an epilogue call or sits in one's arguments."""
@@ -139,16 +165,20 @@ class Walker:
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
             bases = self.function.cls.base_names
             return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None)
-        if isinstance(func, ast.Subscript):
+        if isinstance(func, (ast.Subscript, ast.Call)):  # self.layers[0](x), Block(cfg)(x)
             return self._forward_of(self.kind(func))
         return None
 
     def _call_result(self, call: ast.Call):
         """What an in-file helper returns, given the facts of the arguments at this call."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id not in self.facts.env and func.id in self.index.classes:
+            return Module(func.id) if self.index.is_module_class(func.id) else None  # `block = Block(cfg)`
         target = self.callee(call)
         if target is None or target.disabled:
             return None
-        return return_fact(self.index, target, tuple(self.kind(a) for a in call.args))
+        passed = bind_arguments(target.node, target.cls is not None, call, lambda a: (self.kind(a), ()))
+        return return_fact(self.index, target, passed)
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         if isinstance(fact, Module) and fact.cls in self.index.classes:
@@ -207,19 +237,22 @@ class Walker:
         is_method = self.function.cls is not None and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
         is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
-        guess_tensors = is_forward or self.is_entry  # what torch.compile is given
-        passed = list(self.visit_info.arg_facts)
+        passed = self.visit_info.params
+        guess_tensors = self.visit_info.guesses and (is_forward or self.is_entry)  # what torch.compile is given
         if is_method and positional:
             positional, defaults = positional[1:], defaults[1:]
-        for i, (arg, default) in enumerate([*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]):
+        for arg, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]:
             fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
+            guess: tuple[str, ...] = ()
             if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
-            if fact is None and i < len(positional) and i < len(passed):
-                fact = passed[i]
+            if fact is None and passed is not None:
+                fact, guess = passed.get(arg.arg, UNKNOWN)
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg):
-                fact = TENSOR
+                fact, guess = TENSOR, (arg.arg,)
             self.facts.env[arg.arg] = fact
+            if guess:
+                self.facts.guessed[arg.arg] = guess
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 self.facts.env[extra.arg] = None
@@ -349,8 +382,13 @@ class Walker:
         self._children(node)
         target = self.callee(node)
         if target is not None and not target.disabled:
-            arg_facts = tuple(self.kind(a) for a in node.args)
-            self.calls.append((target, node, arg_facts, self.in_loop))
+            passed = bind_arguments(target.node, target.cls is not None, node, self.passed)
+            self.calls.append((target, node, passed, self.in_loop))
+
+    def passed(self, arg: ast.expr) -> Passed:
+        """What an argument passes: its fact and the guesses it rests on."""
+        fact = self.kind(arg)
+        return fact, (self.facts.guess(arg) if fact in TENSORISH else ())
 
 
 _HANDLERS = {
@@ -369,12 +407,23 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers: deeper chains are left unknown
+GUESSABLE = ("FG1", "FG2")  # rules whose premise is that a value is a tensor
 
 
-def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
-    """The fact of what `function` returns for these argument facts (memoised on the index;
+def _premise(node: ast.AST) -> list[ast.AST]:
+    """The expressions a finding at `node` says are tensors: a test, a call's receiver and arguments."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return [node.test]
+    if isinstance(node, ast.Call):
+        receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
+        return [*receiver, *node.args]
+    return [node]
+
+
+def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Passed]):
+    """The fact of what `function` returns for what a call passes (memoised on the index;
     recursion and deep helper chains give unknown)."""
-    key = (id(function), arg_facts)
+    key = (id(function), tuple(passed.items()))
     memo = index.return_memo
     if key in memo:
         return memo[key]
@@ -383,7 +432,7 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
     memo[key] = None  # recursion
     index.return_depth += 1
     try:
-        walker = Walker(index, Visit(function, function, arg_facts=arg_facts), _RETURN_CHECKS)
+        walker = Walker(index, Visit(function, function, params=passed, guesses=False), _RETURN_CHECKS)
         walker.run()
     finally:
         index.return_depth -= 1

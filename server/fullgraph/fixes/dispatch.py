@@ -8,6 +8,7 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.keep_tensor import keep_tensor, test_if
+from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
@@ -42,7 +43,7 @@ def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
 
 def _fixes(ctx: FixContext, finding) -> list[Fix]:
     node = finding_node(ctx.tree, finding)
-    if node is None:
+    if node is None or (finding.fix and decline_reason(ctx.tree, finding) is not None):
         return []
     code = finding.code
     if code == "FG101" and isinstance(node, ast.If):

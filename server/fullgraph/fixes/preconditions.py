@@ -10,8 +10,16 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
+from fullgraph.fixes.conditions import (
+    buffer_names,
+    is_shape_only,
+    mixed_reason,
+    python_params,
+    split_python,
+    tensor_attributes,
+)
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
+from fullgraph.fixes.known import guess_reason, is_known, known_tensors, lowering_reason, values_reason
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
 
@@ -28,19 +36,26 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         node = finding_node(tree, finding)
         if node is None:
             return None if finding.code not in PREDICATE_CODES | TRAP_CODES | DEFER_CODES else "the flagged code was not found"
+        known = known_tensors(finding)
+        reason = guess_reason(finding)
+        if reason is not None:
+            return reason
         if finding.code == "FG101":
-            return if_reason(tree, node)
+            return if_reason(tree, node, known)
         if finding.code == "FG103":
-            return _values_reason([node.body, node.orelse], "branch")
+            return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
+                or values_reason([node.body, node.orelse], known, "branch value")
+        if finding.code == "FG105":
+            return lowering_reason(node, known)
         if finding.code == "FG104":
-            return _assert_reason(tree, node)
+            return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
-            return _guard_reason(tree, node)
+            return _guard_reason(tree, node, known)
         if finding.code in DEFER_CODES:
             return defer_reason(tree, node, finding)
         if finding.code in KEEP_TENSOR_CODES:
             branch = test_if(tree, node)
-            return if_reason(tree, branch) if branch is not None else keep_tensor_reason(tree, node)
+            return if_reason(tree, branch, known) if branch is not None else keep_tensor_reason(tree, node, known)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
@@ -293,10 +308,50 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
         isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
 
 
-def if_reason(tree: ast.AST, node: ast.If) -> str | None:
-    """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``."""
+def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+    """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
+    what the engine knows is a tensor there."""
     plan = plan_if(tree, node)
-    return plan if isinstance(plan, str) else None
+    return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known)
+
+
+def _plan_known_reason(plan: IfPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+    """Why a plan would turn a value the engine does not know is a tensor into tensor code: a
+    lowered condition, a ``torch.where`` value (a Python flag would become a tensor, breaking its
+    next Python use), a ``torch.cond`` operand."""
+    for index, test in enumerate(plan.tests):
+        operands = test.values if index == 0 and plan.python else [test]
+        for operand in operands:
+            if not any(operand is p for p in plan.python):
+                reason = lowering_reason(operand, known)
+                if reason is not None:
+                    return f"the condition: {reason}"
+    if plan.shape in ("return", "early-return"):
+        values = [body[-1].value for body in plan.bodies[:-1]]
+        values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
+        return values_reason(values, known, "returned value")
+    buffers = buffer_names(tree)
+    fn = enclosing_function(tree, node)
+    for name in plan.names:
+        for body in plan.bodies:
+            assigned = [branch_value(s, name, buffers) for s in body if name in assigned_names([s], buffers)]
+            if not assigned and not (name.startswith("self.") or is_known(ast.Name(name), known)):
+                return f"`{name}` is not known to be a tensor before the `if`, and would become one"
+            if assigned and assigned[-1] is None:
+                return f"`{name}` is unpacked from a value not known to be a tensor"
+            if assigned:
+                reason = values_reason([assigned[-1]], known, f"the value of `{name}`")
+                if reason is not None:
+                    return reason
+        if plan.shape == "cond" and bound_before(fn, node, name) and not is_known(ast.Name(name), known):
+            return f"`{name}` would be a `torch.cond` operand and is not known to be a tensor"
+    return None
+
+
+def _trap_reason(test: ast.expr, known: set[str]) -> str | None:
+    """A shape-only check becomes ``torch._check`` (Python bools are fine); anything else is lowered."""
+    reason = None if is_shape_only(test) else lowering_reason(test, known)
+    return None if reason is None else f"the condition: {reason}"
 
 
 def _string_literal(node: ast.AST | None) -> bool:
@@ -322,9 +377,9 @@ def _assert_reason(tree: ast.AST, node: ast.Assert) -> str | None:
     return None
 
 
-def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
+def _guard_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
-        return if_reason(tree, node)
+        return if_reason(tree, node, known)
     exc = node.body[0]
     if exc.cause is not None:
         return "the `raise` has a `from` clause"
@@ -336,7 +391,7 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
         return f"`{call.func.id}` is not a builtin exception"
     if _in_try(tree, node):
         return "the `raise` is inside a `try` that could catch it"
-    return None
+    return _trap_reason(node.test, known)
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
@@ -350,6 +405,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "the call is not inside a function"
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry")
+    if data.get("assumed"):
+        return (f"`{entry}` is compiled only by assumption (assume_compiled = \"all\"): where it really runs inside "
+                "a caller's graph, an epilogue at its end still breaks that graph")
     if entry and entry.rpartition(".")[2] != fn.name:
         return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
     if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
