@@ -24,7 +24,8 @@ from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
 
 CHECKS = checks()
-FIXABLE = frozenset(code for code, rule in RULES.items() if rule.fix_kind)
+# Codes whose fixes turn values into tensor code: their findings carry what is known a tensor.
+TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor"))
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -227,7 +228,7 @@ def _walk_region(index: ModuleIndex, roots: list[FunctionInfo], graph: dict[int,
             queued.add(fid)
             ready.append(_callee_visit(first[fid], sites))
         visit = ready.popleft()
-        walker = Walker(index, visit, CHECKS, FIXABLE)
+        walker = Walker(index, visit, CHECKS, TENSOR_FIXES)
         try:
             walker.run()
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run

@@ -37,7 +37,7 @@ def test_text_output_and_exit_codes(project, capsys):
     code, out, err = run(capsys, "check", "pkg")
     assert code == 1
     assert out.splitlines() == [
-        "pkg/model.py:7:9: FG101 `if` branches on tensor value `x.sum() > 0`",
+        "pkg/model.py:7:9: FG101 `if` branches on tensor value `x.sum() > 0` (if `x` is a tensor: a guess)",
         "pkg/model.py:9:9: FG301 `print(x.shape)` prints from compiled code",
     ]
     assert "Found 2 findings in 2 files" in err

@@ -265,8 +265,8 @@ class ModuleIndex:
             declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
                 and info.node.name == "forward" and self.is_module_class(info.cls.name)
             info.assumed = assume_compiled == "all" and not declared
-            if info.assumed or self._decorated(info.node) or assume_compiled == "modules" and info.cls is not None \
-                    and info.node.name == "forward" and self.is_module_class(info.cls.name):
+            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" \
+                    and info.cls is not None and info.node.name == "forward" and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:

@@ -115,7 +115,7 @@ class Walker:
         if guess:
             names = ", ".join(f"`{g}`" for g in guess)
             confidence = "likely"
-            message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess, no call site says)"
+            message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
         tensors = self._known_tensors(node) if code in self.fixable else ()
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
                              guess, tensors))
