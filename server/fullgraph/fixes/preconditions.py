@@ -405,12 +405,12 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "the call is not inside a function"
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry")
-    if data.get("assumed"):
-        return (f"`{entry}` is compiled only by assumption (assume_compiled = \"all\"): where it really runs inside "
-                "a caller's graph, an epilogue at its end still breaks that graph")
     function = data.get("function") or fn.name
     if entry and function != entry:
         return f"the call is in `{function}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
+    if data.get("assumed"):
+        return (f"`{entry}` is compiled only by assumption (assume_compiled = \"all\"): where it really runs inside "
+                "a caller's graph, an epilogue at its end still breaks that graph")
     if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
         return "the entry is a generator or coroutine"
     loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
