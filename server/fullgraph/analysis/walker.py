@@ -121,15 +121,22 @@ class Walker:
                              guess, tensors))
 
     def _known_tensors(self, node: ast.AST) -> tuple[str, ...]:
-        """Source text of the local names and of the expressions around `node` (its statement,
-        the function's return values) known to be tensors at this point, guesses aside: a rewrite
-        only turns these into tensor code."""
-        statement = next((p for p in reversed(self.parents) if isinstance(p, ast.stmt)), node)
-        exprs = [statement, *(r.value for r in ast.walk(self.function.node) if isinstance(r, ast.Return) and r.value)]
-        known = {name for name, fact in self.facts.env.items() if fact == TENSOR and name not in self.facts.guessed}
-        for sub in (s for e in exprs for s in ast.walk(e)):
-            if isinstance(sub, _COMPOUND) and self.facts.known_tensor(sub):
-                known.add(ast.unparse(sub))
+        """Source text of what is known to be a tensor at `node`, guesses aside: local names, the
+        parts of its test, and the values a rewrite would merge (what its branches assign or
+        return, the function's returns, a ternary's sides). Fixes turn only these into tensor code."""
+        facts = self.facts
+        known = {name for name, fact in facts.env.items() if fact == TENSOR and name not in facts.guessed}
+        parts = [s for e in _premise(node) for s in ast.walk(e)]
+        statement = next((p for p in reversed(self.parents) if isinstance(p, ast.stmt)), None)
+        if isinstance(statement, ast.If):  # the `if` itself, or one whose test holds the node
+            values = [s.value for s in ast.walk(statement) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.Return))]
+            values += [r.value for r in ast.walk(self.function.node) if isinstance(r, ast.Return)]
+            parts += [e for v in values if v is not None for e in _elements(v)]
+        if isinstance(node, ast.IfExp):
+            parts += [node.body, node.orelse]
+        for part in parts:
+            if isinstance(part, _COMPOUND) and facts.known_tensor(part):
+                known.add(ast.unparse(part))
         return tuple(sorted(known))
 
     def _in_epilogue_call(self) -> bool:
@@ -418,6 +425,13 @@ def _premise(node: ast.AST) -> list[ast.AST]:
         receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
         return [*receiver, *node.args]
     return [node]
+
+
+def _elements(value: ast.expr) -> list[ast.expr]:
+    """The values of a (nested) tuple or list literal, else the value itself."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return [e for elt in value.elts for e in _elements(elt)]
+    return [value]
 
 
 def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Passed]):
