@@ -147,11 +147,9 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
-    graph = _call_graph(index, entries, path)
-    entries = _roots(entries, graph)
     sites = CallSites()
-    outside_call_sites(index, tree, set(graph), sites)
-    walks = list(_walk_region(index, entries, graph, sites, path))
+    outside_call_sites(index, tree, entries, sites)
+    walks, entries = _walk_region(index, entries, sites, path)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     for walker, visit in walks:
         for raw in walker.raws:
@@ -164,97 +162,65 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries])
 
 
-def _call_graph(index: ModuleIndex, entries: list[FunctionInfo], path: str) -> dict[int, list[FunctionInfo]]:
-    """Who calls whom in the compiled region (the entries and everything they reach), from a
-    quick walk of each function without rules: function id -> its distinct callees."""
-    graph: dict[int, list[FunctionInfo]] = {}
-    todo = list(entries)
-    while todo:
-        function = todo.pop()
-        if id(function) in graph:
-            continue
-        walker = Walker(index, Visit(function, function), {})
-        try:
-            walker.run()
-        except Exception:  # noqa: BLE001 - the rule walk reports it
-            graph[id(function)] = []
-            continue
-        callees = list({id(t): t for t, *_ in walker.calls if t is not function}.values())
-        graph[id(function)] = callees
-        todo.extend(callees)
-    return graph
+MAX_PASSES = 3  # re-walks of functions whose callers changed what they pass
 
 
-def _roots(entries: list[FunctionInfo], graph: dict[int, list[FunctionInfo]]) -> list[FunctionInfo]:
-    """The entries no other analysed function calls (an entry called by another is analysed in its
-    callers' contexts); in a cycle of entries calling each other, the first in the file."""
-    called = {id(c) for callees in graph.values() for c in callees}
-    roots = [e for e in entries if id(e) not in called]
-    reached = _reach(roots, graph)
-    for entry in entries:
-        if id(entry) not in reached:
-            roots.append(entry)
-            reached |= _reach([entry], graph)
-    return sorted(roots, key=lambda e: e.node.lineno)
+def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites, path: str):
+    """Each function of the compiled region walked with the facts of every call site that passes
+    to its parameters (`sites` may already hold call sites from outside the region); a function
+    another analysed function calls is walked as that caller's helper, and only a root (called by
+    none) keeps the entry guess. Files define callees before callers, so walking the entries last
+    to first, each followed by its callees, mostly gets the order right; a function whose visit
+    changed after all is walked again. Returns the walks and the roots."""
+    walks: dict[int, tuple[Walker, Visit]] = {}
+    callers: dict[int, tuple[int, ast.Call, bool]] = {}  # function id -> its first caller (id, call, in loop)
+    functions: dict[int, FunctionInfo] = {}
 
+    def visit_of(function: FunctionInfo) -> Visit:
+        params = parameter_facts(sites.of(function.node))
+        first = callers.get(id(function))
+        if first is None or first[0] not in walks:
+            return Visit(function, function, params=params)
+        caller = walks[first[0]][1]
+        return Visit(function, caller.entry, (*caller.path, (caller.function.qualname, first[1])),
+                     caller.in_loop or first[2], params)
 
-def _reach(start: list[FunctionInfo], graph: dict[int, list[FunctionInfo]]) -> set[int]:
-    seen, todo = set(), list(start)
-    while todo:
-        function = todo.pop()
-        if id(function) not in seen:
-            seen.add(id(function))
-            todo.extend(graph.get(id(function), ()))
-    return seen
-
-
-def _walk_region(index: ModuleIndex, roots: list[FunctionInfo], graph: dict[int, list[FunctionInfo]],
-                 sites: CallSites, path: str):
-    """Each function of the compiled region walked once, callers before callees, so that a
-    parameter takes the facts of every call site (`sites`, which may already hold call sites
-    from other files); a root's parameters are guessed only where no call site is known."""
-    waiting: dict[int, int] = {}  # function id -> callers not walked yet
-    for fid in _reach(roots, graph):
-        for callee in graph.get(fid, ()):
-            waiting[id(callee)] = waiting.get(id(callee), 0) + 1
-    first: dict[int, Visit] = {}  # how each callee was first reached (entry, call path)
-    ready = deque(Visit(r, r, params=parameter_facts(sites.of(r.node))) for r in roots)
-    queued = {id(r) for r in roots}
-    while True:
-        if not ready:  # a cycle: walk the first function reached with what its callers passed so far
-            fid = next((f for f in first if f not in queued), None)
-            if fid is None:
-                return
-            queued.add(fid)
-            ready.append(_callee_visit(first[fid], sites))
-        visit = ready.popleft()
+    def walk(function: FunctionInfo) -> list[FunctionInfo]:
+        visit = visit_of(function)
+        sites.drop(function.qualname)
         walker = Walker(index, visit, CHECKS, TENSOR_FIXES)
         try:
             walker.run()
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
-            _internal_error(path, visit.function.qualname, exc)
-            walker = None
-        touched = [id(c) for c in graph.get(id(visit.function), ())]
-        for fid in touched:
-            waiting[fid] -= 1
-        if walker is None:
-            continue
-        yield walker, visit
+            _internal_error(path, function.qualname, exc)
+            walks.pop(id(function), None)
+            return []
+        walks[id(function)] = (walker, visit)
         for target, call, passed, in_loop in walker.calls:
-            sites.add(target.node, CallSite(visit.function.qualname, call, passed))
-            first.setdefault(id(target), Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
-                                               visit.in_loop or in_loop))
-            touched.append(id(target))
-        for fid in touched:
-            if fid not in queued and fid in first and waiting.get(fid, 0) <= 0:
-                queued.add(fid)
-                ready.append(_callee_visit(first[fid], sites))
+            sites.add(target.node, CallSite(function.qualname, call, passed))
+            if target is not function:
+                callers.setdefault(id(target), (id(function), call, in_loop))
+                functions[id(target)] = target
+        return [t for t, *_ in walker.calls]
+
+    todo = sorted(entries, key=lambda e: e.node.lineno)
+    functions.update((id(e), e) for e in entries)
+    while todo:
+        function = todo.pop()
+        if id(function) not in walks:
+            todo.extend(t for t in reversed(walk(function)) if id(t) not in walks)
+    for _ in range(MAX_PASSES):
+        stale = [f for fid, f in functions.items() if fid in walks and _changed(walks[fid][1], visit_of(f))]
+        if not stale:
+            break
+        for function in stale:
+            walk(function)
+    roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
+    return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno)
 
 
-def _callee_visit(reached: Visit, sites: CallSites) -> Visit:
-    """A helper's visit: how it was first reached, with its parameters' facts over every call site."""
-    return Visit(reached.function, reached.entry, reached.path, reached.in_loop,
-                 parameter_facts(sites.of(reached.function.node)))
+def _changed(old: Visit, new: Visit) -> bool:
+    return old.params != new.params or old.entry is not new.entry
 
 
 def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location:

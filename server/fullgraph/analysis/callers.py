@@ -40,6 +40,12 @@ class CallSites:
     def of(self, callee: ast.AST) -> list[CallSite]:
         return self.by_callee.get(id(callee), [])
 
+    def drop(self, caller: str) -> None:
+        """Forget the call sites in `caller` (before it is walked again)."""
+        for callee, sites in self.by_callee.items():
+            if any(site.caller == caller for site in sites):
+                self.by_callee[callee] = [site for site in sites if site.caller != caller]
+
 
 def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
     return in_class and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)

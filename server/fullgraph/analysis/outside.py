@@ -14,12 +14,14 @@ from fullgraph.analysis.walker import Visit, Walker
 _NO_ARGS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
-def outside_call_sites(index: ModuleIndex, tree: ast.Module, region: set[int], sites: CallSites) -> None:
+def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[FunctionInfo], sites: CallSites) -> None:
     """Add to `sites` the calls of in-file functions (and the sample-input tuples) found in
-    module-level code and in the module-level functions outside `region` (ids of functions)."""
+    module-level code and in the module-level functions that are not `entries` (the walk of a
+    function in the region replaces the call sites found here in it)."""
     body = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     module = ast.FunctionDef(name="<module>", args=_NO_ARGS, body=body, decorator_list=[], returns=None,
                              type_params=[], lineno=1, col_offset=0)
+    region = {id(f) for f in entries}
     outside = [FunctionInfo(module, "<module>"), *(f for f in index.functions.values() if id(f) not in region)]
     names = set(index.functions) | set(index.classes) | set(index.instances)
     for function in outside:
