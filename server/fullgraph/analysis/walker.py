@@ -127,10 +127,12 @@ class Walker:
         facts = self.facts
         known = {name for name, fact in facts.env.items() if fact == TENSOR and name not in facts.guessed}
         parts = [s for e in _premise(node) for s in ast.walk(e)]
-        statement = next((p for p in reversed(self.parents) if isinstance(p, ast.stmt)), None)
+        at = next((i for i in range(len(self.parents) - 1, -1, -1) if isinstance(self.parents[i], ast.stmt)), None)
+        statement = self.parents[at] if at is not None else None
         if isinstance(statement, ast.If):  # the `if` itself, or one whose test holds the node
-            values = [s.value for s in ast.walk(statement) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.Return))]
-            values += [r.value for r in ast.walk(self.function.node) if isinstance(r, ast.Return)]
+            holder = self.parents[at - 1] if at else self.function.node
+            values = [s.value for s in (*_branch_statements(statement), _following(holder, statement))
+                      if isinstance(s, (ast.Assign, ast.AnnAssign, ast.Return))]
             parts += [e for v in values if v is not None for e in _elements(v)]
         if isinstance(node, ast.IfExp):
             parts += [node.body, node.orelse]
@@ -425,6 +427,25 @@ def _premise(node: ast.AST) -> list[ast.AST]:
         receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
         return [*receiver, *node.args]
     return [node]
+
+
+def _branch_statements(node: ast.If) -> list[ast.stmt]:
+    """The statements of each branch of an `if`/`elif`/`else` chain (not nested deeper)."""
+    out = list(node.body)
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        node = node.orelse[0]
+        out += node.body
+    return out + list(node.orelse)
+
+
+def _following(holder: ast.AST, statement: ast.stmt) -> ast.stmt | None:
+    """The statement after `statement` in the block of `holder` that holds it."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(holder, name, None)
+        if isinstance(block, list) and statement in block:
+            index = block.index(statement)
+            return block[index + 1] if index + 1 < len(block) else None
+    return None
 
 
 def _elements(value: ast.expr) -> list[ast.expr]:
