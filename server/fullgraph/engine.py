@@ -175,6 +175,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     walks: dict[int, tuple[Walker, Visit]] = {}
     callers: dict[int, tuple[int, ast.Call, bool]] = {}  # function id -> its first caller (id, call, in loop)
     functions: dict[int, FunctionInfo] = {}
+    by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
+    dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
 
     def visit_of(function: FunctionInfo) -> Visit:
         params = parameter_facts(sites.of(function.node))
@@ -187,7 +189,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
 
     def walk(function: FunctionInfo) -> list[FunctionInfo]:
         visit = visit_of(function)
-        sites.drop(function.qualname)
+        dirty.update(by_node.get(n, n) for n in sites.drop(function.qualname))
         walker = Walker(index, visit, CHECKS, TENSOR_FIXES)
         try:
             walker.run()
@@ -201,6 +203,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
             if target is not function:
                 callers.setdefault(id(target), (id(function), call, in_loop))
                 functions[id(target)] = target
+                by_node[id(target.node)] = id(target)
+                dirty.add(id(target))
         return [t for t, *_ in walker.calls]
 
     todo = sorted(entries, key=lambda e: e.node.lineno)
@@ -210,10 +214,11 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         if id(function) not in walks:
             todo.extend(t for t in reversed(walk(function)) if id(t) not in walks)
     for _ in range(MAX_PASSES):
-        stale = [f for fid, f in functions.items() if fid in walks and _changed(walks[fid][1], visit_of(f))]
+        stale = [functions[fid] for fid in dirty if fid in walks and _changed(walks[fid][1], visit_of(functions[fid]))]
+        dirty.clear()
         if not stale:
             break
-        for function in stale:
+        for function in sorted(stale, key=lambda f: -f.node.lineno):
             walk(function)
     roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
     return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno)

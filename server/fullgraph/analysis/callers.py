@@ -33,18 +33,21 @@ class CallSites:
     """Every known call site, by the id of the called function's node."""
 
     by_callee: dict[int, list[CallSite]] = field(default_factory=dict)
+    callees_of: dict[str, set[int]] = field(default_factory=dict)  # caller -> ids of the nodes it calls
 
     def add(self, callee: ast.AST, site: CallSite) -> None:
         self.by_callee.setdefault(id(callee), []).append(site)
+        self.callees_of.setdefault(site.caller, set()).add(id(callee))
 
     def of(self, callee: ast.AST) -> list[CallSite]:
         return self.by_callee.get(id(callee), [])
 
-    def drop(self, caller: str) -> None:
-        """Forget the call sites in `caller` (before it is walked again)."""
-        for callee, sites in self.by_callee.items():
-            if any(site.caller == caller for site in sites):
-                self.by_callee[callee] = [site for site in sites if site.caller != caller]
+    def drop(self, caller: str) -> set[int]:
+        """Forget the call sites in `caller` (before it is walked again); the ids of the nodes it called."""
+        callees = self.callees_of.pop(caller, set())
+        for callee in callees:
+            self.by_callee[callee] = [site for site in self.by_callee[callee] if site.caller != caller]
+        return callees
 
 
 def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
