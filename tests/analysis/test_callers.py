@@ -173,3 +173,29 @@ def test_unknown_arguments_leave_the_entry_guess():
     """
     [f] = check(src)
     assert (f.code, f.confidence) == ("FG101", "likely")
+
+
+def test_a_submodule_built_into_a_local_list_is_a_helper_of_its_parent():
+    src = """
+    import torch
+    from torch import nn
+
+    class Layer(nn.Module):
+        def forward(self, x, scale):
+            if scale > 1:
+                x = x * scale
+            return x
+
+    class Stack(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers = [Layer() for _ in range(2)]
+            self.layers = nn.ModuleList(layers)
+
+        def forward(self, x: torch.Tensor):
+            for layer in self.layers:
+                x = layer(x, 2.0)
+            return x
+    """
+    report = analyze_document(textwrap.dedent(src), "c.py")
+    assert report.findings == [] and [e.message for e in report.entries] == ["Stack.forward"]

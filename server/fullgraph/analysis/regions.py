@@ -118,13 +118,16 @@ class ModuleIndex:
         """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks)."""
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
+        local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
-                        info.attrs[target.attr] = self.value_fact(stmt.value)
+                        info.attrs[target.attr] = self.value_fact(stmt.value, local)
+                    elif isinstance(target, ast.Name):
+                        local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
                 if isinstance(call.func, ast.Attribute) and call.func.attr in ("register_buffer", "register_parameter") \
@@ -134,8 +137,8 @@ class ModuleIndex:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
 
-    def value_fact(self, value: ast.expr):
-        """The fact of a value assigned to `self.x` in `__init__`."""
+    def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
+        """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
         if isinstance(value, ast.Constant):
             return VALUE
         if not isinstance(value, ast.Call):
@@ -147,7 +150,7 @@ class ModuleIndex:
         if q is None:
             return None
         if q in MODULE_CONTAINERS:
-            return Module(q, self._element(value))
+            return Module(q, self._element(value, local or {}))
         if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             return TENSOR
         head, _, last = q.rpartition(".")
@@ -157,9 +160,11 @@ class ModuleIndex:
             return TENSOR
         return None
 
-    def _element(self, call: ast.Call) -> Module | None:
+    def _element(self, call: ast.Call, local: dict[str, ast.expr]) -> Module | None:
         """The module class held by `nn.ModuleList([Block(...) for ...])` and friends."""
         items = call.args[0] if call.args else None
+        if isinstance(items, ast.Name) and items.id in local:
+            items = local[items.id]
         if isinstance(items, (ast.ListComp, ast.GeneratorExp)):
             items = items.elt
         elif isinstance(items, (ast.List, ast.Tuple)) and items.elts:
