@@ -258,7 +258,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         gb_ids=gb_ids, fix=rule.fix_kind, related=related,
         data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
               **({"epilogue": True} if raw.epilogue else {}),  # already after all tensor work
-              **({"guess": list(raw.guess)} if raw.guess else {}),  # guessed tensors it rests on
+              **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {})},  # entry only by assume_compiled="all"
     )
@@ -271,6 +271,12 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
+
+
+def _guess_label(origin: str, visit: Visit) -> str:
+    """A guessed parameter as `x` (of the function itself) or `outer.x` (passed on from `outer`)."""
+    function, _, param = origin.rpartition(":")
+    return param if function == visit.function.qualname else f"{function}.{param}"
 
 
 def _fix_scope(function: FunctionInfo) -> ast.Module:

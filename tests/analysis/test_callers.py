@@ -101,7 +101,8 @@ def test_a_guess_passed_on_stays_a_guess():
         return inner(x)
     """
     [f] = check(src, ALL)
-    assert (f.line, f.confidence, f.data["guess"]) == (5, "likely", ["x"])
+    assert (f.line, f.confidence, f.data["guess"]) == (5, "likely", ["outer.x"])
+    assert f.message.endswith("(if `x` of `outer` is a tensor: a guess)")
 
 
 def test_count_names_take_call_site_facts_not_spelling():

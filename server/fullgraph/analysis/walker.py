@@ -113,12 +113,17 @@ class Walker:
                gb_ids: tuple[str, ...] | None = None) -> None:
         guess = self.facts.guess(*_premise(node)) if code.startswith(GUESSABLE) else ()
         if guess:
-            names = ", ".join(f"`{g}`" for g in guess)
+            names = ", ".join(self._guess_name(g) for g in guess)
             confidence = "likely"
             message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
         tensors = self._known_tensors(node) if code in self.fixable else ()
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
                              guess, tensors))
+
+    def _guess_name(self, origin: str) -> str:
+        """`x` for a guessed parameter of this function, `x` of `outer` for one passed on to it."""
+        function, _, param = origin.rpartition(":")
+        return f"`{param}`" if function == self.function.qualname else f"`{param}` of `{function}`"
 
     def _known_tensors(self, node: ast.AST) -> tuple[str, ...]:
         """Source text of what is known to be a tensor at `node`, guesses aside: local names, the
@@ -258,7 +263,7 @@ class Walker:
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg):
-                fact, guess = TENSOR, (arg.arg,)
+                fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             self.facts.env[arg.arg] = fact
             if guess:
                 self.facts.guessed[arg.arg] = guess

@@ -27,7 +27,7 @@ def guess_reason(finding) -> str | None:
         return None
     names = ", ".join(f"`{g}`" for g in guess)
     return (f"it rests on a guess that {names} {'is a tensor' if len(guess) == 1 else 'are tensors'} (no call site "
-            "or annotation says so); annotate it `torch.Tensor` to allow the rewrite")
+            "or annotation says so); annotate the parameter `torch.Tensor` to allow the rewrite")
 
 
 def _text(node: ast.AST) -> str:
