@@ -8,7 +8,6 @@ import io
 import re
 import sys
 import tokenize
-from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 

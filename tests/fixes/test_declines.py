@@ -5,7 +5,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from fullgraph.config import Config
 from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all

@@ -10,6 +10,7 @@ parameters a finding rests on in ``finding.data["guess"]``.
 from __future__ import annotations
 
 import ast
+from itertools import pairwise
 
 from fullgraph.fixes.conditions import BOOLEAN_METHODS, SCALAR_CONVERSIONS
 
@@ -57,7 +58,7 @@ def lowering_reason(node: ast.AST, known: set[str]) -> str | None:
         return lowering_reason(node.operand, known)
     if isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
-        for left, right in zip(operands, operands[1:]):
+        for left, right in pairwise(operands):
             if not (is_known(_stripped(left), known) or is_known(_stripped(right), known)):
                 return f"`{_text(left)}` and `{_text(right)}` are not known to be tensors"
         return None
