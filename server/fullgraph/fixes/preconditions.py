@@ -10,7 +10,14 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from fullgraph.fixes.conditions import buffer_names, is_shape_only, mixed_reason, python_params, split_python, tensor_attributes
+from fullgraph.fixes.conditions import (
+    buffer_names,
+    is_shape_only,
+    mixed_reason,
+    python_params,
+    split_python,
+    tensor_attributes,
+)
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.known import guess_reason, is_known, known_tensors, lowering_reason, values_reason
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
