@@ -200,3 +200,23 @@ def test_a_submodule_built_into_a_local_list_is_a_helper_of_its_parent():
     """
     report = analyze_document(textwrap.dedent(src), "c.py")
     assert report.findings == [] and [e.message for e in report.entries] == ["Stack.forward"]
+
+
+def test_constructors_take_the_facts_of_their_instantiations():
+    src = """
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, width, depth):
+            super().__init__()
+            if width > 8:
+                width = 8
+            self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+
+    class Net(nn.Module):
+        def __init__(self, sizes):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block(16, 2), Block(4, len(sizes))])
+    """
+    assert check(src, ALL) == []

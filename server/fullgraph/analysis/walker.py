@@ -158,11 +158,13 @@ class Walker:
         return False
 
     def callee(self, call: ast.Call) -> FunctionInfo | None:
-        """The in-file function a call runs, when it can be resolved."""
+        """The in-file function a call runs, when it can be resolved (`Block(cfg)` runs `Block.__init__`)."""
         func = call.func
         index = self.index
         if isinstance(func, ast.Name):
             if func.id not in self.facts.env:
+                if func.id in index.classes:
+                    return index.method(func.id, "__init__")
                 return index.functions.get(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
