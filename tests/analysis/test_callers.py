@@ -220,3 +220,19 @@ def test_constructors_take_the_facts_of_their_instantiations():
             self.blocks = nn.ModuleList([Block(16, 2), Block(4, len(sizes))])
     """
     assert check(src, ALL) == []
+
+
+def test_a_parameter_annotated_with_another_type_is_not_guessed_a_tensor():
+    src = """
+    import numpy as np
+    from typing import Any
+
+    def route(msg: "Message", arr: np.ndarray, anything: Any):
+        if msg["infer"].get("skip") or arr.sum() > 0:
+            return 1
+        if anything > 0:
+            return 2
+        return 0
+    """
+    [f] = check(src, ALL)
+    assert (f.line, f.data["guess"]) == (8, ["anything"])

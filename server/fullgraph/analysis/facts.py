@@ -65,6 +65,16 @@ def tensor_parameter(name: str) -> bool:
     return name not in FLAG_NAMES and not name.startswith(FLAG_PREFIXES) and not name.endswith(FLAG_SUFFIXES)
 
 
+def may_be_tensor(annotation: ast.expr | None) -> bool:
+    """Whether a parameter with this annotation may be guessed a tensor: no annotation, `Any`, or
+    one that names a tensor type somewhere (`Union[Tensor, float]`); never `Message`, `np.ndarray`."""
+    if annotation is None:
+        return True
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return "Tensor" in text or text.rpartition(".")[2] in ("Any", "object")
+
+
 def is_tensor_qualname(q: str) -> bool:
     """True for `torch.*` names whose call returns a tensor."""
     if q.startswith(TENSOR_NAMESPACES):

@@ -15,6 +15,7 @@ from fullgraph.analysis.facts import (
     Module,
     annotation_fact,
     combine_returns,
+    may_be_tensor,
     tensor_parameter,
 )
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
@@ -264,7 +265,8 @@ class Walker:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
-            if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg):
+            if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
+                    and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             self.facts.env[arg.arg] = fact
             if guess:
