@@ -110,7 +110,8 @@ def test_many_files_run_in_parallel_with_the_same_result(project, capsys):
 
 def test_rules_and_rule(capsys):
     code, out, _ = run(capsys, "rules")
-    assert code == 0 and out.splitlines()[1].startswith("FG101  tensor-condition-if")
+    assert code == 0 and out.splitlines()[1].startswith("FG001  not-analyzed")
+    assert out.splitlines()[2].startswith("FG101  tensor-condition-if")
     code, out, _ = run(capsys, "rules", "--format", "json")
     by_code = {r["code"]: r for r in json.loads(out)}
     assert by_code["FG301"]["name"] == "print" and by_code["FG101"]["doc_url"].endswith("/docs/rules/FG101.md")

@@ -65,6 +65,32 @@ def tensor_parameter(name: str) -> bool:
     return name not in FLAG_NAMES and not name.startswith(FLAG_PREFIXES) and not name.endswith(FLAG_SUFFIXES)
 
 
+def scalar_operand(node: ast.AST) -> ast.AST:
+    """What a lowered condition keeps of an operand: `t` for `t.item()`, `float(t)`, `int(t)`, `bool(t)`."""
+    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "item":
+        return node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "int", "bool") \
+            and len(node.args) == 1:
+        return node.args[0]
+    return node
+
+
+def boolean_leaves(node: ast.AST):
+    """The operands a condition is lowered to tensor code from (through `and`/`or`/`not`/`bool()`,
+    both sides of comparisons), each also with its scalar conversion stripped."""
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from boolean_leaves(value)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from boolean_leaves(node.operand)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and len(node.args) == 1:
+        yield from boolean_leaves(node.args[0])
+    else:
+        for operand in [node.left, *node.comparators] if isinstance(node, ast.Compare) else [node]:
+            yield operand
+            yield scalar_operand(operand)
+
+
 def may_be_tensor(annotation: ast.expr | None) -> bool:
     """Whether a parameter with this annotation may be guessed a tensor: no annotation, `Any`, or
     one that names a tensor type somewhere (`Union[Tensor, float]`); never `Message`, `np.ndarray`."""

@@ -14,6 +14,7 @@ from fullgraph.analysis.facts import (
     Facts,
     Module,
     annotation_fact,
+    boolean_leaves,
     combine_returns,
     may_be_tensor,
     tensor_parameter,
@@ -117,7 +118,7 @@ class Walker:
             names = ", ".join(self._guess_name(g) for g in guess)
             confidence = "likely"
             message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
-        tensors = self._known_tensors(node) if code in self.fixable else ()
+        tensors = self._known_tensors(node) if code in self.fixable and not guess else ()
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
                              guess, tensors))
 
@@ -128,13 +129,19 @@ class Walker:
 
     def _known_tensors(self, node: ast.AST) -> tuple[str, ...]:
         """Source text of what is known to be a tensor at `node`, guesses aside: local names, the
-        parts of its test, and the values a rewrite would merge (what its branches assign or
-        return, the function's returns, a ternary's sides). Fixes turn only these into tensor code."""
+        operands its test is lowered from, a converted value, and the values a rewrite would merge
+        (what its branches assign or return, the return after it, a ternary's sides). Fixes turn
+        only these into tensor code. Each part is evaluated once: linear in the node's size."""
         facts = self.facts
         known = {name for name, fact in facts.env.items() if fact == TENSOR and name not in facts.guessed}
-        parts = [s for e in _premise(node) for s in ast.walk(e)]
         at = next((i for i in range(len(self.parents) - 1, -1, -1) if isinstance(self.parents[i], ast.stmt)), None)
         statement = self.parents[at] if at is not None else None
+        tests = [s.test for s in (statement, node) if isinstance(s, (ast.If, ast.IfExp, ast.Assert, ast.While))]
+        parts = [leaf for test in tests for leaf in boolean_leaves(test)]
+        if isinstance(node, (ast.BoolOp, ast.UnaryOp)):
+            parts += boolean_leaves(node)
+        elif isinstance(node, ast.Call):
+            parts += _premise(node)
         if isinstance(statement, ast.If):  # the `if` itself, or one whose test holds the node
             holder = self.parents[at - 1] if at else self.function.node
             values = [s.value for s in (*_branch_statements(statement), _following(holder, statement))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fullgraph.commands.check import collect_files
 from fullgraph.commands.options import add_config_arguments, config_for_paths
+from fullgraph.text import split_lines_keepends
 from fullgraph.wording import counted
 
 HELP = "apply the safe rewrites in place (or --diff)"
@@ -42,7 +43,7 @@ def fix_file(path: str, config, diff: bool, verifier=None) -> int:
     if verifier is not None and not verifier(path, source, config, result):
         return 0
     if diff:
-        sys.stdout.writelines(difflib.unified_diff(source.splitlines(True), result.source.splitlines(True),
+        sys.stdout.writelines(difflib.unified_diff(split_lines_keepends(source), split_lines_keepends(result.source),
                                                    fromfile=f"a/{path.lstrip('/')}", tofile=f"b/{path.lstrip('/')}"))
     else:
         with open(path, "w", encoding="utf-8", newline="") as handle:

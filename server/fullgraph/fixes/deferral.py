@@ -14,7 +14,7 @@ import libcst as cst
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
+from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_alias
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.purity import dotted
@@ -63,12 +63,7 @@ class CapturePlan:
     def epilogue_call(self) -> str:
         """The call's source with captured sub-expressions replaced by their temporaries."""
         source = self.ctx.source
-        starts = line_starts(source)
-        lines = self.ctx.lowering.lines
-
-        def offset(line: int, col: int) -> int:
-            return starts[line - 1] + code_point_col(lines[line - 1], col)
-
+        offset = self.ctx.lowering.positions.ast_offset
         start, end = offset(self.call.lineno, self.call.col_offset), offset(self.call.end_lineno, self.call.end_col_offset)
         text = source[start:end]
         spans = sorted(((offset(n.lineno, n.col_offset) - start, offset(n.end_lineno, n.end_col_offset) - start, t)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 from itertools import pairwise
 
-from fullgraph.fixes.conditions import BOOLEAN_METHODS, SCALAR_CONVERSIONS
+from fullgraph.analysis.facts import scalar_operand
+from fullgraph.fixes.conditions import BOOLEAN_METHODS
 
 
 def known_tensors(finding) -> set[str]:
@@ -35,16 +36,6 @@ def _text(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
-def _stripped(node: ast.AST) -> ast.AST:
-    """The operand a lowered comparison keeps (``t`` for ``t.item()`` / ``float(t)``)."""
-    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "item":
-        return node.func.value
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in SCALAR_CONVERSIONS \
-            and len(node.args) == 1:
-        return node.args[0]
-    return node
-
-
 def is_known(node: ast.AST, known: set[str]) -> bool:
     return _text(node) in known
 
@@ -59,14 +50,14 @@ def lowering_reason(node: ast.AST, known: set[str]) -> str | None:
     if isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
         for left, right in pairwise(operands):
-            if not (is_known(_stripped(left), known) or is_known(_stripped(right), known)):
+            if not (is_known(scalar_operand(left), known) or is_known(scalar_operand(right), known)):
                 return f"`{_text(left)}` and `{_text(right)}` are not known to be tensors"
         return None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and len(node.args) == 1:
         return lowering_reason(node.args[0], known)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in BOOLEAN_METHODS:
         return None if is_known(node, known) else f"`{_text(node)}` is not known to be a tensor"
-    return None if is_known(_stripped(node), known) else f"`{_text(_stripped(node))}` is not known to be a tensor"
+    return None if is_known(scalar_operand(node), known) else f"`{_text(scalar_operand(node))}` is not known to be a tensor"
 
 
 def values_reason(values: list[ast.expr], known: set[str], what: str) -> str | None:

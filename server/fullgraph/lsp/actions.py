@@ -8,7 +8,8 @@ from fullgraph import fixes  # its names import libcst on first use
 from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
 from fullgraph.lsp.documents import SYNTAX_ERROR
-from fullgraph.lsp.positions import Encoder, split_lines
+from fullgraph.lsp.positions import Encoder
+from fullgraph.text import split_lines
 
 FIX_ALL_KIND = "source.fixAll.fullgraph"
 FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"

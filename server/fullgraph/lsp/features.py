@@ -62,6 +62,7 @@ async def _register_configuration(ls: FullgraphServer) -> None:
 def _register_documents(server: FullgraphServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: FullgraphServer, params: types.InitializeParams):
+        ls.use_document_store()
         options = params.initialization_options
         ls.init_settings = options.get("settings", options) if isinstance(options, dict) else {}
         ls.settings.update(ls.init_settings)

@@ -7,6 +7,7 @@ import difflib
 from fullgraph import fixes  # its names import libcst on first use
 from fullgraph.findings import Finding
 from fullgraph.rules.catalog import get_rule
+from fullgraph.text import split_lines
 
 PREVIEW_LINES = 30
 
@@ -24,7 +25,7 @@ def preview(source: str, finding: Finding) -> str | None:
     if not found:
         return None
     fixed = fixes.apply_edits(source, found[0].edits)
-    diff = list(difflib.unified_diff(source.splitlines(), fixed.splitlines(), lineterm="", n=1))[2:]
+    diff = list(difflib.unified_diff(split_lines(source), split_lines(fixed), lineterm="", n=1))[2:]
     if len(diff) > PREVIEW_LINES:
         diff = diff[:PREVIEW_LINES] + ["..."]
     return "\n".join(diff) if diff else None

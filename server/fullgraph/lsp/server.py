@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -28,8 +27,10 @@ from pygls.uris import to_fs_path
 
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
-from fullgraph.lsp.documents import Analysis
+from fullgraph.lsp.documents import Analysis, DocumentStore
+from fullgraph.lsp.pool import DaemonPool
 from fullgraph.lsp.positions import Encoder
+from fullgraph.lsp.protocol import FullgraphProtocol
 from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
 
@@ -40,15 +41,27 @@ class FullgraphServer(LanguageServer):
     """pygls server holding per-document analyses and the merged settings."""
 
     def __init__(self):
-        super().__init__("fullgraph", __version__)
+        super().__init__("fullgraph", __version__, protocol_cls=FullgraphProtocol)
         self.settings = Settings(on_error=self.log_warning)
         self.init_settings: dict = {}
         self.scheduler = Scheduler(self)
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fullgraph")
+        self.pool = DaemonPool(2, "fullgraph")
+        self._thread_pool = DaemonPool(2, "fullgraph-io")  # pygls' own pool (it reads stdin there)
         self.lens_providers: list = []
         self.save_hooks: list = []
         self.pull_diagnostics = False
         self.lazy_fix_all = False
+
+    def shutdown(self):
+        """End of the stdio loop: stop reading and abandon running work instead of waiting for it."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        for pool in (self.pool, self._thread_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def use_document_store(self) -> None:
+        """Keep documents in a :class:`DocumentStore` (called once the client has initialized)."""
+        self.protocol._workspace = DocumentStore.like(self.workspace)
 
     # -- documents -------------------------------------------------------------------
     def document_path(self, uri: str) -> str | None:
@@ -115,8 +128,10 @@ class FullgraphServer(LanguageServer):
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=message))
 
     def report_server_error(self, error: Exception, source) -> None:
-        """pygls' default pops up a message; we log instead."""
+        """pygls' default pops up a message; we log instead (and answer a body that is not JSON)."""
         try:
+            if self.protocol.reject_unparsable(error):
+                return
             self.log_error("fullgraph server error", error)
         except Exception:  # the transport itself may be what failed
             log.exception("could not report a server error")
