@@ -9,11 +9,12 @@ import io
 import os
 import sys
 import tokenize
-from collections import deque
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit, Walker
@@ -27,6 +28,8 @@ from fullgraph.suppression import suppressed
 from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
 CHECKS = checks()
+# Codes whose fixes turn values into tensor code: their findings carry what is known a tensor.
+TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor"))
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
 FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
@@ -184,8 +187,10 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
     home_lines = functools.cache(lambda p: _Lines(project.tree(p)[1]))
+    sites = CallSites()
     failed: list[Finding] = []
-    walks = list(_walk_region(index, entries, path, lines, failed))
+    outside_call_sites(index, tree, entries, sites)
+    walks, entries = _walk_region(index, entries, sites, path, lines, failed)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -222,52 +227,108 @@ def _index_path(path: str, project: ProjectIndex | None) -> str:
     return os.path.abspath(path) if project is not None and os.path.isfile(path) else path
 
 
-def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str, lines: _Lines, failed: list[Finding]):
-    """Each function of the compiled region walked once (breadth first from the entries),
-    following calls and wrapping decorators into other files (at most FOREIGN_VISITS of them);
-    a function whose walk fails gets an FG001 finding in ``failed``."""
-    queue = deque(Visit(e, e) for e in entries)
-    queued = {id(e) for e in entries}
-    foreign = 0
-    while queue:
-        visit = queue.popleft()
-        home = visit.function.module or index
+MAX_PASSES = 3  # re-walks of functions whose callers changed what they pass
+
+
+def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites, path: str, lines: _Lines,
+                 failed: list[Finding]):
+    """Each function of the compiled region walked with the facts of every call site that passes
+    to its parameters (`sites` may already hold call sites from outside the region); a function
+    another analysed function calls is walked as that caller's helper, and only a root (called by
+    none) keeps the entry guess. Calls and wrapping decorators are followed into other files (at
+    most FOREIGN_VISITS functions of them). Files define callees before callers, so walking the
+    entries last to first, each followed by its callees, mostly gets the order right; a function
+    whose visit changed after all is walked again. A function of this file whose walk fails gets
+    an FG001 finding in ``failed``. Returns the walks and the roots."""
+    walks: dict[int, tuple[Walker, Visit]] = {}
+    callers: dict[int, tuple[int, ast.AST, bool]] = {}  # function id -> its first caller (id, call, in loop)
+    functions: dict[int, FunctionInfo] = {}
+    by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
+    dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
+    foreign: set[int] = set()  # functions of other files reached so far
+
+    def visit_of(function: FunctionInfo) -> Visit:
+        params = parameter_facts(sites.of(function.node))
+        first = callers.get(id(function))
+        if first is None or first[0] not in walks:
+            return Visit(function, function, params=params)
+        caller = walks[first[0]][1]
+        origin = caller.origin
+        if origin is None and (caller.function.module or index) is index and _elsewhere(function, index):
+            origin = first[1]  # the region leaves the analysed file here
+        return Visit(function, caller.entry, (*caller.path, (caller.function.qualname, first[1])),
+                     caller.in_loop or first[2], params=params, origin=origin)
+
+    def walk(function: FunctionInfo) -> list[FunctionInfo]:
+        visit = visit_of(function)
+        home = function.module or index
+        dirty.update(by_node.get(n, n) for n in sites.drop(function.qualname))
         try:
             walker = _walk(home, visit, home is not index)
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
             if home is index:
-                failed.append(_not_analyzed(path, f"`{visit.function.qualname}`", exc, visit.function.node, lines))
+                failed.append(_not_analyzed(path, f"`{function.qualname}`", exc, function.node, lines))
             else:  # a function of another file: its own analysis reports it
-                _internal_error(home.path, visit.function.qualname, exc)
-            continue
-        yield walker, visit
-        wrappers = [(w, dec, (), False) for dec, w in home.decorator_wrappers(visit.function)]
-        for target, call, arg_facts, in_loop in [*wrappers, *walker.calls]:
-            if id(target) in queued or target.node is visit.function.node:
+                _internal_error(home.path, function.qualname, exc)
+            walks.pop(id(function), None)
+            return []
+        walks[id(function)] = (walker, visit)
+        wrappers = [(w, dec, None, False) for dec, w in home.decorator_wrappers(function)]
+        reached = []
+        for target, call, passed, in_loop in [*wrappers, *walker.calls]:
+            if passed is not None:
+                sites.add(target.node, CallSite(function.qualname, call, passed))
+            if target is function:
                 continue
-            if target.module is not None and target.module is not index:
-                foreign += 1
-                if foreign > FOREIGN_VISITS:
+            if _elsewhere(target, index) and id(target) not in foreign:
+                if len(foreign) >= FOREIGN_VISITS:
                     continue
-            origin = visit.origin
-            if origin is None and home is index and target.module is not None and target.module is not index:
-                origin = call  # the region leaves the analysed file here
-            queued.add(id(target))
-            queue.append(Visit(target, visit.entry, (*visit.path, (visit.function.qualname, call)),
-                               visit.in_loop or in_loop, arg_facts, origin))
+                foreign.add(id(target))
+            callers.setdefault(id(target), (id(function), call, in_loop))
+            functions[id(target)] = target
+            by_node[id(target.node)] = id(target)
+            dirty.add(id(target))
+            reached.append(target)
+        return reached
+
+    todo = sorted(entries, key=lambda e: e.node.lineno)
+    functions.update((id(e), e) for e in entries)
+    while todo:
+        function = todo.pop()
+        if id(function) not in walks:
+            todo.extend(t for t in reversed(walk(function)) if id(t) not in walks)
+    for _ in range(MAX_PASSES):
+        stale = [functions[fid] for fid in dirty if fid in walks and _changed(walks[fid][1], visit_of(functions[fid]))]
+        dirty.clear()
+        if not stale:
+            break
+        for function in sorted(stale, key=lambda f: -f.node.lineno):
+            walk(function)
+    roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
+    return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno)
+
+
+def _elsewhere(function: FunctionInfo, index: ModuleIndex) -> bool:
+    """Whether `function` is defined in another file than the one analysed."""
+    return function.module is not None and function.module is not index
+
+
+def _changed(old: Visit, new: Visit) -> bool:
+    return old.params != new.params or old.entry is not new.entry
 
 
 def _walk(home: ModuleIndex, visit: Visit, foreign: bool) -> Walker:
-    """Walk one function; a function of another file is walked once per argument facts and
-    loop context and the walk kept with that file's version in the project index."""
+    """Walk one function; a function of another file is walked once per parameter facts and
+    loop context, and the walk kept with that file's version in the project index."""
     if not foreign:
-        walker = Walker(home, visit, CHECKS)
+        walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         return walker
-    key = ("walk", visit.function.qualname, visit.function.node.lineno, visit.arg_facts, visit.in_loop)
+    params = tuple(sorted(visit.params.items())) if visit.params else None
+    key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop)
 
     def compute():  # the rules only ask whether the function is the entry, which it never is here
-        walker = Walker(home, visit, CHECKS)
+        walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         return walker
     return home.project.derived(home.path, key, compute)
@@ -360,7 +421,10 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         raw.code, message, severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence,
         gb_ids=gb_ids, fix=rule.fix_kind, related=related,
         data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
-              **({"epilogue": True} if raw.epilogue else {})},  # already after all tensor work
+              **({"epilogue": True} if raw.epilogue else {}),  # already after all tensor work
+              **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
+              **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
+              **({"assumed": True} if visit.entry.assumed else {})},  # entry only by assume_compiled="all"
     )
     if rule.fix_kind:
         try:
@@ -371,6 +435,12 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding
+
+
+def _guess_label(origin: str, visit: Visit) -> str:
+    """A guessed parameter as `x` (of the function itself) or `outer.x` (passed on from `outer`)."""
+    function, _, param = origin.rpartition(":")
+    return param if function == visit.function.qualname else f"{function}.{param}"
 
 
 def _fix_scope(function: FunctionInfo, index: ModuleIndex) -> ast.Module:

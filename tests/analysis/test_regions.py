@@ -90,12 +90,12 @@ def test_closure_reports_at_helper_with_call_path():
         def inner(self, y):
             return helper(y)
 
-        def forward(self, x):
+        def forward(self, x: torch.Tensor):
             return self.inner(x)
     """
     [f] = check(src)
     assert (f.code, f.line, f.confidence) == ("FG201", 6, "certain")  # tensor fact flows through the call path
-    assert f.data == {"entry": "Block.forward", "function": "helper", "in_loop": False}
+    assert {k: f.data[k] for k in ("entry", "function", "in_loop")} == {"entry": "Block.forward", "function": "helper", "in_loop": False}
     assert [r.message for r in f.related] == [
         "compiled entry point `Block.forward`", "called from `Block.forward`", "called from `Block.inner`"]
     assert [r.line for r in f.related] == [12, 13, 10]
@@ -188,7 +188,7 @@ def test_super_calls_reach_the_in_file_base():
         def forward(self, x):
             return x.tolist()
     class Child(Base):
-        def forward(self, x):
+        def forward(self, x: torch.Tensor):
             return super().forward(x * 2)
     compiled = torch.compile(Child())
     """

@@ -5,10 +5,11 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
+from fullgraph.config import Config
 from fullgraph.engine import analyze
+from fullgraph.fixes import fix_all
 
-HEAD = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('buf', torch.zeros(3))\n\n    def forward(self, x, items=None):\n"
+HEAD = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('buf', torch.zeros(3))\n\n    def forward(self, x: torch.Tensor, items=None):\n"
 
 
 def blocked(body: str, code: str) -> str | None:
@@ -56,11 +57,11 @@ OUTER = "\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super()._
         "    def forward(self, x):\n        return self.m(x) * 2\n"
 
 
-def test_defer_declines_when_already_last():
-    # Still reported because Outer.forward traces on after M.forward returns; moving it gains nothing.
+def test_defer_declines_in_a_forward_another_forward_calls():
+    # M.forward is analysed as Outer.forward's helper: its epilogue would sit inside Outer's graph.
     source = HEAD + textwrap.indent("y = x * 2\nprint(y)\nreturn y\n", " " * 8) + OUTER
     found = [f for f in analyze(source, "m.py") if f.code == "FG301"]
-    assert len(found) == 1 and "already runs after all tensor work" in found[0].fix_blocked
+    assert len(found) == 1 and "not in the compiled entry `Outer.forward`" in found[0].fix_blocked
 
 
 def test_trap_declines_from_clause_and_try():
@@ -71,3 +72,118 @@ def test_trap_declines_from_clause_and_try():
 
 def test_keep_tensor_declines_python_use():
     assert "Python number" in blocked("n = x.sum().item()\nreturn x.view(-1)[: int(n)]\n", "FG201")
+
+
+# -- Harm cases from real code (issue 14): a rewrite only turns values the engine knows are tensors
+# into tensor code, and never leaves a break at another line. Each failed before the engine said
+# what it knows.
+
+ALL = Config(assume_compiled="all")
+
+
+def _harm(source: str, code: str, config: Config | None = None) -> str:
+    """The decline reason of the `code` finding, after checking fix-all leaves the source alone."""
+    source = textwrap.dedent(source)
+    assert fix_all(source, "m.py", config).source == source
+    found = [f for f in analyze(source, "m.py", config) if f.code == code]
+    assert found and found[0].fix_blocked, f"no declined {code}"
+    return found[0].fix_blocked
+
+
+def test_no_trap_lowering_of_a_python_condition():
+    # transformers' `if not lines[0].startswith("__all__"): raise` became a torch._assert_async
+    # on a str method's result, and `import transformers` failed.
+    source = '''
+        def check_all(lines):
+            if not lines[0].startswith("__all__"):
+                raise ValueError("no __all__ line")
+            return lines
+    '''
+    assert "rests on a guess that `lines` is a tensor" in _harm(source, "FG107", ALL)
+
+
+def test_no_keep_tensor_on_a_numpy_value():
+    # `np.random.rand(1).item()` lost its `.item()`: the numpy value was taken for a tensor.
+    source = '''
+        import numpy as np
+        import torch
+
+
+        class Noise(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                noise = np.random.rand(1).item()
+                return x * noise
+    '''
+    assert "`np.random.rand(1)` is not known to be a tensor" in _harm(source, "FG201")
+
+
+def test_no_torch_cond_with_a_python_operand():
+    # a torch.cond operand that is a Python int raised RuntimeError.
+    source = '''
+        import torch
+
+
+        class Steps(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                n = 3
+                if x.sum() > 0:
+                    n = n + 1
+                    y = x * n
+                else:
+                    y = x
+                return y
+    '''
+    assert "`n + 1` is not known to be a tensor" in _harm(source, "FG101")
+
+
+def test_no_predication_of_a_python_flag_its_next_if_reads():
+    # the predicated flag became a tensor, so the next `if not to_drop:` broke instead.
+    source = '''
+        import torch
+
+
+        class Drop(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                to_drop = False
+                if x.sum() > 0:
+                    to_drop = True
+                if not to_drop:
+                    x = x * 2
+                return x
+    '''
+    assert "the value of `to_drop` `True` is not known to be a tensor" in _harm(source, "FG101")
+
+
+def test_no_deferral_in_a_function_compiled_only_by_assumption():
+    # a deferred `warning_once` in a helper analysed as its own entry still broke, at its end.
+    source = '''
+        import torch
+        from transformers.utils import logging
+
+        logger = logging.get_logger(__name__)
+
+
+        def scale(x: torch.Tensor):
+            logger.warning_once("scaling")
+            return x * 2
+    '''
+    assert "compiled only by assumption" in _harm(source, "FG302", ALL)
+
+
+def test_no_deferral_in_a_helper_of_another_function():
+    source = '''
+        import torch
+        from transformers.utils import logging
+
+        logger = logging.get_logger(__name__)
+
+
+        def scale(x: torch.Tensor):
+            logger.warning_once("scaling")
+            return x * 2
+
+
+        def run(x: torch.Tensor):
+            return scale(x) + 1
+    '''
+    assert "not in the compiled entry `run`" in _harm(source, "FG302", ALL)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import ast
 import textwrap
 
+from fullgraph.engine import analyze
 from fullgraph.findings import Finding
 from fullgraph.fixes import apply_edits, fix_all, fixes_for
 
 
-def finding(code: str, line: int, col: int = 0, end_line: int | None = None, end_col: int = 0, **data) -> Finding:
-    return Finding("m.py", line, col, end_line or line, end_col, code, "", fix="predicate", data=data)
+def finding(source: str, code: str, line: int, col: int = 0, end_line: int | None = None, end_col: int = 0) -> Finding:
+    """The engine's finding (with what it knows there) of `code` at `line`, else a bare one."""
+    found = [f for f in analyze(source, "m.py") if (f.code, f.line) == (code, line)]
+    return found[0] if found else Finding("m.py", line, col, end_line or line, end_col, code, "", fix="predicate")
 
 
 def main_fix(source: str, found: Finding) -> str:
@@ -21,11 +24,11 @@ def main_fix(source: str, found: Finding) -> str:
 
 MODULE = textwrap.dedent('''\
     """Doc."""
-    from torch import nn
+    from torch import Tensor, nn
 
 
     class M(nn.Module):
-        def forward(self, x, cond=None):
+        def forward(self, x: Tensor, cond=None):
             # leading comment
             if x.sum() > 0:  # trailing
                 y = x  # on the true side
@@ -37,27 +40,27 @@ MODULE = textwrap.dedent('''\
 
 
 def test_import_torch_added_once_after_the_imports():
-    fixed = main_fix(MODULE, finding("FG101", 8))
+    fixed = main_fix(MODULE, finding(MODULE, "FG101", 8))
     assert fixed.count("import torch\n") == 1
-    assert fixed.index("import torch") > fixed.index("from torch import nn")
+    assert fixed.index("import torch") > fixed.index("from torch import Tensor, nn")
     assert "y = torch.where(x.sum() > 0, x, -x)" in fixed
 
 
 def test_every_comment_survives():
-    fixed = main_fix(MODULE, finding("FG101", 8))
+    fixed = main_fix(MODULE, finding(MODULE, "FG101", 8))
     comments = ["# leading comment", "# trailing", "# on the true side", "# own line on the false side"]
     assert all(c in fixed for c in comments)
     ast.parse(fixed)
 
 
 def test_torch_alias_is_reused():
-    source = MODULE.replace("from torch import nn", "import torch as th\nfrom torch import nn")
-    fixed = main_fix(source, finding("FG101", 9))
+    source = MODULE.replace("from torch import Tensor, nn", "import torch as th\nfrom torch import Tensor, nn")
+    fixed = main_fix(source, finding(source, "FG101", 9))
     assert "th.where(" in fixed and "import torch\n" not in fixed
 
 
 def test_edit_touches_only_the_if():
-    fix = fixes_for(MODULE, finding("FG101", 8))[0]
+    fix = fixes_for(MODULE, finding(MODULE, "FG101", 8))[0]
     body_edit = fix.edits[-1]
     assert (body_edit.line, body_edit.end_line) == (8, 12)
 
@@ -68,7 +71,7 @@ def test_temporaries_do_not_shadow_existing_names():
 
 
         class M(torch.nn.Module):
-            def forward(self, x, cond):
+            def forward(self, x: torch.Tensor, cond: torch.Tensor):
                 if x.mean() > 0:
                     a = x
                     b = cond
@@ -77,7 +80,7 @@ def test_temporaries_do_not_shadow_existing_names():
                     b = x
                 return a + b
     ''')
-    fixed = main_fix(source, finding("FG101", 6))
+    fixed = main_fix(source, finding(source, "FG101", 6))
     assert "cond_2 = x.mean() > 0" in fixed
     assert "a = torch.where(cond_2, x, cond)" in fixed
 
@@ -88,25 +91,25 @@ def test_declined_sites_get_no_fix():
 
 
         class M(torch.nn.Module):
-            def forward(self, x):
+            def forward(self, x: torch.Tensor):
                 if x.sum() > 0:
                     y = self.proj(x)
                 else:
                     y = x
                 return y
     ''')
-    assert fixes_for(source, finding("FG101", 6)) == []
+    assert fixes_for(source, finding(source, "FG101", 6)) == []
 
 
 def test_bad_input_never_raises():
     for source in ("def f(:\n", b"\xff\xfe\x00", "", "x = (" * 500, "if x:\n" + "  " * 50, "\n" * 10):
-        assert fixes_for(source, finding("FG101", 1)) == []
+        assert fixes_for(source, finding(source, "FG101", 1)) == []
         result = fix_all(source, "bad.py")
         assert result.applied == 0
 
 
 def test_deep_nesting_is_left_alone():
-    source = "import torch\nclass M(torch.nn.Module):\n    def forward(self, x):\n        y = " + "(" * 90 + "x" + ")" * 90 + "\n        return y\n"
+    source = "import torch\nclass M(torch.nn.Module):\n    def forward(self, x: torch.Tensor):\n        y = " + "(" * 90 + "x" + ")" * 90 + "\n        return y\n"
     assert fix_all(source, "deep.py").source == source
 
 
@@ -116,7 +119,7 @@ def test_fix_on_non_ascii_line_uses_code_points():
 
 
         class M(torch.nn.Module):
-            def forward(self, x):
+            def forward(self, x: torch.Tensor):
                 s = "é"; z = x if x.sum() > 0 else -x
                 return z
     ''')
@@ -133,7 +136,7 @@ DEFER = textwrap.dedent('''\
 
 
     class M(torch.nn.Module):
-        def forward(self, x):
+        def forward(self, x: torch.Tensor):
             print("x", x.sum())
             logger.info("x %s", x.mean())
             return x * 2
@@ -141,12 +144,12 @@ DEFER = textwrap.dedent('''\
 
 
 def test_defer_offers_dynamo_config_alternative_once():
-    print_fixes = fixes_for(DEFER, finding("FG301", 10, 8, 10, 27))  # a logging call follows: no deferral
+    print_fixes = fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27))  # a logging call follows: no deferral
     assert [f.preferred for f in print_fixes] == [False]
     alternative = apply_edits(DEFER, print_fixes[-1].edits)
     assert "torch._dynamo.config.reorderable_logging_functions.add(print)\n" in alternative
-    assert fixes_for(alternative, finding("FG301", 11, 8, 11, 27)) == []  # the alternative is in place
-    log_fixes = fixes_for(DEFER, finding("FG302", 11, 8, 11, 37))
+    assert fixes_for(alternative, finding(alternative, "FG301", 11, 8, 11, 27)) == []  # the alternative is in place
+    log_fixes = fixes_for(DEFER, finding(DEFER, "FG302", 11, 8, 11, 37))
     with_logger = apply_edits(DEFER, log_fixes[1].edits)
     line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
     assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")
@@ -156,7 +159,7 @@ def test_fix_all_skips_a_fix_that_breaks_the_code_and_applies_the_rest(monkeypat
     from fullgraph.fixes import fixpoint
     from fullgraph.fixes.edits import Fix, TextEdit
 
-    source = ("import torch\n\n\n@torch.compile\ndef f(x):\n    print('a')\n    y = x * 2\n"
+    source = ("import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    print('a')\n    y = x * 2\n"
               "    if x.sum() > 0:\n        y = y + 1\n    return y\n")
     real = fixpoint.guarded_fixes
 

@@ -8,7 +8,7 @@ from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all, suppression_fix
 from fullgraph.fixes.edits import apply_edits
 
-LONE_CR = "import torch\r# a comment\n@torch.compile\ndef f(x):\n    n = int((x > 0).sum())\n    return x * n\n"
+LONE_CR = "import torch\r# a comment\n@torch.compile\ndef f(x: torch.Tensor):\n    n = int((x > 0).sum())\n    return x * n\n"
 
 
 def test_fix_all_after_a_lone_cr_keeps_the_code():

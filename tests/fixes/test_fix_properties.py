@@ -62,7 +62,7 @@ def modules(draw) -> str:
     body = "\n".join("        " + line for line in ["h = x + 1  # start", "i = 0", *lines, tail])
     header = draw(st.sampled_from(["import torch\n", "import torch as th\nimport torch\n", "from torch import nn\nimport logging\n"]))
     return (f"{header}import logging\nlogger = logging.getLogger(__name__)\n\n\nclass M(torch.nn.Module):\n"
-            f"    def forward(self, x, y, flag=False):\n{body}\n")
+            f"    def forward(self, x: torch.Tensor, y: torch.Tensor, flag=False):\n{body}\n")
 
 
 def check_fix_all(source: str, path: str) -> None:

@@ -26,7 +26,7 @@ class M(nn.Module):
         self.register_buffer("bias", torch.zeros(4))
         self.hidden = 4
 
-    def forward(self, x, mask=None, use_cache=None):
+    def forward(self, x: torch.Tensor, mask=None, use_cache=None):
 '''
 
 

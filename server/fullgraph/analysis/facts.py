@@ -55,14 +55,50 @@ SCALAR_ANNOTATIONS = frozenset(("bool", "int", "float", "str", "bytes", "complex
 FLAG_PREFIXES = ("output_", "use_", "return_", "is_", "has_", "do_", "num_", "n_", "max_", "min_", "enable_")
 FLAG_SUFFIXES = ("_type", "_size", "_dim", "_len", "_length", "_idx", "_index", "_name", "_mode", "_first",
                  "_only", "_flag", "_resolution", "_dimensions", "_shape", "_height", "_width")
-FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size",
-                        "n", "k", "i", "j", "idx", "index", "count", "times", "repeats", "iters", "iterations", "num", "length", "axis", "eps", "p", "seed", "epoch"])
+FLAG_NAMES = frozenset(["height", "width", "dim", "training", "mode", "step", "kwargs", "config", "deterministic", "causal", "inplace", "train", "verbose", "debug", "layer", "stage", "shape", "size", "axis", "eps", "p", "seed", "epoch"])
+ENUM_BASES = frozenset(("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"))
 
 
 def tensor_parameter(name: str) -> bool:
-    """An unannotated parameter (of forward or a compiled function) without a default is a tensor
-    unless its name says otherwise."""
+    """An unannotated parameter (of forward or a compiled function) without a default and with no
+    known call site is guessed a tensor, unless its name says it is a flag or a size."""
     return name not in FLAG_NAMES and not name.startswith(FLAG_PREFIXES) and not name.endswith(FLAG_SUFFIXES)
+
+
+def scalar_operand(node: ast.AST) -> ast.AST:
+    """What a lowered condition keeps of an operand: `t` for `t.item()`, `float(t)`, `int(t)`, `bool(t)`."""
+    if isinstance(node, ast.Call) and not node.args and isinstance(node.func, ast.Attribute) and node.func.attr == "item":
+        return node.func.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("float", "int", "bool") \
+            and len(node.args) == 1:
+        return node.args[0]
+    return node
+
+
+def boolean_leaves(node: ast.AST):
+    """The operands a condition is lowered to tensor code from (through `and`/`or`/`not`/`bool()`,
+    both sides of comparisons), each also with its scalar conversion stripped."""
+    if isinstance(node, ast.BoolOp):
+        for value in node.values:
+            yield from boolean_leaves(value)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from boolean_leaves(node.operand)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and len(node.args) == 1:
+        yield from boolean_leaves(node.args[0])
+    else:
+        for operand in [node.left, *node.comparators] if isinstance(node, ast.Compare) else [node]:
+            yield operand
+            yield scalar_operand(operand)
+
+
+def may_be_tensor(annotation: ast.expr | None) -> bool:
+    """Whether a parameter with this annotation may be guessed a tensor: no annotation, `Any`, or
+    one that names a tensor type somewhere (`Union[Tensor, float]`); never `Message`, `np.ndarray`."""
+    if annotation is None:
+        return True
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return "Tensor" in text or text.rpartition(".")[2] in ("Any", "object")
 
 
 def is_tensor_qualname(q: str) -> bool:
@@ -106,30 +142,38 @@ def annotation_fact(node: ast.expr | None, resolve) -> str | None:
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
-    def __init__(self, resolve, self_attr, call_result) -> None:
+    def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
+        self.is_enum = is_enum  # class name -> whether it is an Enum
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
+        # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
+        self.guessed: dict[str, tuple[str, ...]] = {}
 
     def kind(self, node: ast.AST):
         """The fact for an expression at the current point of the walk."""
         method = _KIND.get(type(node))
         return method(self, node) if method else None
 
-    def bind(self, target: ast.AST, fact) -> None:
+    def bind(self, target: ast.AST, fact, guess: tuple[str, ...] = ()) -> None:
         """Record an assignment to `target` (names, tuples and starred names); a rebound name
-        loses what was known of its old value (mask, dict entries)."""
+        loses what was known of its old value (mask, dict entries, guess). `guess`: the guessed
+        parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
+            if guess and fact in TENSORISH:
+                self.guessed[target.id] = guess
+            else:
+                self.guessed.pop(target.id, None)
         elif isinstance(target, (ast.Tuple, ast.List)):
             element = fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
-                self.bind(t, element)
+                self.bind(t, element, guess)
         elif isinstance(target, ast.Starred):
             self.bind(target.value, VALUE if fact == VALUE else None)
 
@@ -143,7 +187,7 @@ class Facts:
                 and target.value.id in self.dicts and string_literal(target.slice):
             self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
-            self.bind(target, self.kind(value))
+            self.bind(target, self.kind(value), self.guess(value))
             if isinstance(target, ast.Name):
                 if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
@@ -179,6 +223,27 @@ class Facts:
     def is_tensor(self, node: ast.AST) -> bool:
         return self.kind(node) == TENSOR
 
+    def guess(self, *nodes: ast.AST) -> tuple[str, ...]:
+        """The guessed parameters that the tensor facts of `nodes` rest on: () when none of them
+        reads a guessed name, or when one is a tensor (or likely one) without the guesses."""
+        if not self.guessed:
+            return ()
+        read = {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
+        if not read:
+            return ()
+        saved = {name: self.env.get(name) for name in read}
+        self.env.update(dict.fromkeys(read))
+        try:
+            if any(self.kind(node) in TENSORISH or self.data_dependent(node) for node in nodes):
+                return ()
+        finally:
+            self.env.update(saved)
+        return tuple(sorted({origin for name in read for origin in self.guessed[name]}))
+
+    def known_tensor(self, node: ast.AST) -> bool:
+        """A tensor whatever the guesses: what a rewrite may turn into tensor code."""
+        return self.kind(node) == TENSOR and not self.guess(node)
+
     def data_dependent(self, node: ast.AST) -> str | None:
         """'certain' / 'likely' when evaluating `node` for truth needs a tensor's value, else None."""
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -198,7 +263,7 @@ class Facts:
         return VALUE
 
     def _attribute(self, node: ast.Attribute):
-        if node.attr in VALUE_ATTRS:
+        if node.attr in VALUE_ATTRS or self.enum_member(node):
             return VALUE
         base = node.value
         if isinstance(base, ast.Name):
@@ -252,9 +317,23 @@ class Facts:
     def _binop(self, node: ast.BinOp):
         return _combine([self.kind(node.left), self.kind(node.right)])
 
+    def enum_member(self, node: ast.AST) -> bool:
+        """`Kind.FAST`: a member of an Enum class of the file, or an upper-case constant of an
+        imported class (an enum member or class constant, never a tensor)."""
+        if not isinstance(node, ast.Attribute) or not isinstance(node.value, ast.Name):
+            return False
+        owner = node.value.id
+        if owner in self.env:
+            return False
+        if self.is_enum(owner):
+            return True
+        return self.resolve(node.value) is not None and owner[:1].isupper() and node.attr.isupper()
+
     def _compare(self, node: ast.Compare):
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return VALUE
+        if any(string_literal(o) or self.enum_member(o) for o in (node.left, *node.comparators)):
+            return VALUE  # `kind == Kind.FAST`, `mode == "train"`: never a tensor test
         return _combine([self.kind(node.left), *(self.kind(c) for c in node.comparators)])
 
     def _unaryop(self, node: ast.UnaryOp):

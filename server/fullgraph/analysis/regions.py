@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import TENSOR, VALUE, Module
+from fullgraph.analysis.facts import ENUM_BASES, TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases
 from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, dotted, false_flags, import_refs
 
@@ -34,6 +34,7 @@ class FunctionInfo:
     disabled: bool = False  # decorated with torch.compiler.disable
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
+    assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
 
 
 @dataclass
@@ -141,13 +142,16 @@ class ModuleIndex:
         """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks)."""
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
+        local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
-                        info.attrs[target.attr] = self.value_fact(stmt.value)
+                        info.attrs[target.attr] = self.value_fact(stmt.value, local)
+                    elif isinstance(target, ast.Name):
+                        local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
                 if isinstance(call.func, ast.Attribute) and call.func.attr in ("register_buffer", "register_parameter") \
@@ -157,8 +161,8 @@ class ModuleIndex:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
 
-    def value_fact(self, value: ast.expr):
-        """The fact of a value assigned to `self.x` in `__init__`."""
+    def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
+        """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
         if isinstance(value, ast.Constant):
             return VALUE
         if not isinstance(value, ast.Call):
@@ -170,7 +174,7 @@ class ModuleIndex:
         if q is None:
             return None
         if q in MODULE_CONTAINERS:
-            return Module(q, self._element(value))
+            return Module(q, self._element(value, local or {}))
         if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
             return TENSOR
         head, _, last = q.rpartition(".")
@@ -180,9 +184,11 @@ class ModuleIndex:
             return TENSOR
         return None
 
-    def _element(self, call: ast.Call) -> Module | None:
+    def _element(self, call: ast.Call, local: dict[str, ast.expr]) -> Module | None:
         """The module class held by `nn.ModuleList([Block(...) for ...])` and friends."""
         items = call.args[0] if call.args else None
+        if isinstance(items, ast.Name) and items.id in local:
+            items = local[items.id]
         if isinstance(items, (ast.ListComp, ast.GeneratorExp)):
             items = items.elt
         elif isinstance(items, (ast.List, ast.Tuple)) and items.elts:
@@ -372,6 +378,17 @@ class ModuleIndex:
             return None
         return self.project.is_module_class(symbol.path, symbol.qualname)
 
+    def is_enum(self, name: str) -> bool:
+        """An Enum subclass of the file (through in-file bases)."""
+        info = self.classes.get(name)
+        seen = set()
+        while info is not None and info.name not in seen:
+            seen.add(info.name)
+            if any(q in ENUM_BASES for q in info.base_qualnames):
+                return True
+            info = self.classes.get(info.base_names[0]) if info.base_names else None
+        return False
+
     def is_module_class(self, name: str) -> bool:
         """An nn.Module subclass: a `torch.nn` base, an in-file module base, a base the project
         index traces to `torch.nn.Module` through other files, or (without an answer from the
@@ -416,11 +433,15 @@ class ModuleIndex:
         """The compiled entry points under the `assume_compiled` mode, in source order."""
         found: dict[int, FunctionInfo] = {}
         everything = [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]
+        targets = {id(info) for info in self.compiled_targets}
         for info in everything:
             if info.disabled:
                 continue
-            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" and info.cls is not None and info.node.name == "forward" \
-                    and self.is_module_class(info.cls.name):
+            declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
+                and info.node.name == "forward" and self.is_module_class(info.cls.name)
+            info.assumed = assume_compiled == "all" and not declared
+            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" \
+                    and info.cls is not None and info.node.name == "forward" and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:

@@ -7,13 +7,17 @@ import ast
 import threading
 from dataclasses import dataclass
 
+from fullgraph.analysis.callers import UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
+    TENSORISH,
     VALUE,
     Facts,
     Module,
     annotation_fact,
+    boolean_leaves,
     combine_returns,
+    may_be_tensor,
     tensor_parameter,
 )
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
@@ -22,6 +26,7 @@ from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
+_COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
 _SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
@@ -36,8 +41,9 @@ class Visit:
     entry: FunctionInfo
     path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
     in_loop: bool = False  # some call on the path sits in a loop
-    arg_facts: tuple = ()
     origin: ast.AST | None = None  # the call in the analysed file through which the region left it
+    params: dict[str, Passed] | None = None  # facts from the call sites; None: none known
+    guesses: bool = True  # an entry's (or forward's) unknown parameters are guessed tensors
 
 
 @dataclass
@@ -52,24 +58,27 @@ class Raw:
     gb_ids: tuple[str, ...] | None = None
     epilogue: bool = False  # in (the arguments of) a call in epilogue position
     conditions: tuple[tuple[ast.expr, bool], ...] = ()  # enclosing trace-time tests and whether each holds
+    guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
+    tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
 
 
 class Walker:
     """Walks one function body; rules call back into it (facts, resolve, report)."""
 
-    def __init__(self, index: ModuleIndex, visit: Visit, checks: dict) -> None:
+    def __init__(self, index: ModuleIndex, visit: Visit, checks: dict, fixable: frozenset[str] = frozenset()) -> None:
         self.index = index
         self.visit_info = visit
         self.function = visit.function
         self.checks = checks
-        self.facts = Facts(self.resolve, self._self_attr, self._call_result)
+        self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
+        self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
-        self.calls: list[tuple[FunctionInfo, ast.Call, tuple, bool]] = []
+        self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
         self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
 
     # -- services for rules -------------------------------------------------------------
@@ -108,12 +117,50 @@ class Walker:
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
                gb_ids: tuple[str, ...] | None = None) -> None:
+        guess = self.facts.guess(*_premise(node)) if code.startswith(GUESSABLE) else ()
+        if guess:
+            names = ", ".join(self._guess_name(g) for g in guess)
+            confidence = "likely"
+            message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
+        tensors = self._known_tensors(node) if code in self.fixable and not guess else ()
         conditions = tuple(self.conditions)
         test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
             conditions += self._prefix(test, len(test.values))
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
-                             conditions))
+                             conditions, guess, tensors))
+
+    def _guess_name(self, origin: str) -> str:
+        """`x` for a guessed parameter of this function, `x` of `outer` for one passed on to it."""
+        function, _, param = origin.rpartition(":")
+        return f"`{param}`" if function == self.function.qualname else f"`{param}` of `{function}`"
+
+    def _known_tensors(self, node: ast.AST) -> tuple[str, ...]:
+        """Source text of what is known to be a tensor at `node`, guesses aside: local names, the
+        operands its test is lowered from, a converted value, and the values a rewrite would merge
+        (what its branches assign or return, the return after it, a ternary's sides). Fixes turn
+        only these into tensor code. Each part is evaluated once: linear in the node's size."""
+        facts = self.facts
+        known = {name for name, fact in facts.env.items() if fact == TENSOR and name not in facts.guessed}
+        at = next((i for i in range(len(self.parents) - 1, -1, -1) if isinstance(self.parents[i], ast.stmt)), None)
+        statement = self.parents[at] if at is not None else None
+        tests = [s.test for s in (statement, node) if isinstance(s, (ast.If, ast.IfExp, ast.Assert, ast.While))]
+        parts = [leaf for test in tests for leaf in boolean_leaves(test)]
+        if isinstance(node, (ast.BoolOp, ast.UnaryOp)):
+            parts += boolean_leaves(node)
+        elif isinstance(node, ast.Call):
+            parts += _premise(node)
+        if isinstance(statement, ast.If):  # the `if` itself, or one whose test holds the node
+            holder = self.parents[at - 1] if at else self.function.node
+            values = [s.value for s in (*_branch_statements(statement), _following(holder, statement))
+                      if isinstance(s, (ast.Assign, ast.AnnAssign, ast.Return))]
+            parts += [e for v in values if v is not None for e in _elements(v)]
+        if isinstance(node, ast.IfExp):
+            parts += [node.body, node.orelse]
+        for part in parts:
+            if isinstance(part, _COMPOUND) and facts.known_tensor(part):
+                known.add(ast.unparse(part))
+        return tuple(sorted(known))
 
     def _prefix(self, test: ast.BoolOp, upto: int) -> tuple[tuple[ast.expr, bool], ...]:
         """The trace-time operands of `and`/`or` evaluated before operand `upto` (and before
@@ -137,11 +184,13 @@ class Walker:
         return False
 
     def callee(self, call: ast.Call) -> FunctionInfo | None:
-        """The in-file function a call runs, when it can be resolved."""
+        """The in-file function a call runs, when it can be resolved (`Block(cfg)` runs `Block.__init__`)."""
         func = call.func
         index = self.index
         if isinstance(func, ast.Name):
             if func.id not in self.facts.env:
+                if func.id in index.classes:
+                    return index.method(func.id, "__init__")
                 return index.functions.get(func.id) or index.imported_function(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
@@ -163,16 +212,20 @@ class Walker:
             bases = self.function.cls.base_names
             return next((m for m in (index.method(b, func.attr) for b in bases) if m is not None), None) \
                 or index.inherited(self.function.cls, func.attr)
-        if isinstance(func, ast.Subscript):
+        if isinstance(func, (ast.Subscript, ast.Call)):  # self.layers[0](x), Block(cfg)(x)
             return self._forward_of(self.kind(func))
         return None
 
     def _call_result(self, call: ast.Call):
         """What an in-file helper returns, given the facts of the arguments at this call."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id not in self.facts.env and func.id in self.index.classes:
+            return Module(func.id) if self.index.is_module_class(func.id) else None  # `block = Block(cfg)`
         target = self.callee(call)
         if target is None or target.disabled:
             return None
-        return return_fact(self.index, target, tuple(self.kind(a) for a in call.args))
+        passed = bind_arguments(target.node, target.cls is not None, call, lambda a: (self.kind(a), ()))
+        return return_fact(self.index, target, passed)
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         if isinstance(fact, Module) and fact.cls in self.index.classes:
@@ -231,19 +284,23 @@ class Walker:
         is_method = self.function.cls is not None and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
         is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
-        guess_tensors = is_forward or self.is_entry  # what torch.compile is given
-        passed = list(self.visit_info.arg_facts)
+        passed = self.visit_info.params
+        guess_tensors = self.visit_info.guesses and (is_forward or self.is_entry)  # what torch.compile is given
         if is_method and positional:
             positional, defaults = positional[1:], defaults[1:]
-        for i, (arg, default) in enumerate([*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]):
+        for arg, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]:
             fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
+            guess: tuple[str, ...] = ()
             if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
-            if fact is None and i < len(positional) and i < len(passed):
-                fact = passed[i]
-            if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg):
-                fact = TENSOR
+            if fact is None and passed is not None:
+                fact, guess = passed.get(arg.arg, UNKNOWN)
+            if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
+                    and may_be_tensor(arg.annotation):
+                fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             self.facts.env[arg.arg] = fact
+            if guess:
+                self.facts.guessed[arg.arg] = guess
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
                 self.facts.env[extra.arg] = None
@@ -387,8 +444,13 @@ class Walker:
         self._children(node)
         target = self.callee(node)
         if target is not None and not target.disabled:
-            arg_facts = tuple(self.kind(a) for a in node.args)
-            self.calls.append((target, node, arg_facts, self.in_loop))
+            passed = bind_arguments(target.node, target.cls is not None, node, self.passed)
+            self.calls.append((target, node, passed, self.in_loop))
+
+    def passed(self, arg: ast.expr) -> Passed:
+        """What an argument passes: its fact and the guesses it rests on."""
+        fact = self.kind(arg)
+        return fact, (self.facts.guess(arg) if fact in TENSORISH else ())
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
@@ -418,13 +480,50 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
+GUESSABLE = ("FG1", "FG2")  # rules whose premise is that a value is a tensor
 
 
-def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
-    """The fact of what `function` returns for these argument facts (memoised on the index;
+def _premise(node: ast.AST) -> list[ast.AST]:
+    """The expressions a finding at `node` says are tensors: a test, a call's receiver and arguments."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return [node.test]
+    if isinstance(node, ast.Call):
+        receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
+        return [*receiver, *node.args]
+    return [node]
+
+
+def _branch_statements(node: ast.If) -> list[ast.stmt]:
+    """The statements of each branch of an `if`/`elif`/`else` chain (not nested deeper)."""
+    out = list(node.body)
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        node = node.orelse[0]
+        out += node.body
+    return out + list(node.orelse)
+
+
+def _following(holder: ast.AST, statement: ast.stmt) -> ast.stmt | None:
+    """The statement after `statement` in the block of `holder` that holds it."""
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(holder, name, None)
+        if isinstance(block, list) and statement in block:
+            index = block.index(statement)
+            return block[index + 1] if index + 1 < len(block) else None
+    return None
+
+
+def _elements(value: ast.expr) -> list[ast.expr]:
+    """The values of a (nested) tuple or list literal, else the value itself."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return [e for elt in value.elts for e in _elements(elt)]
+    return [value]
+
+
+def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Passed]):
+    """The fact of what `function` returns for what a call passes (memoised on the index;
     recursion and deep helper chains give unknown)."""
     index = function.module or index
-    key = (id(function), arg_facts)
+    key = (id(function), tuple(passed.items()))
     memo = index.return_memo
     if key in memo:
         return memo[key]
@@ -434,7 +533,7 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, arg_facts: tuple):
     memo[key] = None  # recursion
     _return_depth.value = depth + 1
     try:
-        walker = Walker(index, Visit(function, function, arg_facts=arg_facts), _RETURN_CHECKS)
+        walker = Walker(index, Visit(function, function, params=passed, guesses=False), _RETURN_CHECKS)
         walker.run()
     finally:
         _return_depth.value = depth

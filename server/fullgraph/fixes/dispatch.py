@@ -55,7 +55,7 @@ def _fixes(ctx: FixContext, finding) -> list[Fix]:
 
 def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     node = finding_node(ctx.tree, finding)
-    if node is None:
+    if node is None or (finding.fix and decline_reason(ctx.tree, finding) is not None):
         return []
     code = finding.code
     if code == "FG101" and isinstance(node, ast.If):

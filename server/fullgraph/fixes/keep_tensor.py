@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.fixes.conditions import python_params, tensor_attributes
+from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.purity import TORCH_NAMESPACES, dotted
@@ -22,17 +22,19 @@ def converted(call: ast.Call) -> ast.expr | None:
     return None
 
 
-class TensorGuess:
-    """Whether an expression is a tensor, from parameters, tensor attributes and torch calls."""
+class KnownTensor:
+    """Whether an expression is a tensor: a name or expression the engine knows is one, a tensor
+    attribute, a torch call, or arithmetic and methods on those."""
 
-    def __init__(self, tree: ast.AST, fn: ast.AST):
-        args = fn.args
-        self.params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - python_params(fn) - {"self", "cls"}
+    def __init__(self, tree: ast.AST, known: set[str]):
+        self.known = known
         self.attrs = tensor_attributes(tree)
 
     def __call__(self, node: ast.expr) -> bool:
+        if ast.unparse(node) in self.known:
+            return True
         if isinstance(node, ast.Name):
-            return node.id in self.params
+            return False
         if isinstance(node, ast.Attribute):
             return isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs
         if isinstance(node, ast.Call):
@@ -47,7 +49,7 @@ class TensorGuess:
         return False
 
 
-def _feeds_tensor_math(node: ast.expr, chain: dict, is_tensor: TensorGuess) -> bool:
+def _feeds_tensor_math(node: ast.expr, chain: dict, is_tensor: KnownTensor) -> bool:
     """Whether ``node`` sits in an arithmetic expression that has a tensor operand."""
     parent = chain.get(node)
     while isinstance(parent, ast.UnaryOp) and isinstance(parent.op, (ast.USub, ast.UAdd)):
@@ -92,14 +94,17 @@ def flag_uses(tree: ast.AST, call: ast.Call) -> tuple[str, list[ast.If]] | None:
     return name, list(dict.fromkeys(branches))
 
 
-def keep_tensor_reason(tree: ast.AST, call: ast.Call) -> str | None:
-    """Why the conversion can't simply be dropped, or None when every use is tensor arithmetic."""
+def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | None:
+    """Why the conversion can't simply be dropped, or None when it converts a tensor the engine
+    knows (`known`: source texts) and every use is tensor arithmetic with a known tensor."""
     tensor = converted(call)
     fn = enclosing_function(tree, call)
     if tensor is None or fn is None:
         return "not a `.item()`/`float()`/`int()` conversion inside a function"
+    if ast.unparse(tensor) not in known:
+        return f"`{ast.unparse(tensor)}` is not known to be a tensor"
     chain = parents(fn)
-    is_tensor = TensorGuess(tree, fn)
+    is_tensor = KnownTensor(tree, known)
     parent = chain.get(call)
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         name = parent.targets[0].id
@@ -116,8 +121,6 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call) -> str | None:
 
 
 def keep_tensor(ctx: FixContext, call: ast.Call) -> list[Fix]:
-    """Replace the conversion with the tensor itself when every use is tensor arithmetic."""
-    if keep_tensor_reason(ctx.tree, call) is not None:
-        return []
+    """Replace the conversion with the tensor itself (``decline_reason`` said every use is tensor arithmetic)."""
     edit = ctx.expression_edit(call, ctx.lowering.atom(converted(call)))
     return ctx.make_fix("Keep the tensor (drop the Python scalar conversion)", edit, "keep-tensor", needs_torch=False)

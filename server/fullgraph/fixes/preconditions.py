@@ -11,12 +11,20 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.epilogue import plain_value
-from fullgraph.rules.side_effects import LOG_METHODS
-from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
+from fullgraph.fixes.conditions import (
+    buffer_names,
+    is_shape_only,
+    mixed_reason,
+    python_params,
+    split_python,
+    tensor_attributes,
+)
 from fullgraph.fixes.deferral_chain import chain_reason
-from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor_reason, test_of
+from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
+from fullgraph.fixes.known import guess_reason, is_known, known_tensors, lowering_reason, values_reason
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.module_purity import Purity
+from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
@@ -37,31 +45,40 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         fn = enclosing_function(tree, node)
         if fn is not None and _unreachable_code(fn):
             return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
+        known = known_tensors(finding)
+        reason = guess_reason(finding)
+        if reason is not None:
+            return reason
         if finding.code == "FG101":
-            return if_reason(tree, node)
+            return if_reason(tree, node, known)
         if finding.code == "FG103":
-            return _values_reason([node.body, node.orelse], "branch")
+            return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
+                or values_reason([node.body, node.orelse], known, "branch value")
+        if finding.code == "FG105":
+            return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) else lowering_reason(node, known)
         if finding.code == "FG104":
-            return _assert_reason(tree, node)
+            return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
-            return _guard_reason(tree, node)
+            return _guard_reason(tree, node, known)
         if finding.code in DEFER_CODES:
             return defer_reason(tree, node, finding)
-        if finding.code in KEEP_TENSOR_CODES or (finding.code == "FG105" and isinstance(node, ast.Call)):
-            return scalar_reason(tree, node, finding)
+        if finding.code in KEEP_TENSOR_CODES:
+            return scalar_reason(tree, node, finding, known)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
 
 
-def scalar_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
+def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> str | None:
     """Why a tensor → Python conversion (``.item()``, ``float()``, ``bool()``) can't keep the tensor:
     in an ``if`` condition the ``if`` is predicated, in an ``assert`` it is lowered to a check on the
-    tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it."""
+    tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it.
+    Only a value the engine knows is a tensor (``known``) is kept."""
     holder = test_of(tree, call)
     if isinstance(holder, ast.If):
-        return if_reason(tree, holder)
-    certain = finding.confidence == "certain"
+        return if_reason(tree, holder, known)
+    value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
+    certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
         return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
     flag = flag_uses(tree, call)
@@ -70,13 +87,13 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
             return "the converted value is not known to be a tensor"
         name, branches = flag
         for branch in branches:
-            reason = if_reason(tree, branch)
+            reason = if_reason(tree, branch, known | {name})
             if reason is not None:
                 return f"`{name}` is tested by an `if` that can't be predicated: {reason}"
         return None
     if finding.code == "FG105":
         return "`bool()` is used outside an `if` condition"
-    return keep_tensor_reason(tree, call)
+    return keep_tensor_reason(tree, call, known)
 
 
 def _values_reason(values, where: str, purity: Purity | None = None) -> str | None:
@@ -338,10 +355,50 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
         isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
 
 
-def if_reason(tree: ast.AST, node: ast.If) -> str | None:
-    """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``."""
+def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+    """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
+    what the engine knows is a tensor there."""
     plan = plan_if(tree, node)
-    return plan if isinstance(plan, str) else None
+    return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known)
+
+
+def _plan_known_reason(plan: IfPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+    """Why a plan would turn a value the engine does not know is a tensor into tensor code: a
+    lowered condition, a ``torch.where`` value (a Python flag would become a tensor, breaking its
+    next Python use), a ``torch.cond`` operand."""
+    for index, test in enumerate(plan.tests):
+        operands = test.values if index == 0 and plan.python else [test]
+        for operand in operands:
+            if not any(operand is p for p in plan.python):
+                reason = lowering_reason(operand, known)
+                if reason is not None:
+                    return f"the condition: {reason}"
+    if plan.shape in ("return", "early-return"):
+        values = [body[-1].value for body in plan.bodies[:-1]]
+        values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
+        return values_reason(values, known, "returned value")
+    buffers = buffer_names(tree)
+    fn = enclosing_function(tree, node)
+    for name in plan.names:
+        for body in plan.bodies:
+            assigned = [branch_value(s, name, buffers) for s in body if name in assigned_names([s], buffers)]
+            if not assigned and not (name.startswith("self.") or is_known(ast.Name(name), known)):
+                return f"`{name}` is not known to be a tensor before the `if`, and would become one"
+            if assigned and assigned[-1] is None:
+                return f"`{name}` is unpacked from a value not known to be a tensor"
+            if assigned:
+                reason = values_reason([assigned[-1]], known, f"the value of `{name}`")
+                if reason is not None:
+                    return reason
+        if plan.shape == "cond" and bound_before(fn, node, name) and not is_known(ast.Name(name), known):
+            return f"`{name}` would be a `torch.cond` operand and is not known to be a tensor"
+    return None
+
+
+def _trap_reason(test: ast.expr, known: set[str]) -> str | None:
+    """A shape-only check becomes ``torch._check`` (Python bools are fine); anything else is lowered."""
+    reason = None if is_shape_only(test) else lowering_reason(test, known)
+    return None if reason is None else f"the condition: {reason}"
 
 
 def _string_literal(node: ast.AST | None) -> bool:
@@ -367,9 +424,9 @@ def _assert_reason(tree: ast.AST, node: ast.Assert) -> str | None:
     return None
 
 
-def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
+def _guard_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
-        return if_reason(tree, node)
+        return if_reason(tree, node, known)
     exc = node.body[0]
     if exc.cause is not None:
         return "the `raise` has a `from` clause"
@@ -381,14 +438,17 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
         return f"`{call.func.id}` is not a builtin exception"
     if _in_try(tree, node):
         return "the `raise` is inside a `try` that could catch it"
-    return None
+    return _trap_reason(node.test, known)
 
 
 def in_helper(fn: ast.FunctionDef, finding) -> bool:
-    """Whether the finding sits in a function the compiled entry calls, not in the entry itself."""
+    """Whether the finding sits in a function the compiled entry calls, not in the entry itself
+    (by qualified name: `M.forward` called from `Outer.forward` is a helper)."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    entry = data.get("entry")
-    return bool(entry) and entry.rpartition(".")[2] != fn.name
+    entry, function = data.get("entry"), data.get("function")
+    if not entry:
+        return False
+    return function != entry if function else entry.rpartition(".")[2] != fn.name
 
 
 @per_tree
@@ -493,6 +553,10 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if fn is None:
         return "the call is not inside a function"
     data = finding.data if isinstance(finding.data, dict) else {}
+    if data.get("assumed"):
+        entry = data.get("entry")
+        return (f"`{entry}` is compiled only by assumption (assume_compiled = \"all\"): where it really runs inside "
+                "a caller's graph, an epilogue at its end still breaks that graph")
     helper = in_helper(fn, finding)
     if helper:
         reason = chain_reason(tree, fn, data["entry"])

@@ -1,0 +1,115 @@
+"""Call sites: what each call passes to an in-file function's parameters, and what a parameter
+is once every known call site is combined.
+
+A parameter's fact is a pair ``(fact, guess)``: the tensor fact and the guessed parameters it
+rests on (``()`` when it is known). :func:`parameter_facts` combines the pairs of every call
+site; the caller of the engine decides where call sites come from (the walks of the file's
+functions today, a project index later), see :class:`CallSites`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from fullgraph.analysis.facts import LIKELY, TENSOR, VALUE, Module
+
+Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
+UNKNOWN: Passed = (None, ())
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """One call of a function: who calls it, the call, and what it passes to each parameter."""
+
+    caller: str  # qualified name of the calling function
+    call: ast.Call
+    passed: dict[str, Passed]
+
+
+@dataclass
+class CallSites:
+    """Every known call site, by the id of the called function's node."""
+
+    by_callee: dict[int, list[CallSite]] = field(default_factory=dict)
+    callees_of: dict[str, set[int]] = field(default_factory=dict)  # caller -> ids of the nodes it calls
+
+    def add(self, callee: ast.AST, site: CallSite) -> None:
+        self.by_callee.setdefault(id(callee), []).append(site)
+        self.callees_of.setdefault(site.caller, set()).add(id(callee))
+
+    def of(self, callee: ast.AST) -> list[CallSite]:
+        return self.by_callee.get(id(callee), [])
+
+    def drop(self, caller: str) -> set[int]:
+        """Forget the call sites in `caller` (before it is walked again); the ids of the nodes it called."""
+        callees = self.callees_of.pop(caller, set())
+        for callee in callees:
+            self.by_callee[callee] = [site for site in self.by_callee[callee] if site.caller != caller]
+        return callees
+
+
+def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
+    return in_class and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool, call: ast.Call,
+                   evaluate: Callable[[ast.expr], Passed]) -> dict[str, Passed]:
+    """What `call` passes to each parameter of `node` (a method is called bound: `self.m(x)`,
+    `module(x)`). A parameter the call leaves out takes its default's fact; after a `*args` or
+    `**kwargs` argument, unmatched parameters are unknown."""
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    if _is_method(node, in_class) and positional:
+        positional, defaults = positional[1:], defaults[1:]
+    passed: dict[str, Passed] = {}
+    spread = False
+    for param, arg in zip(positional, call.args):
+        if isinstance(arg, ast.Starred):
+            spread = True
+            break
+        passed[param.arg] = evaluate(arg)
+    named = {a.arg for a in positional} | {a.arg for a in args.kwonlyargs}
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            spread = True
+        elif keyword.arg in named:
+            passed[keyword.arg] = evaluate(keyword.value)
+    every = [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+    for param, default in every:
+        if param.arg not in passed:
+            passed[param.arg] = UNKNOWN if spread or default is None else _default_fact(default)
+    return passed
+
+
+def _default_fact(default: ast.expr) -> Passed:
+    return (VALUE, ()) if isinstance(default, ast.Constant) else UNKNOWN
+
+
+def combine(passed: list[Passed]) -> Passed:
+    """One parameter's fact over the call sites that know what they pass: a tensor if any passes a
+    known tensor (else a guessed one), a value if all pass values, unknown otherwise."""
+    passed = [p for p in passed if p[0] is not None]
+    facts = [fact for fact, _ in passed]
+    if any(fact == TENSOR and not guess for fact, guess in passed):
+        return TENSOR, ()
+    if TENSOR in facts:
+        return TENSOR, tuple(sorted({g for fact, guess in passed if fact == TENSOR for g in guess}))
+    if LIKELY in facts:
+        return LIKELY, ()
+    if facts and all(fact == VALUE for fact in facts):
+        return VALUE, ()
+    if facts and isinstance(facts[0], Module) and all(fact == facts[0] for fact in facts):
+        return facts[0], ()
+    return UNKNOWN
+
+
+def parameter_facts(sites: list[CallSite]) -> dict[str, Passed] | None:
+    """Each parameter's fact over `sites`; None when no call site is known. Where no site knows
+    what it passes, the parameter is unknown, and an entry's guess applies."""
+    if not sites:
+        return None
+    names = dict.fromkeys(name for site in sites for name in site.passed)
+    return {name: combine([site.passed.get(name, UNKNOWN) for site in sites]) for name in names}

@@ -1,0 +1,61 @@
+"""Call sites outside the compiled region: the file's module-level code and module-level
+functions that are not compiled, and the sample inputs a file declares for confirmation
+(``fullgraph_example()`` returning ``(callable, args, kwargs)`` tuples), which say how its entries
+are called."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.walker import Visit, Walker
+
+_NO_ARGS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+
+
+def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[FunctionInfo], sites: CallSites) -> None:
+    """Add to `sites` the calls of in-file functions (and the sample-input tuples) found in
+    module-level code and in the module-level functions that are not `entries` (the walk of a
+    function in the region replaces the call sites found here in it)."""
+    body = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    module = ast.FunctionDef(name="<module>", args=_NO_ARGS, body=body, decorator_list=[], returns=None,
+                             type_params=[], lineno=1, col_offset=0)
+    region = {id(f) for f in entries}
+    outside = [FunctionInfo(module, "<module>"), *(f for f in index.functions.values() if id(f) not in region)]
+    names = set(index.functions) | set(index.classes) | set(index.instances)
+    for function in outside:
+        if not _mentions(function.node, names):
+            continue
+        walker = Walker(index, Visit(function, function, guesses=False), {})
+        try:
+            walker.run()
+        except Exception:  # noqa: BLE001, S112 - call sites are a refinement: without them the guesses apply
+            continue
+        for target, call, passed, _ in walker.calls:
+            sites.add(target.node, CallSite(function.qualname, call, passed))
+        for call in _sample_calls(function.node):
+            target = walker.callee(call)
+            if target is not None:
+                passed = bind_arguments(target.node, target.cls is not None, call, walker.passed)
+                sites.add(target.node, CallSite(function.qualname, call, passed))
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _sample_calls(node: ast.AST) -> list[ast.Call]:
+    """`(callable, (args...), {kwargs})` tuples as the calls they stand for."""
+    calls = []
+    for sub in ast.walk(node):
+        if not (isinstance(sub, ast.Tuple) and len(sub.elts) in (2, 3) and isinstance(sub.elts[1], ast.Tuple)):
+            continue
+        kwargs = sub.elts[2] if len(sub.elts) == 3 else ast.Dict(keys=[], values=[])
+        if not isinstance(kwargs, ast.Dict) or not isinstance(sub.elts[0], (ast.Name, ast.Attribute, ast.Call)):
+            continue
+        keywords = [ast.keyword(arg=k.value, value=v) for k, v in zip(kwargs.keys, kwargs.values)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        call = ast.Call(func=sub.elts[0], args=list(sub.elts[1].elts), keywords=keywords)
+        calls.append(ast.copy_location(call, sub))
+    return calls

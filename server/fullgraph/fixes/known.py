@@ -1,0 +1,69 @@
+"""What the engine knows is a tensor at a finding, and the check that a rewrite turns only those
+values into tensor code (``torch.where`` operands, lowered conditions, ``torch.cond`` operands,
+a conversion it drops).
+
+The engine puts the source text of the known tensors around a fixable finding in
+``finding.data["tensors"]`` (local names and expressions; guesses never count), and the guessed
+parameters a finding rests on in ``finding.data["guess"]``.
+"""
+
+from __future__ import annotations
+
+import ast
+from itertools import pairwise
+
+from fullgraph.analysis.facts import scalar_operand
+from fullgraph.fixes.conditions import BOOLEAN_METHODS
+
+
+def known_tensors(finding) -> set[str]:
+    data = finding.data if isinstance(finding.data, dict) else {}
+    return set(data.get("tensors", ()))
+
+
+def guess_reason(finding) -> str | None:
+    """Why a finding that rests on a guess takes no rewrite."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    guess = data.get("guess")
+    if not guess:
+        return None
+    names = ", ".join(f"`{g}`" for g in guess)
+    return (f"it rests on a guess that {names} {'is a tensor' if len(guess) == 1 else 'are tensors'} (no call site "
+            "or annotation says so); annotate the parameter `torch.Tensor` to allow the rewrite")
+
+
+def _text(node: ast.AST) -> str:
+    return ast.unparse(node)
+
+
+def is_known(node: ast.AST, known: set[str]) -> bool:
+    return _text(node) in known
+
+
+def lowering_reason(node: ast.AST, known: set[str]) -> str | None:
+    """Why lowering condition ``node`` to boolean tensor ops (``conditions.Lowering.lower``) would
+    treat a value the engine does not know is a tensor as one."""
+    if isinstance(node, ast.BoolOp):
+        return next((r for r in (lowering_reason(v, known) for v in node.values) if r), None)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return lowering_reason(node.operand, known)
+    if isinstance(node, ast.Compare):
+        operands = [node.left, *node.comparators]
+        for left, right in pairwise(operands):
+            if not (is_known(scalar_operand(left), known) or is_known(scalar_operand(right), known)):
+                return f"`{_text(left)}` and `{_text(right)}` are not known to be tensors"
+        return None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and len(node.args) == 1:
+        return lowering_reason(node.args[0], known)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in BOOLEAN_METHODS:
+        return None if is_known(node, known) else f"`{_text(node)}` is not known to be a tensor"
+    return None if is_known(scalar_operand(node), known) else f"`{_text(scalar_operand(node))}` is not known to be a tensor"
+
+
+def values_reason(values: list[ast.expr], known: set[str], what: str) -> str | None:
+    """Why values that a rewrite merges into one tensor are not all known tensors (a Python value
+    would turn into a tensor, and later Python uses of it would break or change)."""
+    for value in values:
+        if not is_known(value, known):
+            return f"{what} `{_text(value)}` is not known to be a tensor, and would become one"
+    return None

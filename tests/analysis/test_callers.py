@@ -1,0 +1,238 @@
+"""Parameters take their callers' facts: call sites in the file decide whether a parameter is a
+tensor; the entry guess applies only where no call site says, and its findings say so."""
+
+from __future__ import annotations
+
+import textwrap
+
+from fullgraph.config import Config
+from fullgraph.engine import analyze, analyze_document
+
+ALL = Config(assume_compiled="all")
+
+
+def check(src: str, config: Config | None = None):
+    return analyze(textwrap.dedent(src), "c.py", config)
+
+
+def test_every_call_passes_a_python_value():
+    src = """
+    import enum
+    import torch
+
+    class Kind(enum.Enum):
+        FAST = 1
+
+    def pick(x, kind, with_stats, scale):
+        if kind == Kind.FAST:
+            x = x * 2
+        if with_stats:
+            x = x - x.mean()
+        if scale > 1:
+            x = x * scale
+        return x
+
+    def run(x: torch.Tensor):
+        s = x.max().item()
+        a = pick(x, Kind.FAST, True, s)
+        return pick(x, kind=Kind.FAST, with_stats=False, scale=len(x.shape)) + a
+    """
+    assert [f.code for f in check(src, ALL)] == ["FG201"]  # only the `.item()` itself
+
+
+def test_any_call_passing_a_tensor_makes_a_tensor():
+    src = """
+    import torch
+
+    def gate(x, flag):
+        if flag:
+            x = x * 2
+        return x
+
+    def run(x: torch.Tensor):
+        return gate(x, False) + gate(x, x.sum() > 0)
+    """
+    [f] = check(src, ALL)
+    assert (f.code, f.line, f.confidence) == ("FG101", 5, "certain")
+    assert "guess" not in f.message and "guess" not in f.data
+
+
+def test_helpers_are_analysed_in_their_callers_context_not_as_entries():
+    src = """
+    import torch
+
+    def helper(t, n):
+        for _ in range(n):
+            t = t * 2
+        return t
+
+    def run(x: torch.Tensor):
+        return helper(x, 3)
+    """
+    report = analyze_document(textwrap.dedent(src), "c.py", ALL)
+    assert report.findings == []
+    assert [e.message for e in report.entries] == ["run"]  # the root of the call graph
+
+
+def test_a_guess_stays_likely_and_says_so():
+    src = """
+    def pick(x, kind):
+        if kind > 1:
+            x = x * 2
+        return x
+    """
+    [f] = check(src, ALL)
+    assert (f.code, f.confidence) == ("FG101", "likely")
+    assert f.message.endswith("(if `kind` is a tensor: a guess)")
+    assert f.data["guess"] == ["kind"]
+    assert "rests on a guess that `kind` is a tensor" in f.fix_blocked
+
+
+def test_a_guess_passed_on_stays_a_guess():
+    src = """
+    import torch
+
+    def inner(t):
+        if t.sum() > 0:
+            t = t * 2
+        return t
+
+    def outer(x):
+        return inner(x)
+    """
+    [f] = check(src, ALL)
+    assert (f.line, f.confidence, f.data["guess"]) == (5, "likely", ["outer.x"])
+    assert f.message.endswith("(if `x` of `outer` is a tensor: a guess)")
+
+
+def test_count_names_take_call_site_facts_not_spelling():
+    src = """
+    import torch
+
+    @torch.compile
+    def take(x, index):
+        if index > 0:
+            x = x * 2
+        return x
+
+    out = take(torch.ones(3), torch.tensor(1))
+    """
+    [f] = check(src)
+    assert (f.code, f.confidence) == ("FG101", "certain")
+
+
+def test_sample_inputs_are_call_sites():
+    src = """
+    import torch
+    from torch import nn
+
+    class M(nn.Module):
+        def forward(self, x, scale):
+            if scale > 1:
+                x = x * scale
+            return x
+
+    def fullgraph_example():
+        model = M()
+        return [(model, (torch.ones(3), 2.0), {})]
+    """
+    assert check(src) == []
+
+
+def test_python_tests_on_constants_are_never_tensor_tests():
+    src = """
+    import torch
+    from mylib import Mode
+
+    @torch.compile
+    def f(x, mode, name):
+        if mode == Mode.TRAIN or name != "head":
+            x = x + 1
+        if mode in (1, 2) or name is None:
+            x = x * 2
+        return x
+    """
+    assert check(src) == []
+
+
+def test_unknown_arguments_leave_the_entry_guess():
+    src = """
+    import torch
+    from torch import nn
+
+    class M(nn.Module):
+        def forward(self, x):
+            if x.sum() > 0:
+                x = x * 2
+            return x
+
+    def train(model, batches):
+        for batch in batches:
+            model(batch)
+
+    train(M(), [])
+    """
+    [f] = check(src)
+    assert (f.code, f.confidence) == ("FG101", "likely")
+
+
+def test_a_submodule_built_into_a_local_list_is_a_helper_of_its_parent():
+    src = """
+    import torch
+    from torch import nn
+
+    class Layer(nn.Module):
+        def forward(self, x, scale):
+            if scale > 1:
+                x = x * scale
+            return x
+
+    class Stack(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers = [Layer() for _ in range(2)]
+            self.layers = nn.ModuleList(layers)
+
+        def forward(self, x: torch.Tensor):
+            for layer in self.layers:
+                x = layer(x, 2.0)
+            return x
+    """
+    report = analyze_document(textwrap.dedent(src), "c.py")
+    assert report.findings == [] and [e.message for e in report.entries] == ["Stack.forward"]
+
+
+def test_constructors_take_the_facts_of_their_instantiations():
+    src = """
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self, width, depth):
+            super().__init__()
+            if width > 8:
+                width = 8
+            self.layers = nn.ModuleList([nn.Linear(width, width) for _ in range(depth)])
+
+    class Net(nn.Module):
+        def __init__(self, sizes):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block(16, 2), Block(4, len(sizes))])
+    """
+    assert check(src, ALL) == []
+
+
+def test_a_parameter_annotated_with_another_type_is_not_guessed_a_tensor():
+    src = """
+    import numpy as np
+    from typing import Any
+
+    def route(msg: "Message", arr: np.ndarray, anything: Any):
+        if msg["infer"].get("skip") or arr.sum() > 0:
+            return 1
+        if anything > 0:
+            return 2
+        return 0
+    """
+    [f] = check(src, ALL)
+    assert (f.line, f.data["guess"]) == (8, ["anything"])
