@@ -9,7 +9,7 @@ import pytest
 from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all
 
-HEAD = "import numpy as np\nimport torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x, mask):\n"
+HEAD = "import numpy as np\nimport torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, mask: torch.Tensor):\n"
 
 
 def source(body: str) -> str:

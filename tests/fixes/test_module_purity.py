@@ -15,7 +15,7 @@ class Layer(nn.Module):
         super().__init__()
         self.fc = nn.Linear(4, 4)
 {init}
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
 {body}
 """
 
@@ -26,7 +26,7 @@ class Stack(nn.Module):
         self.layers = nn.ModuleList([Layer() for _ in range(2)])
         self.layerdrop = 0.5
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
         for layer in self.layers:
             to_drop = False
             if self.training:
@@ -102,7 +102,7 @@ class M(nn.Module):
         self.proj = nn.Sequential(nn.ReLU(), nn.Tanh())
         self.lin = nn.Linear(4, 4)
 
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
         if x.sum() > 0:
             x = {call}
         return x

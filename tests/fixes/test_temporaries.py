@@ -10,7 +10,7 @@ from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all
 
 HEAD = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-        "        self.norm = nn.LayerNorm(4)\n        self.proj = MyProj()\n\n    def forward(self, x, y):\n")
+        "        self.norm = nn.LayerNorm(4)\n        self.proj = MyProj()\n\n    def forward(self, x: torch.Tensor, y: torch.Tensor):\n")
 
 
 def source(body: str) -> str:

@@ -37,7 +37,16 @@ def _text(node: ast.AST) -> str:
 
 
 def is_known(node: ast.AST, known: set[str]) -> bool:
-    return _text(node) in known
+    """Whether ``node`` is a known tensor, or arithmetic of known tensors and number literals."""
+    if _text(node) in known:
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return is_known(node.operand, known)
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        sides = (node.left, node.right)
+        numbers = [isinstance(s, ast.Constant) and type(s.value) in (int, float) for s in sides]
+        return any(not n for n in numbers) and all(n or is_known(s, known) for s, n in zip(sides, numbers))
+    return False
 
 
 def lowering_reason(node: ast.AST, known: set[str]) -> str | None:

@@ -362,10 +362,17 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known)
 
 
-def _plan_known_reason(plan: IfPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+def _plan_known_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     """Why a plan would turn a value the engine does not know is a tensor into tensor code: a
     lowered condition, a ``torch.where`` value (a Python flag would become a tensor, breaking its
-    next Python use), a ``torch.cond`` operand."""
+    next Python use), a ``torch.cond`` operand, a layerdrop skip test or the layer's output."""
+    if isinstance(plan, LayerdropPlan):
+        reason = lowering_reason(plan.skip.test, known)
+        if reason is not None:
+            return f"the condition: {reason}"
+        target = plan.update.targets[0]
+        return None if is_known(target, known) else \
+            f"`{ast.unparse(target)}` is not known to be a tensor before the `if`, and would become one"
     for index, test in enumerate(plan.tests):
         operands = test.values if index == 0 and plan.python else [test]
         for operand in operands:
