@@ -12,7 +12,7 @@ from torch import nn
 class Block(nn.Module):
     def __init__(self, config):
         super().__init__()
-        self.debug = False
+        self._debug = False
         self.verbose = False
         self.layerdrop = config.layerdrop
     def set_verbose(self):
@@ -25,7 +25,7 @@ class Block(nn.Module):
                 return hidden_states
         if mask is None:
             print("no mask")
-        if self.debug:
+        if self._debug:
             print(hidden_states.sum().item())
         if self.verbose:
             print("verbose")
@@ -44,7 +44,7 @@ def test_conditions_are_named():
     assert "(in training mode only)" in messages[16]
     assert "(when `mask` is None)" in messages[19]
     assert "(when `self.verbose`)" in messages[23]
-    assert 21 not in messages  # `self.debug` is False for every instance
+    assert 21 not in messages  # `self._debug` is False for every instance
 
 
 @pytest.mark.parametrize("assume, gone", [

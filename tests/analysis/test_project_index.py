@@ -126,7 +126,7 @@ def test_false_flags_and_disabled(tmp_path):
         import torch
         class C:
             def __init__(self):
-                self.debug = False
+                self._debug = False
                 self.on = False
             def toggle(self):
                 self.on = True
@@ -135,7 +135,7 @@ def test_false_flags_and_disabled(tmp_path):
                 return x
         """})
     s = p.summary(str(tmp_path / "ws/m.py"))
-    assert s.classes["C"].false_flags == {"debug"}
+    assert s.classes["C"].false_flags == {"_debug"}
     assert s.classes["C"].methods["slow"].disabled
 
 

@@ -193,8 +193,10 @@ def _class(node: ast.ClassDef) -> ClassSummary:
 
 
 def false_flags(node: ast.ClassDef) -> frozenset[str]:
-    """`self.x = False` in `__init__` with no other assignment to `self.x` anywhere in the class
-    (statements only: an assignment expression or `setattr` escapes this)."""
+    """`self._x = False` in `__init__` with no other assignment to `self._x` anywhere in the class
+    (statements only: an assignment expression or `setattr` escapes this). Public attributes are
+    left out: other code sets them (Hugging Face's `gradient_checkpointing_enable()` sets
+    `module.gradient_checkpointing = True` on every submodule from another file)."""
     set_false: set[str] = set()
     other: set[str] = set()
     for method in node.body:
@@ -220,7 +222,7 @@ def false_flags(node: ast.ClassDef) -> frozenset[str]:
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                     and (dotted(stmt.value.func) or "").endswith("setattr"):
                 return frozenset()  # attributes set by name: nothing is sure
-    return frozenset(set_false - other)
+    return frozenset(a for a in set_false - other if a.startswith("_"))  # a public one can be set from outside
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> FunctionSummary:
