@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test e2e-vscode system-deps bench docs clean
+.PHONY: demo test e2e-vscode system-deps bench docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,6 +32,36 @@ bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python bench/corpus_accuracy.py
 	$(BIN)/python bench/analysis_speed.py
+
+# Ecosystem bench (bench/ecosystem/README.md): real models of transformers, diffusers,
+# torch-geometric and pyro under Dynamo, in their own pinned venv.
+ECO := bench/ecosystem
+ECO_STAMP := $(ECO)/.venv/.installed
+ECO_PACKAGES := diffusers pyro torch_geometric transformers
+
+$(ECO_STAMP): $(ECO)/requirements.txt
+	$(PY) -m venv $(ECO)/.venv
+	$(ECO)/.venv/bin/pip install -q -r $(ECO)/requirements.txt
+	touch $(ECO_STAMP)
+
+ecosystem-venv: $(ECO_STAMP)
+
+# Long (hours on 2 cores): regenerate every package's stored truth from scratch, then score it.
+ecosystem: $(ECO_STAMP) $(STAMP)
+	for p in $(ECO_PACKAGES); do $(BIN)/python $(ECO)/generate.py $$p --force || exit 1; done
+	$(BIN)/python $(ECO)/score.py
+
+# Resume or extend the stored truth: runs only the models (and variants) it does not hold yet.
+ecosystem-extend: $(ECO_STAMP) $(STAMP)
+	for p in $(ECO_PACKAGES); do $(BIN)/python $(ECO)/generate.py $$p || exit 1; done
+
+# Seconds: score this checkout's `fullgraph check` against the stored truth.
+ecosystem-score: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/score.py
+
+# Re-runs the models that broke, original and fixed (tens of minutes).
+ecosystem-fix: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/fixmode.py
 
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules
