@@ -30,6 +30,7 @@ sys.path.insert(0, str(HERE))
 from truth import encode_lines  # noqa: E402
 
 SEED = 0
+LOOP_TYPE = "graph break in loop"
 GB_ID = re.compile(r"/gb/gb(\d+)\.html", re.IGNORECASE)
 LOG_SITE = re.compile(r"in user code at (.+?):(\d+)")
 FRAME = re.compile(r'File "(.+?)", line (\d+)')
@@ -178,9 +179,10 @@ class DynamoRecorder:
         frames = [(f.filename, f.lineno) for f in stack]
         text = str(exc)
         gb_type = getattr(exc, "gb_type", None) or type(exc).__name__
-        self.events.append(
-            self.break_record(frames, gb_type, gb_id(text) or gb_id(reason), reason.startswith("Failed to handle"), "hook")
-        )
+        record = self.break_record(frames, gb_type, gb_id(text) or gb_id(reason), reason.startswith("Failed to handle"), "hook")
+        if gb_type == LOOP_TYPE and text.strip():
+            record["cause"] = text.strip().splitlines()[0].strip()  # the break the loop break was handling
+        self.events.append(record)
 
     def break_record(self, frames, gb_type, gb, skipped, source) -> dict:
         """A break dict: site (innermost package frame) and entry (outermost package frame)."""

@@ -53,8 +53,9 @@ def collect_sites(runs: dict[str, dict]) -> tuple[dict[tuple[str, int], Site], l
                 unplaced.append(dict(b, run=rid))
                 continue
             site = sites.setdefault((b["file"], b["line"]), Site(b["file"], b["line"]))
-            if b["gb_type"] not in site.gb_types:
-                site.gb_types.append(b["gb_type"])
+            for gb_type in (b.get("cause"), b["gb_type"]):
+                if gb_type and gb_type not in site.gb_types:
+                    site.gb_types.append(gb_type)
             if b.get("gb_id"):
                 site.gb_ids.add(b["gb_id"])
             site.runs.add(rid)

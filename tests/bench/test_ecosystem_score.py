@@ -125,3 +125,15 @@ def test_line_ranges_round_trip():
     lines = {1, 2, 3, 7, 9, 10}
     assert truth_mod.encode_lines(lines) == "1-3,7,9-10"
     assert truth_mod.decode_lines("1-3,7,9-10") == lines
+
+
+def test_fix_mode_maps_fixed_lines_back_to_the_original():
+    sys.path.insert(0, str(BENCH))
+    try:
+        fixmode = importlib.import_module("fixmode")
+    finally:
+        sys.path.remove(str(BENCH))
+    before = "a\nif t:\n    y = 1\nelse:\n    y = 2\nb\n"
+    after = "a\ny = torch.where(t, 1, 2)\nb\n"
+    # the rewritten statement maps to the start of what it replaced, unchanged lines to themselves
+    assert fixmode.line_map(before, after) == {1: 1, 2: 2, 3: 6}

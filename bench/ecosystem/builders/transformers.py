@@ -51,6 +51,8 @@ HEAD_KEYS = {
 }
 KV_HEAD_KEYS = {"num_key_value_heads", "num_kv_heads", "n_kv_heads", "multi_query_group_num"}
 HEAD_DIM_KEYS = {"head_dim", "attention_head_size", "d_kv", "kv_channels", "qk_head_dim", "v_head_dim"}
+SMALL_DIM_KEYS = {"qk_rope_head_dim", "qk_nope_head_dim", "num_frames", "rotary_dim"}
+RANK_KEYS = {"kv_lora_rank", "q_lora_rank"}
 EXPERT_KEYS = {"num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"}
 TOPK_KEYS = {"num_experts_per_tok", "moe_topk", "top_k", "num_selected_experts"}
 POSITION_KEYS = {"max_position_embeddings", "n_positions", "max_seq_len", "max_sequence_length", "n_ctx"}
@@ -162,11 +164,15 @@ def small_int(key: str, value: int) -> int | None:
     if key in LAYER_KEYS:
         return min(value, 2)
     if key in HEAD_KEYS:
-        return min(value, 2)
+        return min(value, 4)
     if key in KV_HEAD_KEYS:
         return 1 if value < 2 else min(value, 2)
     if key in HEAD_DIM_KEYS:
         return min(value, WIDTH // 2)
+    if key in SMALL_DIM_KEYS:
+        return min(value, 8 if key != "num_frames" else 2)
+    if key in RANK_KEYS:
+        return min(value, 16)
     if key in EXPERT_KEYS:
         return min(value, 4)
     if key in TOPK_KEYS:
@@ -255,10 +261,13 @@ def build(model: str, variant: str) -> list[Case]:
 
 
 def input_layouts(kwargs: dict) -> list[dict]:
-    """The inputs as built, then audio laid out the other way (time-major features, mono channel)."""
+    """The inputs as built, then other layouts: time-major audio features, a mono channel, 2 video frames."""
     out = [kwargs]
     if "input_features" in kwargs:
         out.append(dict(kwargs, input_features=kwargs["input_features"].transpose(1, 2).contiguous()))
+    if "pixel_values" in kwargs:
+        frames = kwargs["pixel_values"][:, None].expand(-1, 2, -1, -1, -1).contiguous()
+        out.append(dict(kwargs, pixel_values=frames))
     if "input_values" in kwargs:
         out.append(dict(kwargs, input_values=kwargs["input_values"][:, None, :]))
     return out
