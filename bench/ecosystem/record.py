@@ -271,6 +271,8 @@ def call(case, fn):
     """One forward (and a backward in train mode); returns the output tensors, detached."""
     import torch
 
+    if case.reset is not None:
+        case.reset()
     seed_all()
     out = fn(*case.args, **case.kwargs)
     tensors = flatten(out, [])

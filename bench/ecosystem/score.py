@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -173,6 +174,9 @@ def print_report(package: str, runs: dict[str, dict], results: dict[str, dict], 
     ok = sum(r.get("status") == "ok" for r in runs.values())
     models = len({r["model"] for r in runs.values()})
     print(f"\n## {package} {', '.join(versions)}: {len(runs)} runs of {models} models ({ok} ran under Dynamo)\n")
+    kinds = Counter((r["variant"].split("-")[0], r.get("status") == "ok") for r in runs.values())
+    print("runs that ran / recorded, by variant: " + ", ".join(
+        f"{v} {kinds[(v, True)]}/{kinds[(v, True)] + kinds[(v, False)]}" for v in sorted({k for k, _ in kinds})) + "\n")
     print("| setting | break sites | found | recall | model code | shared infra | findings | true | false alarms | precision | untraced | unknown |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in results.items():
@@ -218,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     packages = args.packages or sorted(p.stem for p in truth.glob("*.jsonl"))
     root = Path(args.source) if args.source else bench_site_packages()
     report = {}
+    start = time.monotonic()
     for package in packages:
         runs = load_runs(truth / f"{package}.jsonl")
         files = [f for f in truth_files(runs) if (root / f).exists()]
@@ -225,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         results = {name: score(runs, run_check(root, files, extra, args.jobs), stmts) for name, extra in SETTINGS.items()}
         print_report(package, runs, results, args.details)
         report[package] = results
+    print(f"\nscore wall time: {time.monotonic() - start:.1f} s")
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0

@@ -8,12 +8,14 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Case:
-    """What one run calls: ``fn(*args, **kwargs)``, in training mode (with a backward) or not."""
+    """What one run calls: ``fn(*args, **kwargs)``, in training mode (with a backward) or not;
+    ``reset`` (if any) runs before every call, outside the compiled region (e.g. clears caches)."""
 
     fn: object
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     train: bool = False
+    reset: object = None
 
 
 def half_inputs(value):

@@ -61,7 +61,8 @@ def build(model: str, variant: str) -> Case:
         module, fn, args = elbo(*name.split("."))
     if isinstance(module, torch.nn.Module):
         module.train(train)
-    return Case(fn, args, {}, train=train)
+    reset = (lambda: clear_cache(module)) if isinstance(module, torch.nn.Module) else None
+    return Case(fn, args, {}, train=train, reset=reset)
 
 
 def net(name):
@@ -98,6 +99,13 @@ def transform(name):
         return flow.log_prob(y), y
 
     return t, log_prob, (x, ctx)
+
+
+def clear_cache(module) -> None:
+    """Forget the (x, y) pair a cached transform keeps, so every run computes it again."""
+    for m in module.modules():
+        if hasattr(m, "_cached_x_y"):
+            m._cached_x_y = None, None
 
 
 def data():
