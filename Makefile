@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test e2e-vscode system-deps bench docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix
+.PHONY: demo test fuzz e2e-vscode system-deps bench docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,6 +19,13 @@ demo: $(STAMP)
 test: $(STAMP) system-deps
 	$(BIN)/python -m pytest -q -n 2
 
+# A long fuzz run (analysis, fix-all, the language server): FUZZ_EXAMPLES inputs per fuzz test
+# (`make fuzz FUZZ_EXAMPLES=20000`); failing inputs are kept in tests/fuzz/regressions/.
+FUZZ_EXAMPLES ?= 4000
+fuzz: $(STAMP)
+	FULLGRAPH_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FULLGRAPH_FUZZ_SAVE=1 $(BIN)/python -m pytest tests/fuzz -q -n 2 \
+	  -p no:randomly -k "not test_regressions"
+
 e2e-vscode: $(STAMP)
 	PYTHON=$(abspath $(BIN)/python) bash vscode-client/e2e/run.sh
 
@@ -32,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/pip install -q -e '.[bench]'
 	$(BIN)/python bench/corpus_accuracy.py
 	$(BIN)/python bench/analysis_speed.py
+	$(BIN)/python bench/function_length.py
 
 # Ecosystem bench (bench/ecosystem/README.md): real models of transformers, diffusers,
 # torch-geometric and pyro under Dynamo, in their own pinned venv.

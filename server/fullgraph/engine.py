@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 import copy
 import io
-import re
 import sys
 import tokenize
 from collections import deque
@@ -20,11 +19,11 @@ from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.suppression import suppressed
+from fullgraph.text import Text, code_point_col, split_lines
 
 CHECKS = checks()
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
 
 
@@ -44,15 +43,12 @@ class _Lines:
         self._lines: list[str] | None = None
 
     def line(self, number: int) -> str:
-        if self._lines is None:  # lone-CR line ends are rare: split them only when present
-            self._lines = _NEWLINE.split(self.text) if "\r" in self.text else self.text.split("\n")
+        if self._lines is None:
+            self._lines = split_lines(self.text)
         return self._lines[number - 1] if 0 < number <= len(self._lines) else ""
 
     def col(self, number: int, byte_col: int) -> int:
-        text = self.line(number)
-        if text.isascii():
-            return byte_col
-        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+        return code_point_col(self.line(number), byte_col)
 
 
 def decode(source: str | bytes) -> str | None:
@@ -73,6 +69,21 @@ def _fg000(path: str, message: str, line: int = 1, col: int = 0, end_line: int |
     end_line = max(end_line or line, line)
     end_col = end_col if end_col is not None and (end_line > line or end_col > col) else col + 1
     return Finding(path, line, col, end_line, end_col, "FG000", message, severity="error")
+
+
+def _inside(finding: Finding, text: str) -> Finding:
+    """``finding`` with its range inside the text: an error at the end of a line (or past the last
+    line) gets an empty range there; an empty or inverted range inside a line gets the character at its start."""
+    positions = Text(text)
+    line = min(finding.line, positions.line_count)
+    length = len(positions.line(line))
+    col = min(finding.col, length)
+    end_line = min(max(finding.end_line, line), positions.line_count)
+    end_col = min(finding.end_col, len(positions.line(end_line)))
+    if (end_line, end_col) <= (line, col):
+        end_line = line
+        end_col = min(col + 1, length)
+    return finding.with_(line=line, col=col, end_line=end_line, end_col=end_col)
 
 
 def _parse(text: str, path: str, cache: ParseCache | None) -> ast.Module | Finding:
@@ -116,18 +127,34 @@ def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None
     try:
         parsed = _parse(text, path, cache)
         if isinstance(parsed, Finding):
-            return _filtered(Report([parsed]), config)
+            return _filtered(Report([_inside(parsed, text)]), config)
         return _analyze_tree(parsed, text, path, config)
-    except (RecursionError, MemoryError):
-        return _filtered(Report([_fg000(path, "cannot analyze: the code is nested too deeply")]), config)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
-        _internal_error(path, "<module>", exc)
-        return Report()
+        finding = _not_analyzed(path, "the file", exc)
+        return Report([finding] if config.selects(finding.code) else [])
 
 
 def _internal_error(path: str, where: str, exc: Exception) -> None:
     """Log a checker bug to stderr; the run goes on with the other functions and files."""
     print(f"fullgraph: internal error in {path} ({where}): {type(exc).__name__}: {exc}", file=sys.stderr)
+
+
+def _not_analyzed(path: str, what: str, exc: BaseException, node: ast.AST | None = None,
+                  lines: _Lines | None = None) -> Finding:
+    """The FG001 finding that says ``what`` (a function at ``node``, or the file) was not analysed and why."""
+    if isinstance(exc, (RecursionError, MemoryError)):
+        why = "an expression in it is nested too deeply for the checker"
+    else:
+        _internal_error(path, what, exc)
+        why = f"internal error ({type(exc).__name__}: {exc})"
+    message = f"{what} was not analysed: {why}; its graph breaks are not reported"
+    rule = RULES["FG001"]
+    if node is None or lines is None:
+        return Finding(path, 1, 0, 1, 0, rule.code, message, severity=rule.severity)
+    line = node.lineno
+    header = lines.line(line)
+    return Finding(path, line, lines.col(line, node.col_offset), line, len(header), rule.code, message,
+                   severity=rule.severity)
 
 
 def _filtered(report: Report, config: Config) -> Report:
@@ -143,7 +170,8 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
-    walks = list(_walk_region(index, entries, path))
+    failed: list[Finding] = []
+    walks = list(_walk_region(index, entries, path, lines, failed))
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     for walker, visit in walks:
         for raw in walker.raws:
@@ -152,12 +180,17 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config) -> Rep
             finding = _finding(raw, visit, path, lines, config, scopes)
             if finding is not None:
                 seen.setdefault((finding.line, finding.col, finding.code), finding)
+    for finding in failed:
+        if config.selects(finding.code) and not suppressed(lines.line(finding.line), finding.code):
+            seen.setdefault((finding.line, finding.col, finding.code), finding.with_(
+                severity=config.severity_for(finding.code, finding.severity)))
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries])
 
 
-def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str):
-    """Each function of the compiled region walked once (breadth first from the entries)."""
+def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str, lines: _Lines, failed: list[Finding]):
+    """Each function of the compiled region walked once (breadth first from the entries); a function
+    whose walk fails gets an FG001 finding in ``failed``."""
     queue = deque(Visit(e, e) for e in entries)
     queued = {id(e) for e in entries}
     while queue:
@@ -166,7 +199,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], path: str):
         try:
             walker.run()
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
-            _internal_error(path, visit.function.qualname, exc)
+            failed.append(_not_analyzed(path, f"`{visit.function.qualname}`", exc, visit.function.node, lines))
             continue
         yield walker, visit
         for target, call, arg_facts, in_loop in walker.calls:

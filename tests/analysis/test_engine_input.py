@@ -2,6 +2,8 @@
 
 import time
 
+import pytest
+
 from fullgraph.config import Config
 from fullgraph.engine import analyze, analyze_document
 from hypothesis import HealthCheck, given, settings
@@ -99,8 +101,11 @@ def test_a_crashing_rule_is_logged_and_the_rest_still_reported(monkeypatch, caps
     checks.setdefault(ast.Return, []).append(boom)
     monkeypatch.setattr(engine, "CHECKS", checks)
     src = GOOD + "@torch.compile\ndef g(x):\n    print(x)\n    return x\n"
-    assert [(f.code, f.data["function"]) for f in analyze(src, "c.py")] == [("FG301", "f")]
-    assert "internal error in c.py (g): RuntimeError: rule bug" in capsys.readouterr().err
+    found = analyze(src, "c.py")
+    assert [(f.code, f.data.get("function")) for f in found] == [("FG301", "f"), ("FG001", None)]
+    assert (found[1].line, found[1].message) == (
+        7, "`g` was not analysed: internal error (RuntimeError: rule bug); its graph breaks are not reported")
+    assert "internal error in c.py (`g`): RuntimeError: rule bug" in capsys.readouterr().err
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -114,3 +119,11 @@ def test_truncated_or_corrupted_source_never_raises(cut, noise):
 def test_long_operator_chains_are_walked():
     src = "import torch\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x" + " + x" * 2000 + "\n    return y.item()\n"
     assert [f.code for f in analyze(src)] == ["FG201"]
+
+
+@pytest.mark.parametrize("source", ["if x", "x = (", "import torch\nif x:\n", "def f(x)", "é = (é", "x = 1\n  y = 2\n"])
+def test_a_syntax_error_range_stays_inside_its_line(source):
+    [f] = analyze(source)
+    lines = source.split("\n")
+    assert f.code == "FG000" and f.line == f.end_line <= len(lines)
+    assert 0 <= f.col <= f.end_col <= len(lines[f.line - 1])

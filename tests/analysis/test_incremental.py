@@ -140,9 +140,12 @@ def test_future_import_in_the_span_falls_back(where):
     assert not reused(old, new)
 
 
-def test_lone_carriage_returns_fall_back():
-    old, new = parse_twice(MODEL.replace("\n", "\r"), ("# top\n" + MODEL).replace("\n", "\r"))
-    assert not reused(old, new)
+def test_lone_carriage_returns_and_form_feeds_are_incremental_and_exact():
+    before = (MODEL + 'doc = """a\nb"""\n\x0c\n').replace("\n", "\r")
+    text = "# top\r\x0c# page\n" + before
+    old, new = parse_twice(before, text)
+    assert reused(old, new)
+    assert ast.dump(new, include_attributes=True) == ast.dump(ast.parse(text), include_attributes=True)
 
 
 def test_crlf_text_is_incremental_and_exact():
@@ -177,7 +180,8 @@ def test_a_cache_bug_resets_the_cache_and_the_engine_does_not_raise(monkeypatch,
     cache = ParseCache()
     good = cache.parse(MODEL, "m.py")
     monkeypatch.setattr(incremental, "_span", lambda *args: 1 / 0)
-    assert analyze_document("# top\n" + MODEL, "m.py", cache=cache).findings == []
+    [finding] = analyze_document("# top\n" + MODEL, "m.py", cache=cache).findings
+    assert finding.code == "FG001" and "internal error (ZeroDivisionError" in finding.message
     assert "internal error" in capsys.readouterr().err
     monkeypatch.undo()
     assert not reused(good, cache.parse("# top\n" + MODEL, "m.py"))

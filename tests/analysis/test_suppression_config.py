@@ -25,7 +25,9 @@ def test_comments():
     assert codes("  # fullgraph: ignore[FG301]") == ["FG101", "FG201"]
     assert codes("  # fullgraph: ignore[FG1]") == ["FG301", "FG101", "FG201"]
     assert codes(c2="  # fullgraph: ignore[FG3, fg1]") == ["FG301", "FG201"]
-    assert codes("  # noqa: FG301") == ["FG301", "FG101", "FG201"]
+    assert codes("  # noqa: FG301") == ["FG101", "FG201"]  # as for every other linter
+    assert codes("  # noqa") == ["FG101", "FG201"]
+    assert codes("  # noqa: E501") == ["FG301", "FG101", "FG201"]  # another linter's code
 
 
 def test_comment_on_the_last_line_of_a_multiline_statement():
@@ -39,6 +41,9 @@ def test_comment_on_the_last_line_of_a_multiline_statement():
     ("x  # fullgraph: ignore[FG2,FG30]", "FG301", True),
     ("x  # fullgraph: ignore[FG2]", "FG301", False),
     ("x  # other tool", "FG301", False),
+    ("x  # noqa: FG301, E501", "FG301", True),
+    ("x  # NOQA:FG3", "FG301", True),
+    ("x  # noqa: F", "FG301", False),  # only FG prefixes widen a noqa list
 ])
 def test_suppressed(line, code, expected):
     assert suppressed(line, code) is expected

@@ -18,8 +18,9 @@ def copy(tmp_path: Path, name: str) -> Path:
 
 def test_fix_in_place_then_nothing_left(tmp_path, capsys):
     path = copy(tmp_path, "predicate/if_else_assign.in.py")
-    assert main(["fix", str(path)]) == 1
+    assert main(["fix", str(path)]) == 0  # as `ruff check --fix`: 0 when nothing is left
     assert path.read_text() == (FIXTURES / "predicate/if_else_assign.out.py").read_text()
+    assert "fixed 1 finding in 1 file; 0 findings left." in capsys.readouterr().out
     assert main(["fix", str(path)]) == 0
 
 
@@ -32,13 +33,15 @@ def test_diff_prints_and_does_not_write(tmp_path, capsys):
     assert path.read_text() == before
 
 
-def test_select_and_ignore(tmp_path):
+def test_select_and_ignore(tmp_path, capsys):
     path = copy(tmp_path, "defer/print_item.in.py")
     before = path.read_text()
     assert main(["fix", "--select", "FG1", str(path)]) == 0
-    assert main(["fix", "--ignore", "FG3", str(path)]) == 0
+    assert main(["fix", "--ignore", "FG3", str(path)]) == 1  # FG201 has no safe fix here: it is left
+    assert "FG201" in capsys.readouterr().out
     assert path.read_text() == before
-    assert main(["fix", "--select", "FG301", str(path)]) == 1
+    assert main(["fix", "--select", "FG301", str(path)]) == 0
+    assert path.read_text() != before
 
 
 def test_folder_and_missing_path(tmp_path, capsys):

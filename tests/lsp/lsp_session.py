@@ -34,6 +34,7 @@ class Session:
         self.published: list[types.PublishDiagnosticsParams] = []
         self.applied: list[types.ApplyWorkspaceEditParams] = []
         self.registrations: list[types.Registration] = []
+        self.lens_refreshes = 0
         self.accept_edits = True
         self.server_capabilities = types.ServerCapabilities()
         self.client_capabilities = types.ClientCapabilities()
@@ -52,6 +53,10 @@ class Session:
                 return types.ApplyWorkspaceEditResult(applied=False, failure_reason="declined by test")
             ok = self.apply(params.edit)
             return types.ApplyWorkspaceEditResult(applied=ok, failure_reason=None if ok else "stale version")
+
+        @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+        def refresh_lenses(params=None):
+            self.lens_refreshes += 1
 
         @client.feature(types.CLIENT_REGISTER_CAPABILITY)
         def register(params: types.RegistrationParams):
@@ -141,16 +146,18 @@ def summary(diagnostics: list[types.Diagnostic]) -> list[tuple]:
                   for d in diagnostics)
 
 
-def start_client(settings: dict):
-    """A module-scoped pytest-lsp fixture: one server per client kind, initialised with ``settings``."""
+def start_client(settings: dict, capabilities: types.ClientCapabilities | None = None):
+    """A module-scoped pytest-lsp fixture: one server per client kind, initialised with ``settings``
+    (the VS Code and Neovim capability sets, or only ``capabilities`` when given)."""
 
-    @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER),
-                        params=["visual_studio_code", "neovim"], scope="module")
+    @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module",
+                        params=["given"] if capabilities else ["visual_studio_code", "neovim"])
     async def fixture(lsp_client: LanguageClient, request, tmp_path_factory):
         tmp_path = tmp_path_factory.mktemp("ws")
         lsp_client.session = Session(lsp_client, tmp_path)
         lsp_client.set_configuration({"fullgraph": {}})
-        caps = lsp_client.session.client_capabilities = client_capabilities(request.param)
+        caps = capabilities if capabilities else client_capabilities(request.param)
+        lsp_client.session.client_capabilities = caps
         result = await lsp_client.initialize_session(types.InitializeParams(
             capabilities=caps,
             root_uri=from_fs_path(str(tmp_path)),

@@ -2,7 +2,8 @@
 
 from lsprotocol.types import PositionEncodingKind as Kind
 
-from fullgraph.lsp.positions import Encoder, split_lines
+from fullgraph.lsp.positions import Encoder
+from fullgraph.text import split_lines
 
 LINE = 's = "😀猫" + x.item()'  # the emoji is 2 UTF-16 units and 4 UTF-8 bytes; the CJK char 1 and 3
 COL = LINE.index("x.item")

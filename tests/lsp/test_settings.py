@@ -32,4 +32,21 @@ def test_bad_values_fall_back_and_are_reported(tmp_path):
     effective = settings.for_path(str(tmp_path / "m.py"))
     assert (effective.run, effective.debounce_s) == ("onType", 0.2)
     assert effective.config.assume_compiled == "modules"
-    assert len(errors) == 2 and "pyproject" in errors[0] and "assume_compiled" in errors[1]
+    assert len(errors) == 4 and "pyproject" in errors[0] and "assume_compiled" in errors[1]
+    assert "fullgraph.run" in errors[2] and "fullgraph.debounce" in errors[3]
+
+
+def test_one_ill_typed_setting_keeps_the_valid_ones(tmp_path):
+    errors = []
+    settings = Settings(on_error=errors.append)
+    settings.update({"assumeCompiled": "all", "select": 7, "ignore": ["FG3"], "enable": "yes", "debounce": 50})
+    effective = settings.for_path(str(tmp_path / "m.py"))
+    assert effective.config.assume_compiled == "all" and effective.config.ignore == ("FG3",)
+    assert effective.config.select == ("FG",) and effective.enable is True and effective.debounce_s == 0.05
+    assert len(errors) == 2 and "fullgraph.select = 7" in errors[0] and "fullgraph.enable = 'yes'" in errors[1]
+
+
+def test_an_endless_debounce_is_refused(tmp_path):
+    settings = Settings(on_error=lambda message: None)
+    settings.update({"debounce": float("inf")})
+    assert settings.for_path(str(tmp_path / "m.py")).debounce_s == 0.2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -36,7 +37,7 @@ def _seen(diagnostics):
 
 def _run_e2e(client_dir: Path, out: Path) -> dict:
     env = dict(os.environ, PYTHON=sys.executable, FULLGRAPH_E2E_RESULT=str(out / "result.json"),
-               FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"))
+               FULLGRAPH_E2E_SHOT=str(out / "quickfix.png"), FULLGRAPH_E2E_HOVER_SHOT=str(out / "hover.png"))
     done = subprocess.run(["bash", str(client_dir / "e2e" / "run.sh")], env=env, capture_output=True, text=True, timeout=1500)
     assert (out / "result.json").exists(), done.stdout[-4000:] + done.stderr[-4000:]
     report = json.loads((out / "result.json").read_text())
@@ -129,3 +130,40 @@ def test_settings_change_reaches_the_running_server(result):
 def test_missing_fullgraph_is_explained_with_the_install_command(result):
     assert "fullgraph is not installed in " in result["log"]
     assert "-S -m pip install fullgraph" in result["log"]
+
+
+def test_cold_start_is_measured(result):
+    ext = result["exttest"]
+    print(f"open -> first squiggle: vsix {result['shot']['openToSquiggleMs']} ms, extension host {ext['openToDiagnosticsMs']} ms")
+    assert result["shot"]["openToSquiggleMs"] > 0 and ext["openToDiagnosticsMs"] > 0  # a figure, not a timed assertion
+    assert ext["firstStart"]["cached"] is False and ext["restartStart"]["cached"] is True  # the import check is remembered
+
+
+def test_lens_hover_and_status_bar_say_what_the_diagnostics_say(result):
+    ext = result["exttest"]
+    assert [lens["title"] for lens in ext["lenses"] if "graph break" in lens["title"]] == ["2 likely graph breaks · 2 fixable"]
+    assert ext["statusText"] == "$(warning) fullgraph: 2"
+    hover = "\n".join(ext["hover"])
+    assert not any(d["message"] in hover for d in ext["diagnostics"])  # VS Code shows the message already
+    assert hover.count("**FG101**") == 1 and hover.count("```diff") == 1 and "gb0170.html" in hover
+    assert all("http" not in d["message"] for d in ext["diagnostics"])
+
+
+def test_nothing_to_fix_stays_silent(result):
+    ext = result["exttest"]
+    assert ext["secondFixAll"]["applied"] is False and ext["secondFixAll"]["reason"] == "nothing to fix"
+    assert not [m for m in ext["shownAfterNothingToFix"] if "nothing to fix" in m["message"]]
+
+
+def test_missing_fullgraph_offers_install_into_the_chosen_interpreter(result):
+    shown = result["exttest"]["notInstalledMessage"]
+    assert shown["level"] == "error" and shown["actions"] == ["Install fullgraph", "Select interpreter", "Show output"]
+
+
+def test_output_channel_is_quiet_and_stamped_once(result):
+    log = result["log"]
+    assert "Cancel notification for unknown message id" not in log
+    assert not re.search(r"\[error\].*exited with code 0", log)
+    assert "exited with code 0" in log  # the restart's normal exit, as information
+    stamped_twice = [line for line in log.splitlines() if re.search(r"\d:\d\d:\d\d.*\d:\d\d:\d\d", line)]
+    assert not stamped_twice, stamped_twice[:3]

@@ -2,8 +2,9 @@
 //   node drive.cjs exttest <baseUrl> <folder> <extensionDir> <testsModule> <resultJson>
 //     loads the extension unpackaged and runs <testsModule> inside the extension host
 //     (code-server needs --vscode-option enable-smoke-test-driver); waits for <resultJson>.
-//   node drive.cjs shot <baseUrl> <folder> <file> <png> <resultJson>
-//     opens <file>, waits for squiggles, opens the quick-fix menu on the last one, saves <png>.
+//   node drive.cjs shot <baseUrl> <folder> <file> <png> <resultJson> [<hoverPng>]
+//     opens <file>, waits for squiggles, opens the quick-fix menu on the last one, saves <png>;
+//     then hovers the FG101 squiggle and saves <hoverPng>.
 // Env: CHROMIUM (default /usr/bin/chromium), E2E_TIMEOUT_MS (default 240000).
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -55,16 +56,43 @@ async function exttest(base, folder, extDir, testsModule, resultFile) {
   return report.ok;
 }
 
-async function shot(base, folder, file, png, resultFile) {
+/** Hovers the first squiggle and saves <png> with the hover open; returns the hover's text. */
+async function hoverShot(page, squiggles, png) {
+  await page.keyboard.press('Escape');
+  await page.waitForTimeout(300);
+  const hover = page.locator('.monaco-hover:visible');
+  for (let attempt = 1; ; attempt++) {
+    const box = await page.locator(squiggles).nth(1).boundingBox();
+    await page.mouse.move(box.x + 8, box.y + box.height / 2);
+    await page.waitForTimeout(200);
+    await page.mouse.move(box.x + 10, box.y + box.height / 2);
+    try {
+      await hover.filter({ hasText: 'fix' }).first().waitFor({ state: 'visible', timeout: 15000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await page.mouse.move(0, 0);
+    }
+  }
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: png });
+  return (await hover.first().innerText()).trim();
+}
+
+async function shot(base, folder, file, png, resultFile, hoverPng) {
   const result = { file };
   const squiggles = '.monaco-editor .squiggly-error, .monaco-editor .squiggly-warning, .monaco-editor .squiggly-info';
   await withPage(folderUrl(base, folder), async (page) => {
     await page.waitForSelector('.explorer-folders-view .monaco-list-row', { timeout: 60000 });
+    const opened = Date.now();
+    result.openedAt = new Date(opened).toISOString();  // to line up with the extension's log
     await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
     await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30000 });
     await page.waitForSelector(squiggles, { timeout: 90000 });
     result.squiggles = await page.locator(squiggles).count();
     result.squiggleMs = Date.now() - t0;
+    result.openToSquiggleMs = Date.now() - opened;  // click on the file -> first squiggle (cold: first Python file)
+    log(`open -> first squiggle: ${result.openToSquiggleMs} ms`);
     log('squiggles:', result.squiggles);
     const menu = page.locator('.action-widget .monaco-list-row.action').first();
     for (let attempt = 1; ; attempt++) {
@@ -85,6 +113,13 @@ async function shot(base, folder, file, png, resultFile) {
     result.quickFixes = (await page.locator('.action-widget').first().innerText()).trim().split('\n').filter(Boolean);
     log('quick-fix menu:', JSON.stringify(result.quickFixes));
     await page.screenshot({ path: png });
+    if (hoverPng) {
+      try {
+        result.hoverText = await hoverShot(page, squiggles, hoverPng);
+      } catch (e) {
+        result.hoverError = String(e).slice(0, 300);  // the screenshot of the hover is a bonus, not a gate
+      }
+    }
     await page.keyboard.press('Escape');
   });
   result.totalMs = Date.now() - t0;

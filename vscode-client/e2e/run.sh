@@ -5,7 +5,8 @@
 # with the packaged .vsix installed, runs e2e/suite inside the extension host with the extension
 # loaded unpackaged, writes a JSON result and stops every process it started (by process group).
 # Env: FULLGRAPH_E2E_CACHE (default <repo>/.cache/vscode-e2e), PYTHON (default <repo>/.venv/bin/python),
-#      FULLGRAPH_E2E_RESULT (default <cache>/result.json), FULLGRAPH_E2E_SHOT (default <repo>/docs/vscode-quickfix.png)
+#      FULLGRAPH_E2E_RESULT (default <cache>/result.json), FULLGRAPH_E2E_SHOT (default <repo>/docs/vscode-quickfix.png),
+#      FULLGRAPH_E2E_HOVER_SHOT (default <repo>/docs/vscode-hover.png)
 set -euo pipefail
 
 CLIENT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,6 +15,7 @@ CACHE="${FULLGRAPH_E2E_CACHE:-$REPO/.cache/vscode-e2e}"
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 RESULT="${FULLGRAPH_E2E_RESULT:-$CACHE/result.json}"
 SHOT="${FULLGRAPH_E2E_SHOT:-$REPO/docs/vscode-quickfix.png}"
+HOVER_SHOT="${FULLGRAPH_E2E_HOVER_SHOT:-$REPO/docs/vscode-hover.png}"
 NODE24_VERSION=24.21.0
 CS_VERSION=4.139.1
 PW_VERSION=1.65.1
@@ -130,7 +132,7 @@ log "install the packaged .vsix; screenshot of squiggles and the quick-fix menu"
 cs --install-extension "$CLIENT/fullgraph.vsix" --force >/dev/null
 INSTALLED="$(cs --list-extensions --show-versions | grep -i '^fullgraph\.' || true)"
 mkdir -p "$(dirname "$SHOT")"
-SHOT_RC=0; drive shot "http://127.0.0.1:$PORT" "$RUN/ws" model.py "$SHOT" "$RUN/shot.json" || SHOT_RC=$?
+SHOT_RC=0; drive shot "http://127.0.0.1:$PORT" "$RUN/ws" model.py "$SHOT" "$RUN/shot.json" "$HOVER_SHOT" || SHOT_RC=$?
 cs --uninstall-extension fullgraph.fullgraph >/dev/null   # the test below loads the unpackaged copy
 
 log "extension-host test"
@@ -154,6 +156,11 @@ report["ok"] = bool(report["exttest"].get("ok")) and test_rc == "0" and shot_rc 
 with open(out, "w") as f:
     json.dump(report, f, indent=2)
 print(json.dumps({k: report[k] for k in ("ok", "vsix_installed", "screenshot", "install_s", "total_s")}))
+load = os.getloadavg()[0]
+print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (click in the explorer); "
+      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument); "
+      f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
+      f"load average {load:.2f} on {os.cpu_count()} CPUs")
 PY
 log "result: $RESULT"
 [ "$SHOT_RC" = 0 ] && [ "$TEST_RC" = 0 ] && [ -n "$INSTALLED" ]

@@ -3,6 +3,7 @@ import { execFile } from 'child_process';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature } from 'vscode-languageclient/node';
 import { Launch, probeCommand, serverCommand } from './launch';
+import { LineRouter } from './log';
 import { serverSettings } from './settings';
 
 export const SECTION = 'fullgraph';
@@ -52,6 +53,32 @@ const pushDiagnosticsOnly: StaticFeature = {
   clear: () => undefined,
 };
 
+/**
+ * vscode-languageclient logs every exit of the server process as an error, also the normal
+ * `exit 0` after a stop or restart; that one is information.
+ */
+class FullgraphLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    if (message === 'Server process exited with code 0.') this.info(message);
+    else super.error(message, data, showNotification);
+  }
+}
+
+/** An output channel that writes each line once, at its level, into the extension's log channel. */
+function routedChannel(log: vscode.LogOutputChannel): vscode.OutputChannel {
+  const router = new LineRouter(log);
+  return {
+    name: log.name,
+    append: (text: string) => router.append(text),
+    appendLine: (line: string) => router.appendLine(line),
+    replace: (text: string) => router.append(text),
+    clear: () => log.clear(),
+    show: (...args: unknown[]) => log.show(...(args as [boolean?])),
+    hide: () => log.hide(),
+    dispose: () => undefined,  // the extension owns the log channel
+  };
+}
+
 /** Builds (does not start) the client for a checked launch. */
 export function createClient(launch: Launch, log: vscode.LogOutputChannel): LanguageClient {
   const { command, args } = serverCommand(launch);
@@ -60,8 +87,8 @@ export function createClient(launch: Launch, log: vscode.LogOutputChannel): Lang
   const serverOptions: ServerOptions = { command, args, options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } } };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
-    outputChannel: log,
-    traceOutputChannel: log,
+    outputChannel: routedChannel(log),
+    traceOutputChannel: routedChannel(log),
     initializationOptions: { settings: settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri) },
     middleware: {
       // In an untrusted workspace no lens offers, and no command runs, the user's code.
@@ -84,7 +111,7 @@ export function createClient(launch: Launch, log: vscode.LogOutputChannel): Lang
     },
   };
   // The id `fullgraph` makes the client read `fullgraph.trace.server` itself.
-  const client = new LanguageClient(SECTION, 'fullgraph', serverOptions, clientOptions);
+  const client = new FullgraphLanguageClient(SECTION, 'fullgraph', serverOptions, clientOptions);
   client.registerFeature(pushDiagnosticsOnly);
   return client;
 }

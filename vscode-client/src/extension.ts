@@ -2,15 +2,29 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { createClient, probe, SECTION, settingsFor, UNTRUSTED_MESSAGE } from './client';
-import { installCommand, Launch, resolveInterpreter } from './launch';
-import { activeInterpreter, onInterpreterChange } from './python';
+import { INSTALL, installChoices, installCommand, Launch, launchKey, PICK_INTERPRETER, resolveInterpreter } from './launch';
+import { quickInterpreter } from './discovery';
+import { activeInterpreter, onInterpreterChange, pickWithPythonExtension } from './python';
 import { clientSettings, RESTART_KEYS, shouldNotify } from './settings';
-import { ServerState, statusView } from './status';
+import { countBreaks, ServerState, statusView } from './status';
 
 /** Server command ids (distinct from the client's palette commands). */
 const SERVER_FIX_ALL = 'fullgraph.applyFixAll';
 const SERVER_CONFIRM = 'fullgraph.confirm';
 const RESTART_DELAY_MS = 1000;
+/** globalState key: launches whose interpreter imported fullgraph last time (checked again in parallel). */
+const IMPORTS_FULLGRAPH = 'fullgraph.importsFullgraph';
+/** globalState key: the Python extension's interpreter at the last start. */
+const PYTHON_ENVIRONMENT = 'fullgraph.pythonEnvironment';
+/** What the server answers when fix-all has nothing to change: not worth a notification (as ruff). */
+const NOTHING_TO_FIX = 'nothing to fix';
+
+/** A notification the extension showed (kept for the end-to-end tests). */
+export interface Shown {
+  level: 'error' | 'warning' | 'info';
+  message: string;
+  actions: string[];
+}
 
 /** What the server's commands answer. */
 interface CommandAnswer {
@@ -24,10 +38,14 @@ class Controller implements vscode.Disposable {
   private current: ServerState = 'stopped';
   private restartTimer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
+  readonly shown: Shown[] = [];
+  /** Milliseconds from the start request to the running server, and whether the check was cached. */
+  lastStart: { ms: number; cached: boolean } | undefined;
 
   constructor(
     readonly log: vscode.LogOutputChannel,
     private readonly status: vscode.StatusBarItem,
+    private readonly memory: vscode.Memento,
   ) {}
 
   private folder(): vscode.Uri | undefined {
@@ -56,8 +74,12 @@ class Controller implements vscode.Disposable {
       return;
     }
     const enabled = settingsFor(doc.uri).enable !== false;
-    const count = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'fullgraph').length;
-    const view = statusView(enabled ? this.state : 'disabled', this.state === 'running' ? count : undefined);
+    const ours = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'fullgraph');
+    const { breaks, fixable } = countBreaks(ours.map((d) => {
+      const finding = (d as { data?: { finding?: { fix?: string | null; fix_blocked?: string | null } } }).data?.finding;
+      return { code: String(typeof d.code === 'object' ? d.code.value : d.code), fixable: !!finding?.fix && !finding.fix_blocked };
+    }));
+    const view = statusView(enabled ? this.state : 'disabled', this.state === 'running' ? breaks : undefined, fixable);
     this.status.text = view.text;
     this.status.tooltip = view.tooltip;
     this.status.show();
@@ -66,36 +88,71 @@ class Controller implements vscode.Disposable {
   private notifyError(message: string, ...actions: string[]): Thenable<string | undefined> {
     this.log.error(message);
     const level = clientSettings(vscode.workspace.getConfiguration(SECTION)).showNotifications;
-    return shouldNotify(level, 'error') ? vscode.window.showErrorMessage(message, ...actions) : Promise.resolve(undefined);
+    if (!shouldNotify(level, 'error')) return Promise.resolve(undefined);
+    this.shown.push({ level: 'error', message, actions });
+    return vscode.window.showErrorMessage(message, ...actions);
+  }
+
+  private notify(level: 'warning' | 'info', message: string): void {
+    this.shown.push({ level, message, actions: [] });
+    void (level === 'warning' ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
+  }
+
+  private async remember(launch: Launch, importsFullgraph: boolean): Promise<void> {
+    const key = launchKey(launch);
+    const known = this.memory.get<string[]>(IMPORTS_FULLGRAPH, []).filter((k) => k !== key);
+    await this.memory.update(IMPORTS_FULLGRAPH, importsFullgraph ? [...known, key].slice(-20) : known);
   }
 
   private async launch(): Promise<Launch> {
     const folder = this.folder();
     const own = clientSettings(vscode.workspace.getConfiguration(SECTION, folder)).interpreter;
-    const fromPython = own.length ? undefined : await activeInterpreter(folder);
-    return resolveInterpreter(own, fromPython, folder?.fsPath);
+    if (own.length) return resolveInterpreter(own, undefined, folder?.fsPath);
+    // The Python extension may take seconds to activate: start with what the last start learned.
+    const quick = await quickInterpreter(this.memory.get<string[]>(PYTHON_ENVIRONMENT), () => activeInterpreter(folder),
+      (argv) => this.memory.update(PYTHON_ENVIRONMENT, argv));
+    void quick.changed.then((changed) => {
+      if (!changed) return;
+      this.log.info("The Python extension's interpreter differs from the last start's: restarting");
+      this.scheduleRestart();
+    });
+    return resolveInterpreter(own, quick.argv, folder?.fsPath);
   }
 
   start(): Promise<void> {
     return this.serial(async () => {
       if (this.client) return;
       this.setState('starting');
+      const started = Date.now();
       const launch = await this.launch();
       this.log.info(`Interpreter (${launch.origin}): ${[launch.command, ...launch.args].join(' ')}`);
-      const checked = await probe(launch);
-      if (!checked.ok) {
-        this.setState('failed');
-        this.log.error(checked.detail);
-        void this.explainProbeFailure(launch, checked.missingInterpreter);
-        return;
+      // The import check runs in parallel with the server when this interpreter passed it last time.
+      const cached = this.memory.get<string[]>(IMPORTS_FULLGRAPH, []).includes(launchKey(launch));
+      const checking = probe(launch);
+      if (!cached) {
+        const checked = await checking;
+        if (!checked.ok) {
+          this.failProbe(launch, checked);
+          return;
+        }
+        await this.remember(launch, true);
       }
       const client = createClient(launch, this.log);
       client.onDidChangeState((e) => {
         if (this.client === client) this.setState(e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped');
       });
       this.client = client;
+      if (cached) {
+        void checking.then((checked) => {
+          if (checked.ok) return;
+          void this.remember(launch, false);  // the next start checks first again
+          if (this.client === client) void this.stop().then(() => this.failProbe(launch, checked));
+        });
+      }
       try {
         await client.start();
+        this.lastStart = { ms: Date.now() - started, cached };
+        this.log.info(`Server running ${this.lastStart.ms} ms after the start request (import check ${cached ? 'cached, run in parallel' : 'run first'})`);
       } catch (err) {
         this.client = undefined;
         this.setState('failed');
@@ -104,24 +161,41 @@ class Controller implements vscode.Disposable {
     });
   }
 
+  private failProbe(launch: Launch, checked: { missingInterpreter: boolean; detail: string }): void {
+    this.setState('failed');
+    this.log.error(checked.detail);
+    void this.explainProbeFailure(launch, checked.missingInterpreter);
+  }
+
   private async explainProbeFailure(launch: Launch, missingInterpreter: boolean): Promise<void> {
     const interpreter = [launch.command, ...launch.args].join(' ');
+    let pick: string | undefined;
+    if (!missingInterpreter) this.log.info(`Install fullgraph with: ${installCommand(launch)}`);
     if (missingInterpreter) {
-      const pick = await this.notifyError(`fullgraph: Python interpreter "${interpreter}" not found. Set "fullgraph.interpreter" or select an interpreter in the Python extension.`, 'Open settings');
-      if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'fullgraph.interpreter');
-      return;
+      pick = await this.notifyError(`fullgraph: Python interpreter "${interpreter}" not found.`, PICK_INTERPRETER);
+    } else if (launch.origin === 'default') {
+      pick = await this.notifyError(`fullgraph is not installed in ${interpreter}. Select your project's interpreter to install it there.`, ...installChoices(launch));
+    } else {
+      pick = await this.notifyError(`fullgraph is not installed in ${interpreter}.`, ...installChoices(launch), 'Show output');
     }
-    const install = installCommand(launch);
-    const pick = await this.notifyError(`fullgraph is not installed in ${interpreter}. Install it with: ${install}`, 'Install in terminal', 'Copy command', 'Show output');
-    if (pick === 'Install in terminal') {
+    if (pick === INSTALL) {
       const terminal = vscode.window.createTerminal('fullgraph install');
       terminal.show();
-      terminal.sendText(install);
-    } else if (pick === 'Copy command') {
-      await vscode.env.clipboard.writeText(install);
+      terminal.sendText(installCommand(launch));  // the server restarts once the interpreter changes or on "Restart server"
+    } else if (pick === PICK_INTERPRETER) {
+      await this.pickInterpreter(launch);
     } else if (pick) {
       this.log.show();
     }
+  }
+
+  /** The Python extension's picker (unless fullgraph.interpreter is set), else a file picker into the setting. */
+  private async pickInterpreter(launch: Launch): Promise<void> {
+    if (launch.origin !== 'setting' && (await pickWithPythonExtension())) return;  // its change event restarts us
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Use this interpreter', title: 'fullgraph: select a Python interpreter' });
+    if (!picked?.length) return;
+    const target = this.folder() ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await vscode.workspace.getConfiguration(SECTION).update('interpreter', [picked[0].fsPath], target);  // restarts the server
   }
 
   stop(): Promise<void> {
@@ -164,7 +238,7 @@ class Controller implements vscode.Disposable {
   async serverCommand(command: string, extra: (doc: vscode.TextDocument) => unknown[]): Promise<unknown> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.document.languageId !== 'python') {
-      void vscode.window.showInformationMessage('fullgraph: open a Python file first.');
+      this.notify('info', 'fullgraph: open a Python file first.');
       return undefined;
     }
     if (this.client?.state !== State.Running) {
@@ -184,7 +258,7 @@ class Controller implements vscode.Disposable {
   /** "Fix all graph breaks in file": the server applies one edit to this version of the file. */
   async fixAll(): Promise<unknown> {
     const answer = (await this.serverCommand(SERVER_FIX_ALL, (doc) => [doc.version])) as CommandAnswer | undefined;
-    if (answer && answer.applied === false && answer.reason) void vscode.window.showInformationMessage(`fullgraph: ${answer.reason}`);
+    if (answer && answer.applied === false && answer.reason && answer.reason !== NOTHING_TO_FIX) this.notify('info', `fullgraph: ${answer.reason}`);
     return answer;
   }
 
@@ -196,7 +270,7 @@ class Controller implements vscode.Disposable {
     }
     // Arguments: uri, target ("" = the file's default sample inputs).
     const answer = (await this.serverCommand(SERVER_CONFIRM, () => [''])) as CommandAnswer | undefined;
-    if (answer && answer.ok === false && answer.reason) void vscode.window.showWarningMessage(`fullgraph: ${answer.reason}`);
+    if (answer && answer.ok === false && answer.reason) this.notify('warning', `fullgraph: ${answer.reason}`);
     return answer;
   }
 
@@ -211,6 +285,9 @@ let controller: Controller | undefined;
 /** What the extension exports (used by the end-to-end tests). */
 export interface FullgraphApi {
   serverState(): ServerState;
+  statusText(): string;
+  shownMessages(): Shown[];
+  lastStart(): { ms: number; cached: boolean } | undefined;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<FullgraphApi> {
@@ -218,7 +295,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Fullgr
   const status = vscode.window.createStatusBarItem('fullgraph.status', vscode.StatusBarAlignment.Right, 100);
   status.name = 'fullgraph';
   status.command = 'fullgraph.showOutput';
-  const ctl = new Controller(log, status);
+  const ctl = new Controller(log, status, context.globalState);
   controller = ctl;
   context.subscriptions.push(
     log,
@@ -244,7 +321,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Fullgr
   });
   if (pythonChange) context.subscriptions.push(pythonChange);
   void ctl.start();
-  return { serverState: () => ctl.state };
+  return { serverState: () => ctl.state, statusText: () => status.text, shownMessages: () => [...ctl.shown], lastStart: () => ctl.lastStart };
 }
 
 export async function deactivate(): Promise<void> {

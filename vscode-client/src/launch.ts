@@ -11,8 +11,8 @@ export interface Launch {
 
 export const DEFAULT_INTERPRETER = 'python3';
 export const SERVER_ARGS = ['-m', 'fullgraph', 'serve'];
-/** Exits 0 exactly when the fullgraph package can be imported. */
-export const PROBE_ARGS = ['-c', 'import fullgraph'];
+/** Exits 0 exactly when fullgraph and the language-server packages it needs can be imported (cheap: package roots only). */
+export const PROBE_ARGS = ['-c', 'import fullgraph, lsprotocol, pygls'];
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`. */
 export function expandVariables(value: string, workspaceFolder: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -61,4 +61,22 @@ export function shellQuote(arg: string, platform: NodeJS.Platform = process.plat
 export function installCommand(launch: Launch, platform: NodeJS.Platform = process.platform): string {
   const prefix = platform === 'win32' && /\s/.test(launch.command) ? '& ' : '';
   return prefix + [launch.command, ...launch.args, '-m', 'pip', 'install', 'fullgraph'].map((a) => shellQuote(a, platform)).join(' ');
+}
+
+/** Key of a launch in the cache of launches whose interpreter imported fullgraph last time. */
+export function launchKey(launch: Launch): string {
+  return JSON.stringify([launch.command, ...launch.args]);
+}
+
+/** What the "fullgraph is not installed" notification offers. */
+export const PICK_INTERPRETER = 'Select interpreter';
+export const INSTALL = 'Install fullgraph';
+
+/**
+ * The choices when fullgraph cannot be imported: with no interpreter chosen (the `python3`
+ * fallback, often a system Python that refuses pip installs) pick one first; with a chosen
+ * one, install into it (or pick another).
+ */
+export function installChoices(launch: Launch): string[] {
+  return launch.origin === 'default' ? [PICK_INTERPRETER] : [INSTALL, PICK_INTERPRETER];
 }

@@ -42,3 +42,10 @@ export async function activeInterpreter(resource?: vscode.Uri): Promise<string[]
 export async function onInterpreterChange(listener: () => void): Promise<vscode.Disposable | undefined> {
   return (await api())?.environments?.onDidChangeActiveEnvironmentPath(listener);
 }
+
+/** Opens the Python extension's interpreter picker; false when the extension is not installed. */
+export async function pickWithPythonExtension(): Promise<boolean> {
+  if (!vscode.extensions.getExtension(PYTHON_EXTENSION)) return false;
+  await vscode.commands.executeCommand('python.setInterpreter');
+  return true;
+}

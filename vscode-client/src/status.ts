@@ -7,8 +7,23 @@ export interface StatusView {
   tooltip: string;
 }
 
-/** Status bar text for the server state and the count of fullgraph diagnostics in the active file. */
-export function statusView(state: ServerState, count: number | undefined): StatusView {
+/** Codes that are not graph breaks: syntax errors and Dynamo recompilation notes. */
+export const NOT_BREAKS = ['FG000', 'FG901'];
+
+/** The part of a fullgraph diagnostic the counts read. */
+export interface CountedDiagnostic {
+  code: string;
+  fixable: boolean;
+}
+
+/** Likely graph breaks and how many of them have a safe fix, from the published diagnostics. */
+export function countBreaks(diagnostics: CountedDiagnostic[]): { breaks: number; fixable: number } {
+  const breaks = diagnostics.filter((d) => !NOT_BREAKS.includes(d.code));
+  return { breaks: breaks.length, fixable: breaks.filter((d) => d.fixable).length };
+}
+
+/** Status bar text for the server state and the count of likely graph breaks in the active file. */
+export function statusView(state: ServerState, count: number | undefined, fixable = 0): StatusView {
   switch (state) {
     case 'starting':
       return { text: '$(sync~spin) fullgraph', tooltip: 'fullgraph: starting the language server' };
@@ -25,6 +40,6 @@ export function statusView(state: ServerState, count: number | undefined): Statu
   const noun = count === 1 ? 'likely graph break' : 'likely graph breaks';
   return {
     text: count ? `$(warning) fullgraph: ${count}` : '$(check) fullgraph: 0',
-    tooltip: `fullgraph: running · ${count} ${noun} in this file`,
+    tooltip: `fullgraph: running · ${count} ${noun} in this file` + (fixable ? ` · ${fixable} fixable` : ''),
   };
 }

@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as os from 'os';
 import * as path from 'path';
-import { expandVariables, installCommand, probeCommand, resolveInterpreter, serverCommand } from '../src/launch';
+import { expandVariables, installChoices, installCommand, launchKey, probeCommand, resolveInterpreter, serverCommand } from '../src/launch';
 
 describe('resolveInterpreter', () => {
   it('prefers the fullgraph.interpreter setting', () => {
@@ -47,7 +47,7 @@ describe('server and probe argv', () => {
   });
 
   it('probes by importing fullgraph', () => {
-    assert.deepStrictEqual(probeCommand(launch), { command: '/v/bin/python', args: ['-X', 'utf8', '-c', 'import fullgraph'] });
+    assert.deepStrictEqual(probeCommand(launch), { command: '/v/bin/python', args: ['-X', 'utf8', '-c', 'import fullgraph, lsprotocol, pygls'] });
   });
 });
 
@@ -59,5 +59,20 @@ describe('installCommand', () => {
   it('quotes paths with spaces for POSIX shells and PowerShell', () => {
     assert.strictEqual(installCommand({ command: "/my env/it's/python", args: [], origin: 'setting' }, 'linux'), `'/my env/it'\\''s/python' -m pip install fullgraph`);
     assert.strictEqual(installCommand({ command: 'C:\\Program Files\\Python\\python.exe', args: [], origin: 'setting' }, 'win32'), '& "C:\\Program Files\\Python\\python.exe" -m pip install fullgraph');
+  });
+});
+
+describe('installChoices', () => {
+  it('asks for an interpreter first when none was chosen', () => {
+    assert.deepStrictEqual(installChoices(resolveInterpreter([], undefined)), ['Select interpreter']);
+  });
+
+  it('installs into a chosen interpreter', () => {
+    assert.deepStrictEqual(installChoices(resolveInterpreter(['/venv/bin/python'], undefined)), ['Install fullgraph', 'Select interpreter']);
+    assert.deepStrictEqual(installChoices(resolveInterpreter([], ['/conda/bin/python'])), ['Install fullgraph', 'Select interpreter']);
+  });
+
+  it('keys the probe cache by the whole argv', () => {
+    assert.notStrictEqual(launchKey(resolveInterpreter(['/p', '-S'], undefined)), launchKey(resolveInterpreter(['/p'], undefined)));
   });
 });

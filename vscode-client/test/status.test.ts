@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { statusView } from '../src/status';
+import { countBreaks, statusView } from '../src/status';
 
 describe('statusView', () => {
   it('shows the count of likely breaks while running', () => {
@@ -14,5 +14,18 @@ describe('statusView', () => {
     assert.match(statusView('failed', 2).text, /\$\(error\)/);
     assert.match(statusView('stopped', undefined).text, /debug-stop/);
     assert.match(statusView('disabled', undefined).tooltip, /disabled/);
+  });
+});
+
+describe('countBreaks', () => {
+  it('leaves out syntax errors and recompilation notes and counts the fixable ones', () => {
+    const counted = countBreaks([
+      { code: 'FG101', fixable: true },
+      { code: 'FG901', fixable: false },
+      { code: 'FG000', fixable: false },
+      { code: 'FG451', fixable: false },
+    ]);
+    assert.deepStrictEqual(counted, { breaks: 2, fixable: 1 });
+    assert.match(statusView('running', 2, 1).tooltip, /2 likely graph breaks in this file · 1 fixable/);
   });
 });

@@ -9,6 +9,7 @@ the call (its block, then each enclosing ``if``'s block up to the function body)
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from collections.abc import Callable
 
 from fullgraph.analysis.facts import TENSOR_ATTRS
@@ -25,47 +26,66 @@ Tensorish = Callable[[ast.expr], bool]  # may this expression hold a tensor?
 
 
 def in_epilogue(fn: ast.AST, parents: list[ast.AST], deferred: Deferred,
-                tensorish: Tensorish = lambda node: False) -> bool:
+                tensorish: Tensorish = lambda node: False, scan: EpilogueScan | None = None) -> bool:
     """Whether the call at ``parents[-1]`` (an expression statement, ``parents`` its ancestors from
     a statement of ``fn``'s body down, through ``if`` blocks only) comes after some work and is
     followed, on every path, only by quiet epilogue statements and then a plain ``return`` or
-    the end of ``fn``."""
+    the end of ``fn``. Pass the same ``scan`` for the calls of one function: it remembers what it
+    judged, so a function's calls cost time linear in its length."""
     if len(parents) < 2 or not isinstance(parents[-1], ast.Call) or not isinstance(parents[-2], ast.Expr):
         return False
     if not _quiet(parents[-1].args + parents[-1].keywords, broken=False):
         return False  # a tensor operation after a conversion inside the call itself
-    scan = _Scan(fn, deferred, tensorish)
+    scan = scan or EpilogueScan(fn, deferred, tensorish)
     verdict, worked = None, False
     for level in range(len(parents) - 2, -1, -1):
         holder = parents[level - 1] if level else fn
         if holder is not fn and not isinstance(holder, ast.If):
             return False  # loops repeat, `with`/`try` blocks have exits of their own
         block = _block_of(holder, parents[level])
-        index = next(i for i, stmt in enumerate(block) if stmt is parents[level])
+        index = _index_of(block, parents[level])
         if verdict is None:
-            verdict = scan.tail(block[index + 1:])
+            verdict = scan.tail(block, index + 1)
             if verdict is False:
                 return False
-        worked = worked or any(not scan.setup(stmt) for stmt in block[:index])
+        worked = worked or scan.first_work(block) < index
     return worked  # a call before any work is where Dynamo's graph starts, not where it ends
 
 
-class _Scan:
-    """Judges the statements that follow an epilogue call."""
+class EpilogueScan:
+    """Judges the statements around the epilogue calls of one function, each statement once."""
 
-    def __init__(self, fn: ast.AST, deferred: Deferred, tensorish: Tensorish) -> None:
+    def __init__(self, fn: ast.AST, deferred: Deferred, tensorish: Tensorish = lambda node: False) -> None:
         self.deferred, self.tensorish = deferred, tensorish
         self.replays = {s.name for s in fn.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        self._tails: dict[int, tuple[list, dict[int, bool | None]]] = {}
+        self._first_work: dict[int, tuple[list, int]] = {}
 
-    def tail(self, statements: list[ast.stmt]) -> bool | None:
-        """True at a plain ``return``, False at anything else that is not an epilogue statement,
-        None when the block runs out (the enclosing block decides)."""
-        for stmt in statements:
+    def tail(self, block: list[ast.stmt], start: int) -> bool | None:
+        """For ``block[start:]``: True at a plain ``return``, False at anything else that is not an
+        epilogue statement, None when the block runs out (the enclosing block decides)."""
+        memo = self._tails.setdefault(id(block), (block, {}))[1]
+        walked, index = [], start
+        while index < len(block) and index not in memo:
+            stmt = block[index]
             if isinstance(stmt, ast.Return):
-                return stmt.value is None or plain_value(stmt.value)
-            if not self.statement(stmt):
-                return False
-        return None
+                memo[index] = stmt.value is None or plain_value(stmt.value)
+            elif not self.statement(stmt):
+                memo[index] = False
+            else:
+                walked.append(index)
+                index += 1
+        verdict = memo.get(index)
+        memo.update(dict.fromkeys(walked, verdict))
+        return verdict
+
+    def first_work(self, block: list[ast.stmt]) -> int:
+        """Index of the first statement of ``block`` that does work (``len(block)`` when none does)."""
+        found = self._first_work.get(id(block))
+        if found is None:
+            index = next((i for i, stmt in enumerate(block) if not self.setup(stmt)), len(block))
+            found = self._first_work[id(block)] = (block, index)
+        return found[1]
 
     def setup(self, stmt: ast.stmt) -> bool:
         """A statement that does no work Dynamo would trace: a docstring, a nested def, ``pass``,
@@ -100,8 +120,20 @@ def plain_value(node: ast.expr) -> bool:
 
 
 def _block_of(holder: ast.AST, stmt: ast.stmt) -> list[ast.stmt]:
-    body = holder.body
-    return body if any(s is stmt for s in body) else holder.orelse
+    body = holder.body  # an `if`'s body ends on a line before its `else` block starts
+    return body if not isinstance(holder, ast.If) or stmt.lineno <= body[-1].end_lineno else holder.orelse
+
+
+def _index_of(block: list[ast.stmt], stmt: ast.stmt) -> int:
+    """Where ``stmt`` is in ``block`` (found by its line: statements are in line order)."""
+    index = bisect_left(block, stmt.lineno, key=_lineno)
+    while block[index] is not stmt:
+        index += 1
+    return index
+
+
+def _lineno(stmt: ast.stmt) -> int:
+    return stmt.lineno
 
 
 def _quiet(nodes, broken: bool) -> bool:

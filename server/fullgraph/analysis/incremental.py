@@ -13,9 +13,11 @@ clean too (an open bracket, string or continuation at the end of the input is a 
 so the unchanged suffix tokenizes exactly as before and the module's body is the prefix, span
 and suffix statements in turn; the suffix nodes only move by the change in line count.
 
-Anything in doubt falls back to a full `ast.parse`: no text has parsed yet, a lone CR (CRLF is
-read as LF, which gives the same tree), an
-edit spanning most of the file, a span that does not parse alone, or one that mentions
+Lines are those of `fullgraph.text` (CR, LF, CRLF); a span is re-joined with LF, which gives the
+tree the tokenizer gives (it reads every line end as LF, inside strings too).
+
+Anything in doubt falls back to a full `ast.parse`: no text has parsed yet, an edit spanning most
+of the file, a span that does not parse alone, or one that mentions
 `__future__` (future imports belong to the whole file; full parses keep them out of this reasoning).
 """
 
@@ -25,6 +27,8 @@ import ast
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass
+
+from fullgraph.text import split_lines
 
 _ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
 
@@ -57,11 +61,7 @@ class ParseCache:
 
     def parse(self, text: str, path: str) -> ast.Module:
         """`ast.parse(text, filename=path)`, re-parsing only the blocks changed since the last good text."""
-        if "\r" in text:  # CRLF parses as LF does; a lone CR ends a line for the tokenizer, not for split()
-            text = text.replace("\r\n", "\n")
-            if "\r" in text:
-                return ast.parse(text, filename=path)
-        lines = text.split("\n")
+        lines = split_lines(text)
         try:
             body = self._reparse(lines, path) if self._blocks else None
         except BaseException:

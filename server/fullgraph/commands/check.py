@@ -1,19 +1,20 @@
-"""`fullgraph check PATH...`: report likely graph breaks (exit 1 when any, 2 on usage errors)."""
+"""`fullgraph check [PATH...]`: report likely graph breaks (exit 1 when any, 2 on usage errors).
+
+No path checks the current folder; `-` reads the source from stdin (`--stdin-filename` names it).
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from fullgraph.commands.options import add_config_arguments, config_for_paths
+from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
+from fullgraph.commands.output import FORMAT_ALIASES, FORMATS, Paint, render, statistics, use_colour
 from fullgraph.config import Config
 from fullgraph.findings import Finding
-from fullgraph.wording import counted
 
 HELP = "report likely graph breaks (exit 1 when any)"
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
@@ -22,25 +23,30 @@ PARALLEL_MIN_FILES = 16  # below this, starting worker processes costs more than
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
-    parser.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    parser.add_argument("--statistics", action="store_true", help="count findings per rule")
+    add_path_arguments(parser)
+    parser.add_argument("--output-format", "--format", dest="output_format", default="full",
+                        choices=(*FORMATS, *FORMAT_ALIASES),
+                        help="full (source and fix, default), concise (one line each), json, sarif, "
+                             "github (workflow annotations), gitlab (code quality report)")
+    parser.add_argument("--statistics", action="store_true",
+                        help="print only a table of counts per rule, with how many are fixable")
+    parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
     add_config_arguments(parser)
 
 
 def collect_files(paths: list[str], config: Config) -> list[str]:
-    """Python files under `paths` (folders recursively, skipping excluded and tool folders)."""
+    """Python files under `paths` (folders recursively, skipping excluded and tool folders); `-` stays."""
     files: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
+        if raw == "-" or path.is_file():
             files.append(str(path))
             continue
         for folder, dirs, names in os.walk(path):
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
                              and not config.excludes(os.path.join(folder, d)))
-            files.extend(os.path.join(folder, n) for n in sorted(names)
+            files.extend(os.path.normpath(os.path.join(folder, n)) for n in sorted(names)
                          if n.endswith((".py", ".pyi")) and not config.excludes(os.path.join(folder, n)))
     return files
 
@@ -65,31 +71,25 @@ def _check_all(files: list[str], config: Config, jobs: int) -> list[Finding]:
         return [f for chunk in chunks for f in chunk]
 
 
+def _read_stdin(name: str, config: Config) -> list[Finding]:
+    from fullgraph.engine import analyze
+
+    return analyze(sys.stdin.buffer.read(), name, config)
+
+
 def run(args: argparse.Namespace) -> int:
     config = config_for_paths(args, "check")
     if config is None:
         return 2
     files = collect_files(args.paths, config)
-    findings = _check_all(files, config, args.jobs)
-    if args.format == "json":
-        print(json.dumps([f.to_dict() for f in findings], indent=2))
-    elif args.format == "sarif":
-        from fullgraph.commands.sarif import sarif_log
-
-        print(json.dumps(sarif_log(findings), indent=2))
-    else:
-        for f in findings:
-            print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}")
+    stdin_name = args.stdin_filename or "-"
+    findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config)]
+    findings += _check_all([p for p in files if p != "-"], config, args.jobs)
+    fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
     if args.statistics:
-        _print_statistics(findings, sys.stdout if args.format == "text" else sys.stderr)
-    if args.format == "text":
-        print(f"Found {counted(len(findings), 'finding')} in {counted(len(files), 'file')}.", file=sys.stderr)
-    return 1 if findings else 0
-
-
-def _print_statistics(findings: list[Finding], out) -> None:
-    from fullgraph.rules.catalog import get_rule
-
-    for code, count in sorted(Counter(f.code for f in findings).items(), key=lambda kv: (-kv[1], kv[0])):
-        rule = get_rule(code)
-        print(f"{count:6d}  {code}  {rule.name if rule else ''}", file=out)
+        lines = statistics(findings, as_json=fmt == "json")
+    else:
+        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {})
+    for line in lines:
+        print(line)
+    return 1 if findings and not args.exit_zero else 0

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 from fullgraph.wording import counted
 
 HELP = "run TorchDynamo on sample inputs and confirm breaks"
 MARKS = {True: "confirmed", False: "not confirmed", None: "static"}
+MERGE_NOTE = re.compile(r" \[(confirmed by Dynamo: .*|not reached by .*|reached by .*)\]$")  # said by MARKS
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="+", metavar="PATH[::Target]",
-                        help="model files, optionally with a target name (fullgraph_example_<Target>)")
+                        help="model files (optionally with a target name, fullgraph_example_<Target>) or folders "
+                             "(every file there with sample inputs)")
     from fullgraph.commands.options import add_config_arguments
 
     add_config_arguments(parser)
@@ -33,7 +36,7 @@ def run(args) -> int:
     findings, targets, problems = [], [], []
     client = None
     try:
-        for spec in args.targets:
+        for spec in expand_folders(args.targets, args):
             path, name = parse_spec(spec)
             try:
                 with open(path, "rb") as f:
@@ -68,10 +71,28 @@ def run(args) -> int:
     return 2 if problems else 0
 
 
+def expand_folders(specs: list[str], args) -> list[str]:
+    """The specs with each folder replaced by its files that have sample inputs (a factory or a
+    `[tool.fullgraph.confirm]` entry), as `check` walks folders."""
+    from fullgraph.commands.check import collect_files
+    from fullgraph.commands.options import config_from_args
+    from fullgraph.confirm.targets import targets_for
+
+    out = []
+    for spec in specs:
+        if not os.path.isdir(spec):
+            out.append(spec)
+            continue
+        config = config_from_args(args, spec)
+        out += [path for path in collect_files([spec], config) if targets_for(path, None, config)]
+    return out
+
+
 def print_text(findings, targets, problems) -> None:
-    """One line per finding, then one per target with its graph counts, then errors."""
+    """One line per finding (its Dynamo verdict said once), then one per target with its graph counts, then errors."""
     for f in findings:
-        print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message} ({MARKS[f.confirmed]})")
+        message = MERGE_NOTE.sub("", f.message)
+        print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} {message} ({MARKS[f.confirmed]})")
     for t in targets:
         if "graphs" in t:
             counts = ", ".join(str(g) for g in t["graphs"])

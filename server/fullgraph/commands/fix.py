@@ -1,6 +1,7 @@
-"""`fullgraph fix PATH...`: apply every safe rewrite in place, or print a unified diff with --diff.
+"""`fullgraph fix [PATH...]`: apply every safe rewrite in place, or print a unified diff with --diff.
 
-Exit code 1 when something changed (or would change), 0 when nothing did, 2 on usage errors.
+Lists what it could not fix, with why. Exit code 0 when no finding is left, 1 when some remain
+(with --diff: 1 when something would change, as `ruff --diff`), 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -11,14 +12,18 @@ import sys
 from pathlib import Path
 
 from fullgraph.commands.check import collect_files
-from fullgraph.commands.options import add_config_arguments, config_for_paths
+from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
+from fullgraph.commands.output import Paint, concise, use_colour
+from fullgraph.text import split_lines_keepends
 from fullgraph.wording import counted
 
 HELP = "apply the safe rewrites in place (or --diff)"
+NO_RULE_FIX = "the rule has no automatic fix"
+NOT_REWRITTEN = "no safe rewrite here (the fix did not apply)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
+    add_path_arguments(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
@@ -26,28 +31,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
-def fix_file(path: str, config, diff: bool, verifier=None) -> int:
-    """Fix one file; returns how many fixes went in (0 when unchanged or unreadable)."""
+def why_not_fixed(finding) -> str:
+    """Why a finding is still there after fix-all."""
+    return finding.fix_blocked or (NOT_REWRITTEN if finding.fix else NO_RULE_FIX)
+
+
+def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | None = None) -> tuple[int, list]:
+    """Fix one file: (fixes that went in, findings left afterwards); `-` is stdin to stdout."""
+    from fullgraph.engine import analyze
     from fullgraph.fixes import fix_all
 
     try:
-        data = Path(path).read_bytes()
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         source = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"fullgraph fix: skipping {path}: {exc}", file=sys.stderr)
-        return 0
-    result = fix_all(source, path, config)
-    if result.source == source:
-        return 0
-    if verifier is not None and not verifier(path, source, config, result):
-        return 0
-    if diff:
-        sys.stdout.writelines(difflib.unified_diff(source.splitlines(True), result.source.splitlines(True),
-                                                   fromfile=f"a/{path.lstrip('/')}", tofile=f"b/{path.lstrip('/')}"))
-    else:
+        return 0, []
+    name = stdin_name or path if path == "-" else path
+    result = fix_all(source, name, config)
+    fixed = result.source
+    if fixed != source and verifier is not None and not verifier(path, source, config, result):
+        fixed = source
+    if path == "-" and not diff:
+        sys.stdout.write(fixed)
+    elif fixed != source and diff:
+        sys.stdout.writelines(difflib.unified_diff(split_lines_keepends(source), split_lines_keepends(fixed),
+                                                   fromfile=f"a/{name.lstrip('/')}", tofile=f"b/{name.lstrip('/')}"))
+    elif fixed != source:
         with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(result.source)
-    return max(result.applied, 1)
+            handle.write(fixed)
+    return (max(result.applied, 1) if fixed != source else 0), analyze(fixed, name, config)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     changed = fixed = 0
+    left: list = []
     verifier = None
     if args.verify:
         from fullgraph.confirm.verify import CliVerifier
@@ -62,12 +76,20 @@ def run(args: argparse.Namespace) -> int:
         verifier = CliVerifier(config)
     try:
         for path in collect_files(args.paths, config):
-            count = fix_file(path, config, args.diff, verifier)
+            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename)
             changed += bool(count)
             fixed += count
+            left += remaining
     finally:
         if verifier is not None:
             verifier.close()
+    report = sys.stderr if args.diff or "-" in args.paths else sys.stdout
+    paint = Paint(use_colour(report))
+    for line, finding in zip(concise(left, paint), left):
+        print(f"{line} (not fixed: {why_not_fixed(finding)})", file=report)
     verb = "would fix" if args.diff else "fixed"
-    print(f"fullgraph fix: {verb} {counted(fixed, 'finding')} in {counted(changed, 'file')}", file=sys.stderr)
-    return 1 if changed else 0
+    print(f"fullgraph fix: {verb} {counted(fixed, 'finding')} in {counted(changed, 'file')}; "
+          f"{counted(len(left), 'finding')} left.", file=report)
+    if args.diff:
+        return 1 if changed else 0
+    return 1 if left else 0

@@ -20,6 +20,14 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                              "only torch.compile'd ones (decorated), or every function (all)")
 
 
+def add_path_arguments(parser: argparse.ArgumentParser) -> None:
+    """`PATH...` (default: the current folder; `-` is stdin) and `--stdin-filename`."""
+    parser.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                        help="Python files or folders (default: the current folder; - reads stdin)")
+    parser.add_argument("--stdin-filename", metavar="PATH",
+                        help="the name of the file read from stdin (for messages and pyproject.toml lookup)")
+
+
 def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
     config = load_config(args.config or start_path)
@@ -28,12 +36,13 @@ def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
 
 def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:
     """The config for `args.paths`, or None after printing why (missing path, bad setting): exit 2."""
-    missing = [p for p in args.paths if not os.path.exists(p)]
+    missing = [p for p in args.paths if p != "-" and not os.path.exists(p)]
     if missing:
         print(f"fullgraph {command}: no such file or folder: {', '.join(missing)}", file=sys.stderr)
         return None
+    start = getattr(args, "stdin_filename", None) if args.paths[0] == "-" else args.paths[0]
     try:
-        return config_from_args(args, args.paths[0])
+        return config_from_args(args, start or ".")
     except ValueError as exc:
         print(f"fullgraph {command}: bad configuration: {exc}", file=sys.stderr)
         return None

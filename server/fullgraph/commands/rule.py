@@ -1,4 +1,4 @@
-"""`fullgraph rule FG101`: print one rule's documentation."""
+"""`fullgraph rule FG101` or `fullgraph rule tensor-condition-if`: print one rule's documentation."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ HELP = "print one rule's documentation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("code", help="rule code, e.g. FG101")
+    parser.add_argument("code", help="rule code or name, e.g. FG101 or tensor-condition-if")
 
 
 def run(args: argparse.Namespace) -> int:
-    from fullgraph.rules.catalog import get_rule
+    from fullgraph.rules.catalog import RULES, get_rule
 
-    rule = get_rule(args.code)
+    wanted = args.code.strip().lower()
+    rule = get_rule(args.code) or next((r for r in RULES.values() if r.name == wanted), None)
     if rule is None:
-        print(f"fullgraph rule: unknown rule code {args.code!r} (see `fullgraph rules`)", file=sys.stderr)
+        print(f"fullgraph rule: unknown rule {args.code!r} (see `fullgraph rules`)", file=sys.stderr)
         return 2
     print(rule.doc_markdown())
     return 0

@@ -17,9 +17,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="level of the log written to stderr")
 
 
+class _KnownCancels(logging.Filter):
+    """Drops pygls' warning about a cancel for a request that already finished: editors cancel
+    hovers and lenses they no longer need all the time, and that is not worth a warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cancel notification for unknown message id")
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until the client sends exit; returns the exit code."""
-    logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    # No timestamp: the editor's log (VS Code's output channel) stamps every line itself.
+    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_KnownCancels())
     from fullgraph.lsp.features import create_server
 
     server = create_server()

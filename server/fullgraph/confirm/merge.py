@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from fullgraph.findings import Finding, Location
+from fullgraph.text import split_lines
 
 UNMATCHED = "FG900"
 RECOMPILED = "FG901"
@@ -82,7 +83,7 @@ def merge(static: list[Finding], results, path: str | None = None, source: str |
                 source = f.read()
         except OSError:
             source = ""
-    lines = source.splitlines()
+    lines = split_lines(source)
     breaks = [(b, r) for r in results for b in r.get("breaks", [])]
     reached = {ln for r in results for f, ls in r.get("reached", {}).items() if same_file(f, path) for ln in ls}
     out, explained = [], set()
@@ -155,6 +156,6 @@ def _lines_of(file: str, path: str, lines: list[str]) -> list[str]:
         return lines
     try:
         with open(file, encoding="utf-8", errors="replace") as f:
-            return f.read().splitlines()
+            return split_lines(f.read())
     except OSError:
         return []

@@ -32,6 +32,18 @@ import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _text_module():
+    """``fullgraph/text.py`` (standard library only), loaded from its file: this interpreter may
+    not have fullgraph installed, and lines must break where the server breaks them."""
+    spec = importlib.util.spec_from_file_location("_fullgraph_text", os.path.join(os.path.dirname(HERE), "text.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+split_lines = _text_module().split_lines
 GB_URL = re.compile(r"compile-graph-break-site/gb/gb(\d+)\.html", re.I)
 AT_LINE = re.compile(r"in user code at (.+):(\d+)\s*$")
 FRAME_LINE = re.compile(r'^  File "(.+)", line (\d+), in (.+)$')
@@ -151,7 +163,7 @@ def installed_path(path: str) -> str | None:
 
 def parse_frames(text: str) -> list[dict]:
     """The frames of a ``User code traceback:`` block, outermost first, with caret columns."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     frames = []
     for i, line in enumerate(lines):
         m = FRAME_LINE.match(line)
@@ -175,7 +187,7 @@ def parse_frames(text: str) -> list[dict]:
 def parse_reason(block: str) -> dict:
     """gb_type, explanation and hints of one break message (up to any chained break)."""
     gb_type, explanation, hints, current = "", [], [], None
-    for ln in block.splitlines():
+    for ln in split_lines(block):
         s = ln.strip()
         if s.startswith("Explanation:"):
             current = explanation
@@ -241,7 +253,7 @@ def parse_recompile(message: str) -> dict:
     if resumed:
         function = f"{resumed[1]} (resumed after the graph break at line {resumed[2]})"
     guards, guard_line = [], None
-    for ln in message.splitlines():
+    for ln in split_lines(message):
         ln = ln.strip()
         if ln.startswith("- User stack trace:"):
             break

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.fixes.sites import per_tree
+from fullgraph.text import Text, has_line_break
 
 SHAPE_ATTRS = {"shape", "ndim", "dtype", "device", "is_cuda", "requires_grad", "training", "is_leaf"}
 SHAPE_METHODS = {"size", "dim", "numel", "ndimension", "is_floating_point", "is_contiguous", "is_complex"}
@@ -28,6 +29,40 @@ def python_params(fn: ast.AST | None) -> set[str]:
 
 def is_python(expr: ast.AST, flags: set[str], tensor_attrs: set[str]) -> bool:
     """Whether ``expr`` is a plain Python value (no tensor data involved), by its shape."""
+    return id(expr) in python_nodes(expr, flags, tensor_attrs)
+
+
+def _operands(expr: ast.AST) -> list[ast.AST]:
+    """The sub-expressions whose kind decides whether ``expr`` is a Python value."""
+    if isinstance(expr, ast.Compare):
+        return [expr.left, *expr.comparators]
+    if isinstance(expr, ast.BoolOp):
+        return expr.values
+    if isinstance(expr, ast.UnaryOp):
+        return [expr.operand]
+    if isinstance(expr, ast.BinOp):
+        return [expr.left, expr.right]
+    if isinstance(expr, ast.Subscript):
+        return [expr.value, expr.slice]
+    return []
+
+
+def python_nodes(root: ast.AST, flags: set[str], tensor_attrs: set[str]) -> set[int]:
+    """Ids of ``root`` and the operands under it that are plain Python values: one pass over the
+    expression, each node judged once, without recursion (conditions can nest thousands deep)."""
+    order, todo = [], [root]
+    while todo:  # parents before their operands
+        node = todo.pop()
+        order.append(node)
+        todo.extend(_operands(node))
+    found: set[int] = set()
+    for expr in reversed(order):  # operands before their parents
+        if _python_here(expr, found, flags, tensor_attrs):
+            found.add(id(expr))
+    return found
+
+
+def _python_here(expr: ast.AST, found: set[int], flags: set[str], tensor_attrs: set[str]) -> bool:
     if isinstance(expr, ast.Constant):
         return True
     if isinstance(expr, ast.Name):
@@ -36,18 +71,10 @@ def is_python(expr: ast.AST, flags: set[str], tensor_attrs: set[str]) -> bool:
         if expr.attr in SHAPE_ATTRS:
             return True
         return isinstance(expr.value, ast.Name) and expr.value.id == "self" and expr.attr not in tensor_attrs
-    if isinstance(expr, ast.Compare):
-        if all(isinstance(op, (ast.Is, ast.IsNot)) for op in expr.ops):
-            return True
-        return all(is_python(e, flags, tensor_attrs) for e in [expr.left, *expr.comparators])
-    if isinstance(expr, ast.BoolOp):
-        return all(is_python(v, flags, tensor_attrs) for v in expr.values)
-    if isinstance(expr, ast.UnaryOp):
-        return is_python(expr.operand, flags, tensor_attrs)
-    if isinstance(expr, ast.BinOp):
-        return is_python(expr.left, flags, tensor_attrs) and is_python(expr.right, flags, tensor_attrs)
-    if isinstance(expr, ast.Subscript):
-        return is_python(expr.value, flags, tensor_attrs) and is_python(expr.slice, flags, tensor_attrs)
+    if isinstance(expr, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot)) for op in expr.ops):
+        return True
+    if isinstance(expr, (ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Subscript)):
+        return all(id(o) in found for o in _operands(expr))
     if isinstance(expr, ast.Call):
         if isinstance(expr.func, ast.Name) and expr.func.id in PYTHON_CALLS:
             return True
@@ -74,11 +101,13 @@ def mixed_reason(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> str
     """Why a condition mixing Python and tensor values can't be lowered (Python parts only under a top-level ``and``)."""
     python, tensor = split_python(test, flags, tensor_attrs)
     for part in tensor:
+        values = python_nodes(part, flags, tensor_attrs)
         for sub in ast.walk(part):
             if sub is not part and isinstance(sub, (ast.BoolOp, ast.UnaryOp)):
                 operands = sub.values if isinstance(sub, ast.BoolOp) else [sub.operand]
-                if any(is_python(o, flags, tensor_attrs) and not isinstance(o, ast.Constant) for o in operands):
-                    return f"the condition mixes the Python value `{ast.unparse(next(o for o in operands if is_python(o, flags, tensor_attrs)))}` into a tensor `and`/`or`/`not`"
+                mixed = next((o for o in operands if id(o) in values and not isinstance(o, ast.Constant)), None)
+                if mixed is not None:
+                    return f"the condition mixes the Python value `{ast.unparse(mixed)}` into a tensor `and`/`or`/`not`"
     return None if tensor else "the condition is a Python value"
 
 
@@ -88,21 +117,17 @@ class Lowering:
     def __init__(self, source: str, torch: str):
         self.source = source
         self.torch = torch
-        self.lines = source.split("\n")
+        self.positions = Text(source)
 
     def segment(self, node: ast.AST) -> str:
         """Exact source text of ``node`` (``ast`` columns are UTF-8 byte offsets)."""
-        first, last = node.lineno - 1, node.end_lineno - 1
-        if first == last:
-            return self.lines[first].encode()[node.col_offset:node.end_col_offset].decode()
-        head = self.lines[first].encode()[node.col_offset:].decode()
-        tail = self.lines[last].encode()[:node.end_col_offset].decode()
-        return "\n".join([head, *self.lines[first + 1:last], tail])
+        return self.source[self.positions.ast_offset(node.lineno, node.col_offset):
+                           self.positions.ast_offset(node.end_lineno, node.end_col_offset)]
 
     def text(self, node: ast.AST) -> str:
         """Original source of ``node``, parenthesized when it spans lines."""
         segment = self.segment(node)
-        return f"({segment})" if "\n" in segment else segment
+        return f"({segment})" if has_line_break(segment) else segment
 
     def atom(self, node: ast.AST) -> str:
         """Text usable as an operand or call receiver."""

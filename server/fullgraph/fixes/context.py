@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass, field
 
 from fullgraph.fixes.conditions import Lowering
-from fullgraph.fixes.edits import Fix, TextEdit, code_point_col
+from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import NameMaker, torch_alias, torch_import_edit
 
 
@@ -44,6 +44,7 @@ class FixContext:
         segment = self.lowering.segment(node)
         if "#" in segment:
             return None
-        lines = self.lowering.lines
-        return TextEdit(node.lineno, code_point_col(lines[node.lineno - 1], node.col_offset),
-                        node.end_lineno, code_point_col(lines[node.end_lineno - 1], node.end_col_offset), replacement)
+        positions = self.lowering.positions
+        start = positions.position(positions.ast_offset(node.lineno, node.col_offset))
+        end = positions.position(positions.ast_offset(node.end_lineno, node.end_col_offset))
+        return TextEdit(*start, *end, replacement)

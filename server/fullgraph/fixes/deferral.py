@@ -14,7 +14,7 @@ import libcst as cst
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.edits import Fix, TextEdit, code_point_col, line_starts
+from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_alias
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.purity import dotted
@@ -63,12 +63,7 @@ class CapturePlan:
     def epilogue_call(self) -> str:
         """The call's source with captured sub-expressions replaced by their temporaries."""
         source = self.ctx.source
-        starts = line_starts(source)
-        lines = self.ctx.lowering.lines
-
-        def offset(line: int, col: int) -> int:
-            return starts[line - 1] + code_point_col(lines[line - 1], col)
-
+        offset = self.ctx.lowering.positions.ast_offset
         start, end = offset(self.call.lineno, self.call.col_offset), offset(self.call.end_lineno, self.call.end_col_offset)
         text = source[start:end]
         spans = sorted(((offset(n.lineno, n.col_offset) - start, offset(n.end_lineno, n.end_col_offset) - start, t)
@@ -171,6 +166,16 @@ def _ancestors(chain: dict, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _plain(node: ast.expr) -> bool:
+    """A return value that does no work (names, constants, attributes of names, tuples of them):
+    it stays in the ``return``, so calls left before it keep their epilogue position."""
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_plain(e) for e in node.elts)
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
 def _returns(fn: ast.AST) -> list[ast.Return]:
     """Returns of ``fn`` itself (not of nested functions or classes)."""
     out, stack = [], list(fn.body)
@@ -230,7 +235,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         if line is None:
             return []
         new = [cst.parse_statement(epilogue + "\n")]
-        if ret.value is not None and not isinstance(ret.value, (ast.Name, ast.Constant)):
+        if ret.value is not None and not _plain(ret.value):
             result = ctx.names.fresh("result")
             new.insert(0, cst.parse_statement(f"{result} = {ctx.text(ret.value)}\n"))
             new.append(cst.parse_statement(f"return {result}\n"))

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
-from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.keep_tensor import keep_tensor, test_if
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
+from fullgraph.text import to_lf
 
 
 def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
@@ -25,7 +27,11 @@ def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
 def fixes_for(source: str | bytes, finding) -> list[Fix]:
     """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
     parsed = parse(source)
-    return [] if parsed is None else guarded_fixes(FixContext(*parsed), finding)
+    if parsed is None:
+        return []
+    text, tree = parsed
+    fixes = guarded_fixes(FixContext(to_lf(text), tree), finding)
+    return [replace(f, edits=with_line_ends(f.edits, text)) for f in fixes] if "\r" in text else fixes
 
 
 def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
-from fullgraph.fixes.edits import TextEdit, apply_edits, line_starts, offset_of
+from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
 from fullgraph.fixes.sites import enclosing_function, finding_node
+from fullgraph.text import Text, split_lines_keepends, to_lf
 
 MAX_ROUNDS = 50
 
@@ -23,8 +24,8 @@ class FixAllResult:
     applied: int
 
 
-def _span(text: str, starts: list[int], edit: TextEdit) -> tuple[int, int]:
-    return offset_of(starts, text, edit.line, edit.col), offset_of(starts, text, edit.end_line, edit.end_col)
+def _span(positions: Text, edit: TextEdit) -> tuple[int, int]:
+    return positions.offset(edit.line, edit.col), positions.offset(edit.end_line, edit.end_col)
 
 
 def _identity(finding) -> tuple:
@@ -36,7 +37,7 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[l
     """Main fixes for this round: at most one per function, none overlapping, all on one parse;
     also the findings whose fix did not parse (``failed`` ones are not tried again)."""
     ctx = FixContext(text, tree)
-    starts = line_starts(text)
+    positions = Text(text)
     chosen: list[tuple[tuple, tuple[TextEdit, ...]]] = []  # each fix's finding and full edit set
     flat: list[TextEdit] = []  # their union, without repeats (a shared `import torch` once)
     spans: list[tuple[int, int]] = []
@@ -53,7 +54,7 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple]) -> tuple[l
         if fix is None or not fix.edits:
             continue
         new_edits = [e for e in fix.edits if e not in flat]
-        new_spans = [_span(text, starts, e) for e in new_edits]
+        new_spans = [_span(positions, e) for e in new_edits]
         if any(lo < hi2 and lo2 < hi or (lo == hi == lo2 == hi2) for lo, hi in new_spans for lo2, hi2 in spans):
             continue
         chosen.append((_identity(finding), fix.edits))
@@ -82,7 +83,7 @@ def _parsable(text: str, every: list[TextEdit], groups: list[tuple[tuple, tuple[
 
 def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
     """Line-granular, non-overlapping edits turning ``old`` into ``new``."""
-    a, b = old.splitlines(True), new.splitlines(True)
+    a, b = split_lines_keepends(old), split_lines_keepends(new)
     edits = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if tag != "equal":
@@ -99,7 +100,8 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllR
         text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
         return FixAllResult(text, (), 0)
     original, tree = parsed
-    text, applied, failed = original, 0, set()
+    text, applied, failed = to_lf(original), 0, set()  # rewrites run on LF text; line ends go back at the end
+    start = text
     for _ in range(MAX_ROUNDS):
         edits, count, dropped = _round(text, tree, analyze(text, path, config), failed)
         failed |= dropped
@@ -108,4 +110,5 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllR
         text = apply_edits(text, edits)
         tree = ast.parse(text)
         applied += count
-    return FixAllResult(text, diff_edits(original, text), applied)
+    edits = with_line_ends(diff_edits(start, text), original)
+    return FixAllResult(apply_edits(original, edits) if "\r" in original else text, edits, applied)

@@ -10,10 +10,11 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.epilogue import plain_value
 from fullgraph.fixes.conditions import buffer_names, mixed_reason, python_params, split_python, tensor_attributes
 from fullgraph.fixes.keep_tensor import keep_tensor_reason, test_if
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
@@ -339,6 +340,49 @@ def _guard_reason(tree: ast.AST, node: ast.If) -> str | None:
     return None
 
 
+@per_tree
+def _entry_shape(fn: ast.AST) -> str | None:
+    """Why no call of ``fn`` can be deferred to its epilogue, whatever the call (one walk per function)."""
+    nodes = list(ast.walk(fn))
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in nodes):
+        return "the entry is a generator or coroutine"
+    loops = [sub for sub in nodes if isinstance(sub, (ast.For, ast.While))]
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    return None
+
+
+@per_tree
+def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
+    """Each statement of ``fn`` (by id) to the next statement after it in its block that is not
+    ``pass`` (None when there is none)."""
+    following: dict[int, ast.stmt | None] = {}
+    for node in ast.walk(fn):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                after = None
+                for stmt in reversed(block):
+                    following[id(stmt)] = after
+                    after = after if isinstance(stmt, ast.Pass) else stmt
+    return following
+
+
+def _already_last(fn: ast.AST, chain: dict, stmt: ast.stmt) -> bool:
+    """Whether only a ``return`` of a plain value (or the end of ``fn``) follows ``stmt``, out of any
+    ``if`` blocks around it: the deferral fix would put the call back where it is."""
+    following = _next_statements(fn)
+    node = stmt
+    while (after := following.get(id(node))) is None:
+        parent = chain.get(node)
+        if parent is fn:
+            return True
+        if not isinstance(parent, ast.If):
+            return False
+        node = parent
+    return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
+
+
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
     fn = enclosing_function(tree, call)
@@ -352,17 +396,17 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     entry = data.get("entry")
     if entry and entry.rpartition(".")[2] != fn.name:
         return f"the call is in `{fn.name}`, not in the compiled entry `{entry}`, whose returns the epilogue needs"
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(fn)):
-        return "the entry is a generator or coroutine"
-    loops = [sub for sub in ast.walk(fn) if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
-        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+    shape = _entry_shape(fn)
+    if shape is not None:
+        return shape
     if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
         return "an argument holds a comprehension or lambda"
     if data.get("epilogue"):  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"
+    if _already_last(fn, chain, stmt):
+        return "the call already runs at the end of the function, where deferring would leave it"
     node = stmt
     while node is not fn:
         node = chain.get(node)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from bisect import bisect_right
 
 STATEMENT_CODES = {"FG101": ast.If, "FG102": ast.While, "FG104": ast.Assert, "FG107": ast.If}
 EXPRESSION_CODES = {"FG103": ast.IfExp, "FG201": ast.Call, "FG204": ast.Call, "FG301": ast.Call,
@@ -17,6 +18,27 @@ def _contains(node: ast.AST, line: int, col: int) -> bool:
 
 def _spans_line(node: ast.AST, line: int) -> bool:
     return node.lineno <= line <= (node.end_lineno or node.lineno)
+
+
+def _lineno(node: ast.AST) -> int:
+    return node.lineno
+
+
+def children_on(node: ast.AST, line: int):
+    """The children of ``node`` that may cover ``line``: a long statement list is searched by
+    bisection (its statements are in line order and never overlap), so a descent from the
+    root costs its depth, not the size of each body on the way."""
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list) and len(value) > 8 and isinstance(value[0], ast.stmt):
+            index = bisect_right(value, line, key=_lineno) - 1
+            while index >= 0 and value[index].end_lineno >= line:  # `a; b` share a line
+                yield value[index]
+                index -= 1
+        elif isinstance(value, list):
+            yield from (v for v in value if isinstance(v, ast.AST))
 
 
 def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...],
@@ -40,7 +62,7 @@ def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...],
                 exact = node
             if _contains(node, line, col) and (inner is None or _contains(inner, node.lineno, node.col_offset)):
                 inner = node
-        for child in ast.iter_child_nodes(node):
+        for child in children_on(node, line):
             if not hasattr(child, "lineno") or _spans_line(child, line):
                 stack.append(child)
     return exact or inner or by_line
@@ -61,7 +83,7 @@ def _spanning(tree: ast.AST, first: int, last: int):
     stack = [tree]
     while stack:
         node = stack.pop()
-        for child in ast.iter_child_nodes(node):
+        for child in children_on(node, first):
             if hasattr(child, "lineno") and child.lineno <= first and last <= (child.end_lineno or child.lineno):
                 yield child
                 stack.append(child)

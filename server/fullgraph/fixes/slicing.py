@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import libcst as cst
 
 from fullgraph.fixes.comments import carry_comments
-from fullgraph.fixes.edits import TextEdit, line_starts, minimal_edit
+from fullgraph.fixes.edits import TextEdit, minimal_edit
 from fullgraph.fixes.sites import enclosing_function
+from fullgraph.text import line_starts, split_lines_keepends
 
 WRAPPER = "if True:\n"
 
@@ -49,7 +50,7 @@ def open_slice(source: str, tree: ast.Module, fn: ast.FunctionDef | ast.AsyncFun
     start = starts[first - 1]
     end = starts[fn.end_lineno] if fn.end_lineno < len(starts) else len(source)
     text = source[start:end]
-    if not text.endswith("\n"):
+    if not text.endswith(("\n", "\r")):
         text += "\n"
         end = len(source)
     wrapped = fn.col_offset > 0
@@ -165,7 +166,7 @@ def code(node: cst.CSTNode) -> str:
 
 def indent(text: str, prefix: str = "    ") -> str:
     """``text`` with every line indented (continuation lines included)."""
-    return "".join(prefix + line if line.strip() else line for line in text.splitlines(True))
+    return "".join(prefix + line if line.strip() else line for line in split_lines_keepends(text))
 
 
 def splice(piece: FunctionSlice, old: list[ast.stmt], new_texts: list[str]) -> TextEdit | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from fullgraph.fixes.edits import Fix, TextEdit
+from fullgraph.text import split_lines
 
 IGNORE = re.compile(r"#\s*fullgraph:\s*ignore(\[(?P<codes>[^\]]*)\])?")
 
@@ -12,9 +13,9 @@ IGNORE = re.compile(r"#\s*fullgraph:\s*ignore(\[(?P<codes>[^\]]*)\])?")
 def suppression_fix(source: str | bytes, finding) -> Fix:
     """Add ``# fullgraph: ignore[CODE]`` to the finding's line, or extend the ignore already there."""
     text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
-    lines = text.split("\n")
+    lines = split_lines(text)
     index = min(max(finding.line, 1), len(lines)) - 1
-    line = lines[index].rstrip("\r")
+    line = lines[index]
     title = f"Ignore {finding.code} on this line"
     match = IGNORE.search(line)
     if match is None:

@@ -8,24 +8,44 @@ from fullgraph import fixes  # its names import libcst on first use
 from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
 from fullgraph.lsp.documents import SYNTAX_ERROR
-from fullgraph.lsp.positions import Encoder, split_lines
+from fullgraph.lsp.positions import Encoder
+from fullgraph.text import split_lines
 
 FIX_ALL_KIND = "source.fixAll.fullgraph"
 FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"
 APPLY_FIX_ALL = "fullgraph.applyFixAll"
 
 
+def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
+    """The finding behind one of our diagnostics: from its ``data``, or, for a client that does
+    not send ``data`` back, the finding of this version with the same code and range."""
+    data = diag.data if isinstance(diag.data, dict) else None
+    if data is not None:
+        ok = diag.source == SOURCE and data.get("version") == version and "finding" in data
+        return finding_from_dict(data["finding"]) if ok else None
+    if diag.source not in (SOURCE, None):
+        return None
+    code = None if diag.code is None else str(diag.code)
+    return next((f for f in known if (code is None or f.code == code)
+                 and enc.range(f.line, f.col, f.end_line, f.end_col) == diag.range), None)
+
+
+def needs_findings(diagnostics: list[types.Diagnostic]) -> bool:
+    """Whether some diagnostic came back without ``data`` (the findings must then be looked up)."""
+    return any(not isinstance(d.data, dict) for d in diagnostics)
+
+
 def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
-                encoding: str) -> list[types.CodeAction]:
-    """Actions for our diagnostics computed on this very version (runs in a worker thread)."""
+                encoding: str, known=()) -> list[types.CodeAction]:
+    """Actions for our diagnostics computed on this very version (runs in a worker thread).
+
+    ``known`` are the findings of this version, for diagnostics that came back without ``data``.
+    """
     enc = Encoder(split_lines(source), encoding)
     actions = []
     for diag in diagnostics:
-        data = diag.data if isinstance(diag.data, dict) else {}
-        if diag.source != SOURCE or data.get("version") != version or "finding" not in data:
-            continue
-        finding = finding_from_dict(data["finding"])
-        if finding.code == SYNTAX_ERROR:
+        finding = _finding_of(diag, version, known, enc)
+        if finding is None or finding.code == SYNTAX_ERROR:
             continue
         found = fixes.fixes_for(source, finding) if finding.fix and not finding.fix_blocked else []
         suppress = fixes.suppression_fix(source, finding)

@@ -16,11 +16,11 @@ import uuid
 from lsprotocol import types
 
 from fullgraph.confirm.client import ConfirmClient
-from fullgraph.confirm.document import confirm_document
 from fullgraph.confirm.targets import PREFIX, targets_for
-from fullgraph.confirm.verify import verify_fix_all
-from fullgraph.lsp.actions import rewrite_edit
 from fullgraph.lsp.positions import Encoder
+
+# confirm.document, confirm.verify and lsp.actions (libcst) are imported on first use, not on the
+# way to the first diagnostics.
 
 CONFIRM = "fullgraph.confirm"
 VERIFIED_FIX_ALL = "fullgraph.verifiedFixAll"
@@ -113,6 +113,8 @@ def register(server) -> None:
             return {"ok": False, "reason": reason}
         analysis, path, settings = checked
         name, explicit = (target or None, True) if target is not None else (None, False)
+        from fullgraph.confirm.document import confirm_document
+
         client = clients.get(settings.confirm)
         async with Progress(ls, "Confirming with Dynamo") as progress:
             done = await ls.run_in_pool(lambda: confirm_document(
@@ -145,6 +147,9 @@ def register(server) -> None:
         if checked is None or (version is not None and not ls.is_current(uri, version)):
             return {"applied": False, "reason": reason or f"stale version {version}"}
         analysis, path, settings = checked
+        from fullgraph.confirm.verify import verify_fix_all
+        from fullgraph.lsp.actions import rewrite_edit
+
         async with Progress(ls, "Verifying fix-all with Dynamo") as progress:
             result = await ls.run_in_pool(lambda: verify_fix_all(
                 clients.get(settings.confirm), path, analysis.source, settings.config, cancel=progress.cancel))
@@ -155,9 +160,8 @@ def register(server) -> None:
                             ls.workspace.position_encoding) if result.ok else None
         if edit is None or not ls.is_current(uri, analysis.version):
             return {"applied": False, "reason": result.message}
-        answer = await ls.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(
-            edit=edit, label="fullgraph: verified fix-all"))
-        return {"applied": answer.applied, "reason": result.message}
+        answer = await ls.apply_edit(edit, "fullgraph: verified fix-all")
+        return {**answer, "reason": answer["reason"] if "edit" in answer else result.message}
 
     def lenses(ls, uri: str, analysis) -> list[types.CodeLens]:
         path = ls.document_path(uri)

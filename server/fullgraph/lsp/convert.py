@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from fullgraph.findings import Finding, Location, gb_doc_url
+from fullgraph.findings import Finding, Location
 from fullgraph.lsp.positions import Encoder
 from fullgraph.rules.catalog import get_rule
 
@@ -28,11 +28,6 @@ def finding_from_dict(data: dict) -> Finding:
     return Finding(**fields)
 
 
-def _message(finding: Finding) -> str:
-    links = [f"{gb}: {gb_doc_url(gb)}" for gb in finding.gb_ids]
-    return finding.message + (f" (Dynamo {'; '.join(links)})" if links else "")
-
-
 def _related(finding: Finding, uri: str, doc_path: str | None, enc: Encoder) -> list[types.DiagnosticRelatedInformation]:
     out = []
     for loc in finding.related:
@@ -53,7 +48,7 @@ def to_diagnostic(finding: Finding, uri: str, version: int | None, doc_path: str
     rule = get_rule(finding.code)
     return types.Diagnostic(
         range=enc.range(finding.line, finding.col, finding.end_line, finding.end_col),
-        message=_message(finding),
+        message=finding.message,  # short, ruff style: links live in the hover and the rule page
         severity=SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
         code=finding.code,
         code_description=types.CodeDescription(href=rule.doc_url) if rule and rule.doc_url else None,

@@ -1,4 +1,4 @@
-"""What the server knows about one open document: the last analysis and the last good one."""
+"""What the server knows about one open document: its text, the last analysis and the last good one."""
 
 from __future__ import annotations
 
@@ -6,11 +6,51 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from lsprotocol import types
+from pygls.workspace import TextDocument, Workspace
 
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.findings import Finding, Location
+from fullgraph.text import Text, col_from_units, split_lines_keepends
 
 SYNTAX_ERROR = "FG000"
+
+
+class Document(TextDocument):
+    """An open document whose lines and incremental edits follow `fullgraph.text` (CR, LF, CRLF),
+    as the client's do: pygls splits with ``str.splitlines``, which also breaks at form feeds,
+    U+2028 and other separators, so its copy drifted from the editor's."""
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(split_lines_keepends(self.source))
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        source = self.source
+        positions = Text(source)
+        encoding = self.position_codec.encoding or types.PositionEncodingKind.Utf16
+        start, end = sorted(_offset(positions, p, encoding) for p in (change.range.start, change.range.end))
+        self._source = source[:start] + change.text + source[end:]
+
+
+def _offset(positions: Text, position: types.Position, encoding: str) -> int:
+    """String offset of a client position (clamped to the text, as clients expect)."""
+    line = position.line + 1
+    return positions.offset(line, col_from_units(positions.line(line), position.character, encoding))
+
+
+class DocumentStore(Workspace):
+    """pygls' workspace holding :class:`Document` objects."""
+
+    @classmethod
+    def like(cls, workspace: Workspace) -> "DocumentStore":
+        """A store with ``workspace``'s root, folders, sync kind and position encoding (no documents yet)."""
+        return cls(workspace.root_uri, workspace._sync_kind, list(workspace.folders.values()),
+                   workspace.position_encoding)
+
+    def _create_text_document(self, doc_uri: str, source: str | None = None, version: int | None = None,
+                              language_id: str | None = None) -> TextDocument:
+        return Document(doc_uri, source=source, version=version, language_id=language_id,
+                        sync_kind=self._sync_kind, position_codec=self._position_codec)
 
 
 @dataclass

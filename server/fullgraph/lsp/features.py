@@ -16,7 +16,6 @@ from fullgraph.lsp.server import FullgraphServer
 
 SECTION = "fullgraph"
 CONFIRM_FEATURE = "fullgraph.lsp.confirm_feature"
-FIXES_MODULE = "fullgraph.fixes.dispatch"
 
 
 def _caps(ls: FullgraphServer):
@@ -62,6 +61,7 @@ async def _register_configuration(ls: FullgraphServer) -> None:
 def _register_documents(server: FullgraphServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: FullgraphServer, params: types.InitializeParams):
+        ls.use_document_store()
         options = params.initialization_options
         ls.init_settings = options.get("settings", options) if isinstance(options, dict) else {}
         ls.settings.update(ls.init_settings)
@@ -81,7 +81,6 @@ def _register_documents(server: FullgraphServer) -> None:
         await pull_settings(ls)
         if ls.settings.client != before:  # documents opened meanwhile used the initialization options
             ls.reanalyze_all()
-        ls.pool.submit(importlib.import_module, FIXES_MODULE)  # warm libcst before the first code action
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: FullgraphServer, params: types.DidOpenTextDocumentParams):
@@ -165,8 +164,13 @@ def _register_actions(server: FullgraphServer) -> None:
         version, source = doc.version, doc.source
         result = []
         if actions.wants(params.context.only, types.CodeActionKind.QuickFix):
-            result += await ls.run_in_pool(actions.quick_fixes, uri, version, source,
-                                           list(params.context.diagnostics), ls.workspace.position_encoding)
+            diagnostics = list(params.context.diagnostics)
+            known = []
+            if actions.needs_findings(diagnostics):
+                analysis = await _published_for_current_version(ls, uri)
+                known = analysis.findings if analysis is not None and analysis.version == version else []
+            result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
+                                           ls.workspace.position_encoding, known)
         result += await _fix_all_actions(ls, params, version, source)
         return result or None
 
@@ -189,9 +193,20 @@ def _register_actions(server: FullgraphServer) -> None:
             return {"applied": False, "reason": "nothing to fix"}
         if not ls.is_current(uri, version):
             return {"applied": False, "reason": f"stale version {version}"}
-        answer = await ls.workspace_apply_edit_async(
-            types.ApplyWorkspaceEditParams(edit=edit, label=actions.FIX_ALL_TITLE))
-        return {"applied": answer.applied, "reason": answer.failure_reason}
+        return await ls.apply_edit(edit, actions.FIX_ALL_TITLE)
+
+
+async def _published_for_current_version(ls: FullgraphServer, uri: str, wait_s: float = 2.0):
+    """The analysis published for the document's current version, waiting briefly for a pending
+    one (an editor asks for lenses right after an edit); else the last published one."""
+    state = ls.scheduler.states.get(uri)
+    task = state.task if state else None
+    if ls.fresh_analysis(uri) is None and task is not None and not task.done():
+        try:
+            await asyncio.wait_for(asyncio.shield(task), wait_s)
+        except (asyncio.TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001 - the analysis reports its own errors
+            pass
+    return ls.analysis(uri)
 
 
 def _register_views(server: FullgraphServer) -> None:
@@ -213,12 +228,13 @@ def _register_views(server: FullgraphServer) -> None:
             range=enc.range(first.line, first.col, first.end_line, first.end_col))
 
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    def code_lens(ls: FullgraphServer, params: types.CodeLensParams):
+    async def code_lens(ls: FullgraphServer, params: types.CodeLensParams):
         uri = params.text_document.uri
-        analysis = ls.analysis(uri)
+        analysis = await _published_for_current_version(ls, uri)
         if analysis is None:
             return None
-        lenses = breaks_lenses(uri, analysis, ls.workspace.position_encoding, actions.APPLY_FIX_ALL)
+        fix_all = actions.APPLY_FIX_ALL if ls.can_apply_edits else None
+        lenses = breaks_lenses(uri, analysis, ls.workspace.position_encoding, fix_all)
         for provider in list(ls.lens_providers):
             lenses += provider(ls, uri, analysis) or []
         return lenses

@@ -10,7 +10,8 @@ from fullgraph.analysis.incremental import ParseCache
 from fullgraph.engine import analyze_document
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentState, carry_over
-from fullgraph.lsp.positions import Encoder, split_lines
+from fullgraph.lsp.positions import Encoder
+from fullgraph.text import split_lines
 
 if TYPE_CHECKING:
     from fullgraph.lsp.server import FullgraphServer

@@ -17,38 +17,72 @@ Extension point (used by ``fullgraph.lsp.confirm_feature``):
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import traceback
-from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import unquote
 
-from lsprotocol import types
+from lsprotocol import converters, types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
-from fullgraph.lsp.documents import Analysis
+from fullgraph.lsp.documents import Analysis, DocumentStore
+from fullgraph.lsp.lens import lens_counts
+from fullgraph.lsp.pool import DaemonPool
 from fullgraph.lsp.positions import Encoder
+from fullgraph.lsp.protocol import FullgraphProtocol
 from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
 
 log = logging.getLogger(__name__)
+# Modules the first publish does not need: libcst (code actions and hover previews), confirmation.
+WARM_AFTER_FIRST_PUBLISH = ("fullgraph.fixes.dispatch", "fullgraph.confirm.document", "fullgraph.confirm.verify")
+NO_APPLY_EDIT = "the client does not apply workspace edits (applyEdit: false); the edit is in this answer"
 
 
 class FullgraphServer(LanguageServer):
     """pygls server holding per-document analyses and the merged settings."""
 
     def __init__(self):
-        super().__init__("fullgraph", __version__)
+        super().__init__("fullgraph", __version__, protocol_cls=FullgraphProtocol)
         self.settings = Settings(on_error=self.log_warning)
         self.init_settings: dict = {}
         self.scheduler = Scheduler(self)
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fullgraph")
+        self.pool = DaemonPool(2, "fullgraph")
+        self._thread_pool = DaemonPool(2, "fullgraph-io")  # pygls' own pool (it reads stdin there)
         self.lens_providers: list = []
         self.save_hooks: list = []
         self.pull_diagnostics = False
         self.lazy_fix_all = False
+        self.lens_keys: dict[str, list] = {}  # what the lenses of each document said last
+        self.warmed = False
+
+    # -- client capabilities ----------------------------------------------------------------
+    @property
+    def can_apply_edits(self) -> bool:
+        """Whether the client accepts ``workspace/applyEdit`` (it declared ``applyEdit: true``)."""
+        workspace = self.client_capabilities.workspace
+        return bool(workspace and workspace.apply_edit)
+
+    async def apply_edit(self, edit: types.WorkspaceEdit, label: str) -> dict:
+        """Ask the client to apply ``edit``; a client that cannot gets the edit back in the answer."""
+        if not self.can_apply_edits:
+            return {"applied": False, "reason": NO_APPLY_EDIT, "edit": converters.get_converter().unstructure(edit)}
+        answer = await self.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
+        return {"applied": answer.applied, "reason": answer.failure_reason}
+
+    def shutdown(self):
+        """End of the stdio loop: stop reading and abandon running work instead of waiting for it."""
+        if self._stop_event is not None:
+            self._stop_event.set()
+        for pool in (self.pool, self._thread_pool):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def use_document_store(self) -> None:
+        """Keep documents in a :class:`DocumentStore` (called once the client has initialized)."""
+        self.protocol._workspace = DocumentStore.like(self.workspace)
 
     # -- documents -------------------------------------------------------------------
     def document_path(self, uri: str) -> str | None:
@@ -76,9 +110,32 @@ class FullgraphServer(LanguageServer):
         self.scheduler.state(uri).result_id += 1
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=analysis.version, diagnostics=analysis.diagnostics))
+        self.refresh_lenses(uri, analysis)
+        if not self.warmed:  # after the first squiggles, not competing with them for the CPU
+            self.warmed = True
+            for module in WARM_AFTER_FIRST_PUBLISH:
+                self.pool.submit(importlib.import_module, module)
+
+    def refresh_lenses(self, uri: str, analysis: Analysis) -> None:
+        """Ask the client to re-read CodeLenses when their counts or places changed with this publish
+        (an editor asks for lenses on each edit, often before the new diagnostics exist)."""
+        key = [(e.line, e.message, n, m) for e, n, m in lens_counts(analysis)]
+        if self.lens_keys.get(uri) == key:
+            return
+        self.lens_keys[uri] = key
+        workspace = self.client_capabilities.workspace
+        if workspace and workspace.code_lens and workspace.code_lens.refresh_support:
+            asyncio.ensure_future(self._refresh_lenses())
+
+    async def _refresh_lenses(self) -> None:
+        try:
+            await self.workspace_code_lens_refresh_async(None)
+        except Exception as error:  # a client that declared the refresh but fails it keeps its lenses
+            log.info("workspace/codeLens/refresh failed: %s", error)
 
     def clear(self, uri: str) -> None:
         """Remove a document's diagnostics from the client."""
+        self.lens_keys.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def replace_findings(self, uri: str, version: int | None, findings) -> bool:
@@ -115,8 +172,10 @@ class FullgraphServer(LanguageServer):
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=message))
 
     def report_server_error(self, error: Exception, source) -> None:
-        """pygls' default pops up a message; we log instead."""
+        """pygls' default pops up a message; we log instead (and answer a body that is not JSON)."""
         try:
+            if self.protocol.reject_unparsable(error):
+                return
             self.log_error("fullgraph server error", error)
         except Exception:  # the transport itself may be what failed
             log.exception("could not report a server error")

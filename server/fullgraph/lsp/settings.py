@@ -86,12 +86,17 @@ class Settings:
             return Config()
 
     def _config(self, base: Config) -> Config:
-        overrides = {ck: self.client[k] for k, ck in CONFIG_KEYS.items() if self.client.get(k) is not None}
-        try:
-            return base.merged(overrides) if overrides else base
-        except (ValueError, TypeError, AttributeError) as error:
-            self.on_error(f"ignoring fullgraph settings {overrides}: {error}")
-            return base
+        """``base`` with each valid client override applied; each bad one is logged and skipped."""
+        config = base
+        for key, config_key in CONFIG_KEYS.items():
+            value = self.client.get(key)
+            if value is None:
+                continue
+            try:
+                config = config.merged({config_key: value})
+            except (ValueError, TypeError, AttributeError) as error:
+                self.on_error(f"ignoring the setting fullgraph.{key} = {value!r}: {error}")
+        return config
 
     def for_path(self, path: str | None) -> Effective:
         """Effective settings for a document at ``path`` (None for unsaved buffers), cached per folder."""
@@ -105,10 +110,20 @@ class Settings:
         lsp = _deep_merge(DEFAULTS, {k: v for k, v in base.extra.items() if k in PYPROJECT_KEYS})
         merged = _deep_merge(lsp, self.client)
         config = self._config(base)
-        run = merged["run"] if merged["run"] in ("onType", "onSave") else "onType"
-        try:
-            debounce = max(0.0, float(merged["debounce"]) / 1000)
-        except (TypeError, ValueError):
-            debounce = DEFAULTS["debounce"] / 1000
-        confirm = merged["confirm"] if isinstance(merged["confirm"], dict) else DEFAULTS["confirm"]
-        return Effective(config, bool(merged["enable"]), run, debounce, confirm)
+        enable = self._valid(merged, "enable", lambda v: isinstance(v, bool), "true or false")
+        run = self._valid(merged, "run", lambda v: v in ("onType", "onSave"), '"onType" or "onSave"')
+        debounce = self._valid(merged, "debounce", _is_delay, "a number of milliseconds from 0 to 60000")
+        confirm = self._valid(merged, "confirm", lambda v: isinstance(v, dict), "an object")
+        return Effective(config, enable, run, float(debounce) / 1000, confirm)
+
+    def _valid(self, merged: dict, key: str, check, expected: str):
+        """``merged[key]`` when ``check`` accepts it, else the default (and the bad value is logged)."""
+        value = merged[key]
+        if check(value):
+            return value
+        self.on_error(f"ignoring the setting fullgraph.{key} = {value!r}: expected {expected}")
+        return DEFAULTS[key]
+
+
+def _is_delay(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 60_000

@@ -18,6 +18,18 @@ SYNTAX = Rule(
     severity="error",
 )
 
+NOT_ANALYZED = Rule(
+    "FG001", "not-analyzed", "compiled code the checker could not analyse", (),
+    what="Reported on a compiled function (or at the top of the file) that the checker could not "
+         "analyse: an expression nested deeper than it can follow (such as a sum of tens of thousands "
+         "of terms) or an internal error. The message says which. Its graph breaks, if any, are not "
+         "reported, rather than silently missing.",
+    why="Nothing is known about this code's graph breaks; Dynamo may still compile it.",
+    example="y = x + x + x + ...  # 15,000 terms on one line",
+    fixed_example="y = x * 15000",
+    fix_text="Split the expression into smaller ones, or report the internal error.",
+)
+
 UNMATCHED = Rule(
     "FG900", "unmatched-dynamo-break", "graph break Dynamo reported that no static rule predicted", (),
     what="Reported by `fullgraph confirm` (and the editor's confirmation) when TorchDynamo breaks the "
@@ -46,7 +58,7 @@ RECOMPILED = Rule(
 )
 
 RULES: dict[str, Rule] = {
-    r.code: r for r in sorted([SYNTAX, UNMATCHED, RECOMPILED, *(r for f in FAMILIES for r in f.RULES)], key=lambda r: r.code)
+    r.code: r for r in sorted([SYNTAX, NOT_ANALYZED, UNMATCHED, RECOMPILED, *(r for f in FAMILIES for r in f.RULES)], key=lambda r: r.code)
 }
 
 

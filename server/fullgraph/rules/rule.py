@@ -67,8 +67,8 @@ class Rule:
             "",
             "## Suppress",
             "",
-            (f"Add `# fullgraph: ignore[{self.code}]` to the line, or list `{self.code}` under "
-             "`ignore` in `[tool.fullgraph]`."),
+            (f"Add `# fullgraph: ignore[{self.code}]` (or `# noqa: {self.code}`) to the line, or list "
+             f"`{self.code}` under `ignore` in `[tool.fullgraph]`."),
             "",
         ]
         return "\n".join(parts)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ast
+from weakref import WeakKeyDictionary
 
-from fullgraph.analysis.epilogue import in_epilogue
+from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
 from fullgraph.analysis.facts import TENSORISH
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
@@ -136,12 +137,22 @@ def _deferrable(node: ast.Call, w) -> bool:
     return builtin_call(node, w, "print") or _logger_call(node, w) is not None or w.resolve(node.func) in WARN_CALLS
 
 
+_SCANS: WeakKeyDictionary = WeakKeyDictionary()  # walker -> the epilogue scan of its function
+
+
+def _scan(w) -> EpilogueScan:
+    scan = _SCANS.get(w)
+    if scan is None:
+        scan = _SCANS[w] = EpilogueScan(w.function.node, lambda call: _deferrable(call, w),
+                                        lambda e: w.kind(e) in TENSORISH)
+    return scan
+
+
 def _mark_epilogue(node: ast.Call, w) -> None:
     """Note a deferrable call in epilogue position: nothing is traced after it, so its findings
     (and those of the conversions in its arguments) are dropped unless a caller traces on."""
     w.quiet.add(id(node))
-    if w.is_entry and not w.in_loop and in_epilogue(
-            w.function.node, w.parents, lambda call: _deferrable(call, w), lambda e: w.kind(e) in TENSORISH):
+    if w.is_entry and not w.in_loop and in_epilogue(w.function.node, w.parents, _deferrable, scan=_scan(w)):
         w.epilogue.add(id(node))
 
 

@@ -38,6 +38,7 @@ exports.run = async function run() {
   const step = (name, data) => report.steps.push({ t_ms: Date.now() - t0, name, ...data });
   try {
     const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, FILE);
+    const opened = Date.now();
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     report.original = doc.getText();
@@ -47,14 +48,23 @@ exports.run = async function run() {
     step('activated', { languageId: doc.languageId });
 
     const diags = await waitFor('fullgraph diagnostics', () => ours(uri).length && ours(uri), 60000);
+    report.openToDiagnosticsMs = Date.now() - opened;  // cold start: activation, interpreter check, server, analysis
+    report.firstStart = api.lastStart();
     report.diagnostics = diags.map(plain);
     step('diagnostics', { codes: report.diagnostics.map((d) => d.code) });
     const commands = await vscode.commands.getCommands(true);
     report.commands = ['fullgraph.fixAll', 'fullgraph.runConfirm', 'fullgraph.restart', 'fullgraph.showOutput', 'fullgraph.applyFixAll']
       .filter((c) => commands.includes(c));
 
-    // Quick fix for the tensor-condition `if` (FG101) through the code action provider.
+    // What the user reads: the lens, the hover and the status bar, all from this version's diagnostics.
     const target = diags.find((d) => codeOf(d) === 'FG101');
+    const lenses = (await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri, 10)) || [];
+    report.lenses = lenses.filter((l) => l.command).map((l) => ({ title: l.command.title, command: l.command.command }));
+    const hovers = (await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, target.range.start.translate(0, 1))) || [];
+    report.hover = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
+    report.statusText = await waitFor('the status bar count', () => api.statusText().includes(': ') && api.statusText(), 10000);
+
+    // Quick fix for the tensor-condition `if` (FG101) through the code action provider.
     const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, target.range, undefined, 20)) || [];
     report.codeActions = actions.map((a) => ({ title: a.title, kind: a.kind && a.kind.value, isPreferred: !!a.isPreferred, hasEdit: !!a.edit }));
     const fix = actions.find((a) => a.isPreferred && a.edit && a.title.startsWith('fullgraph (FG101)'));
@@ -75,6 +85,10 @@ exports.run = async function run() {
     await waitFor('diagnostics after fix-all', () => signature(uri) !== before, 20000);
     report.diagnosticsAfterFixAll = ours(uri).map(plain);
     step('fixAll', { codes: report.diagnosticsAfterFixAll.map((d) => d.code) });
+    // Nothing left to fix: the command answers so, and no notification says it (as ruff).
+    report.secondFixAll = await vscode.commands.executeCommand('fullgraph.fixAll');
+    await sleep(500);
+    report.shownAfterNothingToFix = api.shownMessages();
 
     // Put the original text back (VS Code may have saved the fix-all edit: files.refactoring.autoSave);
     // the original diagnostics come back.
@@ -96,6 +110,7 @@ exports.run = async function run() {
     // Restart: the new server publishes the same diagnostics again.
     await vscode.commands.executeCommand('fullgraph.restart');
     await waitFor('diagnostics after restart', () => signature(uri) === JSON.stringify(report.diagnostics), 30000);
+    report.restartStart = api.lastStart();
     step('restarted', { state: api.serverState() });
 
     // A settings change reaches the running server (no restart): FG3 ignored, then back.
@@ -112,6 +127,7 @@ exports.run = async function run() {
     const interpreter = config.get('interpreter');
     await config.update('interpreter', [...interpreter, '-S'], vscode.ConfigurationTarget.Global);
     await waitFor('the failed state without fullgraph', () => api.serverState() === 'failed', 20000);
+    report.notInstalledMessage = await waitFor('the not-installed notification', () => api.shownMessages().find((m) => m.message.includes('not installed')), 10000);
     step('notInstalled', { state: api.serverState() });
     await config.update('interpreter', interpreter, vscode.ConfigurationTarget.Global);
     await waitFor('the server to run again', () => api.serverState() === 'running', 30000);

@@ -1,0 +1,171 @@
+"""How `fullgraph check` prints findings: full, concise, json, sarif, github, gitlab, statistics."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+
+from fullgraph.findings import Finding
+from fullgraph.wording import counted
+from fullgraph.text import split_lines
+
+FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
+FORMAT_ALIASES = {"text": "concise"}  # `--format text` from before `--output-format`
+FIX_MARK = "[*]"
+GITHUB_LEVELS = {"error": "error", "warning": "warning", "info": "notice", "hint": "notice"}
+GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
+
+
+def fixable(finding: Finding) -> bool:
+    """Whether `fullgraph fix` has a safe rewrite for the finding."""
+    return bool(finding.fix) and not finding.fix_blocked
+
+
+def use_colour(stream) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
+    return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+
+
+class Paint:
+    """ANSI styles, or plain text when colour is off."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def _sgr(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on and text else text
+
+    def bold(self, text: str) -> str:
+        return self._sgr("1", text)
+
+    def code(self, text: str) -> str:
+        return self._sgr("1;31", text)
+
+    def dim(self, text: str) -> str:
+        return self._sgr("2", text)
+
+    def mark(self, text: str) -> str:
+        return self._sgr("36", text)
+
+    def good(self, text: str) -> str:
+        return self._sgr("32", text)
+
+
+def _head(f: Finding, paint: Paint) -> str:
+    where = f"{paint.bold(f.path)}{paint.dim(':')}{f.line}{paint.dim(':')}{f.col + 1}{paint.dim(':')}"
+    mark = f" {paint.mark(FIX_MARK)}" if fixable(f) else ""
+    return f"{where} {paint.code(f.code)}{mark} {f.message}"
+
+
+def concise(findings: list[Finding], paint: Paint) -> list[str]:
+    """`path:line:col: CODE [*] message`, one line per finding."""
+    return [_head(f, paint) for f in findings]
+
+
+def _source_lines(path: str, cache: dict, sources: dict[str, str]) -> list[str]:
+    if path not in cache:
+        text = sources.get(path)
+        if text is None:
+            try:
+                with open(path, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                text = ""
+        cache[path] = split_lines(text)
+    return cache[path]
+
+
+def full(findings: list[Finding], paint: Paint, sources: dict[str, str]) -> list[str]:
+    """Each finding with its source line underlined and the fix (or why there is none)."""
+    from fullgraph.rules.catalog import get_rule
+
+    out: list[str] = []
+    cache: dict = {}
+    for f in findings:
+        out.append(_head(f, paint))
+        lines = _source_lines(f.path, cache, sources)
+        if 0 < f.line <= len(lines):
+            text = lines[f.line - 1].expandtabs(1)
+            end = f.end_col if f.end_line == f.line else len(text)
+            gutter = str(f.line)
+            pad = " " * len(gutter)
+            out += [f"{pad} {paint.dim('|')}", f"{paint.dim(gutter)} {paint.dim('|')} {text}",
+                    f"{pad} {paint.dim('|')} {' ' * f.col}{paint.code('^' * max(1, end - f.col))}"]
+        rule = get_rule(f.code)
+        if fixable(f) and rule and rule.fix_title:
+            out.append(f"  = help: {rule.fix_title}")
+        elif f.fix_blocked:
+            out.append(f"  = no safe fix: {f.fix_blocked}")
+        out.append("")
+    return out
+
+
+def github(findings: list[Finding]) -> list[str]:
+    """GitHub Actions workflow commands (`::warning file=...,line=...::message`)."""
+    def prop(value) -> str:
+        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace(":", "%3A").replace(",", "%2C")
+
+    def data(value: str) -> str:
+        return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    return [f"::{GITHUB_LEVELS.get(f.severity, 'warning')} title={prop('fullgraph (' + f.code + ')')},file={prop(f.path)},"
+            f"line={f.line},col={f.col + 1},endLine={f.end_line},endColumn={f.end_col + 1}::"
+            f"{data(f'{f.path}:{f.line}:{f.col + 1}: {f.code} {f.message}')}" for f in findings]
+
+
+def gitlab(findings: list[Finding]) -> str:
+    """GitLab Code Quality report (a JSON list; fingerprints stable across runs)."""
+    seen: Counter = Counter()
+    report = []
+    for f in findings:
+        key = (f.path, f.code, f.message)
+        seen[key] += 1
+        fingerprint = hashlib.sha256(json.dumps([*key, seen[key]]).encode()).hexdigest()
+        report.append({
+            "description": f"{f.code} {f.message}", "check_name": f.code, "fingerprint": fingerprint,
+            "severity": GITLAB_SEVERITIES.get(f.severity, "minor"),
+            "location": {"path": f.path, "lines": {"begin": f.line, "end": f.end_line}},
+        })
+    return json.dumps(report, indent=2)
+
+
+def statistics(findings: list[Finding], as_json: bool) -> list[str]:
+    """Count per rule with how many of them `fullgraph fix` can rewrite, most frequent first."""
+    from fullgraph.rules.catalog import get_rule
+
+    counts = Counter(f.code for f in findings)
+    fixes = Counter(f.code for f in findings if fixable(f))
+    rows = [(code, count, fixes[code], (get_rule(code).name if get_rule(code) else ""))
+            for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    if as_json:
+        return [json.dumps([{"code": c, "name": n, "count": k, "fixable": x} for c, k, x, n in rows], indent=2)]
+    if not rows:
+        return []
+    return [f"{'count':>5}  {'code':<6} {'fixable':>7}  rule"] + [f"{k:5d}  {c:<6} {x:7d}  {n}" for c, k, x, n in rows]
+
+
+def summary(findings: list[Finding], paint: Paint) -> str:
+    """The closing line: `Found N findings (M fixable with `fullgraph fix`).` or `All checks passed!`."""
+    if not findings:
+        return paint.good("All checks passed!")
+    n_fixable = sum(1 for f in findings if fixable(f))
+    tail = f" ({n_fixable} fixable with `fullgraph fix`)" if n_fixable else ""
+    return f"Found {counted(len(findings), 'finding')}{tail}."
+
+
+def render(findings: list[Finding], fmt: str, paint: Paint, sources: dict[str, str]) -> list[str]:
+    """The lines `check` prints for `fmt` (the closing summary included for full and concise)."""
+    if fmt == "json":
+        return [json.dumps([f.to_dict() for f in findings], indent=2)]
+    if fmt == "sarif":
+        from fullgraph.commands.sarif import sarif_log
+
+        return [json.dumps(sarif_log(findings), indent=2)]
+    if fmt == "github":
+        return github(findings)
+    if fmt == "gitlab":
+        return [gitlab(findings)]
+    body = full(findings, paint, sources) if fmt == "full" else concise(findings, paint)
+    return [*body, summary(findings, paint)]

@@ -1,0 +1,60 @@
+"""Analysis work grows linearly with a function's length and a condition's depth.
+
+Work is counted, not timed: the number of Python function calls `analyze` makes (deterministic
+for a given input), at two sizes. Linear work gives a ratio near the size ratio; the checks that
+walked the whole function per finding, or re-walked every sub-condition, gave its square.
+Wall-clock figures come from `bench/function_length.py`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from fullgraph.engine import analyze
+
+BLOCK = "    if x.sum() > {i}:\n        x = x * {i}\n    print(x.item(), {i})\n"
+
+
+def calls(source: str) -> int:
+    """Python function calls made while analysing ``source``."""
+    count = 0
+
+    def profile(frame, event, arg):
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    analyze(source)  # imports and caches out of the count
+    sys.setprofile(profile)
+    try:
+        analyze(source)
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def forward(blocks: int) -> str:
+    body = "".join(BLOCK.format(i=i) for i in range(blocks))
+    return f"import torch\n\n\n@torch.compile\ndef forward(x):\n{body}    return x\n"
+
+
+def test_work_is_linear_in_the_length_of_one_function():
+    small, large = calls(forward(50)), calls(forward(400))
+    assert large < 10 * small, (small, large)  # 8x the length
+
+
+def test_work_is_linear_in_the_depth_of_a_condition():
+    def chain(depth: int) -> str:
+        return f"import torch\n\n@torch.compile\ndef f(x):\n    if {'-' * depth}x.sum():\n        x = x + 1\n    return x\n"
+    small, large = calls(chain(100)), calls(chain(800))
+    assert large < 10 * small, (small, large)  # 8x the depth
+    assert [f.code for f in analyze(chain(2_000))] == ["FG101"]
+
+
+def test_an_expression_too_deep_to_analyse_is_reported_not_dropped():
+    source = ("import torch\n\n@torch.compile\ndef f(x):\n    print(x.item())\n    y = " + " + ".join(["x"] * 15_000)
+              + "\n    return y\n\n@torch.compile\ndef g(x):\n    return x.item()\n")
+    found = analyze(source, "deep.py")
+    assert [(f.code, f.line) for f in found] == [("FG001", 4), ("FG201", 11)]
+    assert "`f` was not analysed: an expression in it is nested too deeply" in found[0].message
+    assert (found[0].col, found[0].end_col) == (0, len("def f(x):"))
