@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean
+.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -41,10 +41,40 @@ bench: $(STAMP)
 	$(BIN)/python bench/analysis_speed.py
 	$(BIN)/python bench/function_length.py
 
+# Ecosystem bench (bench/ecosystem/README.md): real models of transformers, diffusers,
+# torch-geometric and pyro under Dynamo, in their own pinned venv.
+ECO := bench/ecosystem
+ECO_STAMP := $(ECO)/.venv/.installed
+ECO_PACKAGES := diffusers pyro torch_geometric transformers
+
+$(ECO_STAMP): $(ECO)/requirements.txt
+	$(PY) -m venv $(ECO)/.venv
+	$(ECO)/.venv/bin/pip install -q -r $(ECO)/requirements.txt
+	touch $(ECO_STAMP)
+
+ecosystem-venv: $(ECO_STAMP)
+
+# Long (hours on 2 cores): regenerate every package's stored truth from scratch, then score it.
+ecosystem: $(ECO_STAMP) $(STAMP)
+	for p in $(ECO_PACKAGES); do $(BIN)/python $(ECO)/generate.py $$p --force || exit 1; done
+	$(BIN)/python $(ECO)/score.py
+
+# Resume or extend the stored truth: runs only the models (and variants) it does not hold yet.
+ecosystem-extend: $(ECO_STAMP) $(STAMP)
+	for p in $(ECO_PACKAGES); do $(BIN)/python $(ECO)/generate.py $$p || exit 1; done
+
+# Seconds: score this checkout's `fullgraph check` against the stored truth.
+ecosystem-score: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/score.py
+
+# Re-runs the models that broke, original and fixed (tens of minutes).
+ecosystem-fix: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/fixmode.py
+
 # Share of transformers model types `fullgraph confirm` runs without a factory, and its break lines
-# against the ecosystem ground truth (the interpreter of bench/ecosystem/.venv has transformers).
-bench-confirm: $(STAMP)
-	$(BIN)/python bench/confirm_without_factory.py --python bench/ecosystem/.venv/bin/python
+# against the ecosystem ground truth (the bench venv's interpreter has transformers).
+bench-confirm: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python bench/confirm_without_factory.py --python $(ECO)/.venv/bin/python
 
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules

@@ -1,0 +1,31 @@
+"""Model builders, one module per package: ``MODULE``, ``version()``, ``models()``,
+``variants(model)`` and ``build(model, variant) -> Case`` (run inside the bench venv)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Case:
+    """What one run calls: ``fn(*args, **kwargs)``, in training mode (with a backward) or not;
+    ``reset`` (if any) runs before every call, outside the compiled region (e.g. clears caches)."""
+
+    fn: object
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    train: bool = False
+    reset: object = None
+
+
+def half_inputs(value):
+    """Floating tensors (nested in tuples/lists/dicts) cast to float16."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return value.half() if value.is_floating_point() else value
+    if isinstance(value, dict):
+        return {k: half_inputs(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(half_inputs(v) for v in value)
+    return value

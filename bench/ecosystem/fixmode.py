@@ -1,0 +1,276 @@
+"""Score ``fullgraph fix`` on the real packages (fix mode): break sites and graphs before -> after.
+
+``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--json OUT]``
+
+For each package and setting (default, ``assume_compiled = "all"``): copies the package to a
+scratch folder, runs ``fullgraph fix`` of the current checkout on the files holding break sites,
+runs it again (fix-all must then change nothing), imports every changed module from the copy,
+and re-runs every model that broke and whose files were edited, original and fixed, each in a
+fresh process (the copy first on ``PYTHONPATH``, same seeds), with the variants it broke in.
+Prints per package: graphs and break sites before -> after, outputs identical (original vs fixed,
+eager vs eager and compiled vs compiled), runs that worked before and fail after, and for every
+original break site whether fullgraph fixed it, declined (the finding's reason), flagged it
+without removing the break, or did not flag it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
+from score import SETTINGS, bench_site_packages, empty_config, fullgraph_command, run_check  # noqa: E402
+from sites import collect_sites, statements_for  # noqa: E402
+from truth import TRUTH_DIR, load_runs  # noqa: E402
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+def run_fix(root: Path, files: list[str], extra: list[str]) -> str:
+    """``fullgraph fix`` on ``files`` under ``root``; returns its summary line."""
+    cmd, env = fullgraph_command()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = empty_config(Path(tmp))
+        out = subprocess.run([*cmd, "fix", "--config", str(config), *extra, *[str(root / f) for f in files]],
+                             env=env, capture_output=True, text=True, cwd=tmp)
+    if out.returncode not in (0, 1):
+        raise SystemExit(f"fullgraph fix failed ({out.returncode}): {out.stderr[-2000:]}")
+    return out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""
+
+
+def line_map(before: str, after: str) -> dict[int, int]:
+    """Fixed-file line -> original line (a rewritten block maps to the start of what it replaced)."""
+    out = {}
+    matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for k in range(j2 - j1):
+            out[j1 + k + 1] = (i1 + k + 1) if tag == "equal" else i1 + 1
+    return out
+
+
+def import_check(scratch: Path, modules: list[str]) -> list[str]:
+    """Modules of the fixed copy that no longer import (each: 'module: error')."""
+    code = ("import importlib, json, sys\nbad = []\nfor m in sys.argv[1:]:\n    try:\n        importlib.import_module(m)\n"
+            "    except Exception as e:\n        bad.append(f'{m}: {type(e).__name__}: {e}'[:300])\nprint(json.dumps(bad))\n")
+    env = bench_env()
+    env["PYTHONPATH"] = str(scratch)
+    out = subprocess.run([str(BENCH_PYTHON), "-c", code, *modules], env=env, capture_output=True, text=True, timeout=900)
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return [f"import check crashed: {out.stderr[-300:]}"]
+
+
+def model_files(runs: dict[str, dict], model: str) -> set[str]:
+    files = set()
+    for row in runs.values():
+        if row["model"] == model:
+            files.update(row.get("reached", {}), row.get("untraced", {}))
+            files.update(b["file"] for b in row.get("breaks", []) if b.get("file"))
+    return files
+
+
+def compare(a: Path, b: Path) -> dict:
+    out = subprocess.run([str(BENCH_PYTHON), str(HERE / "compare.py"), str(a), str(b)], env=bench_env(),
+                         capture_output=True, text=True, timeout=600)
+    try:
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return {"eager": "compare failed", "compiled": "compare failed"}
+
+
+def rerun(package: str, model: str, variants: list[str], outdir: Path, pythonpath: str | None, timeout: float) -> dict:
+    """One fresh process running ``variants`` of ``model``; rows by variant."""
+    env = {"PYTHONPATH": pythonpath} if pythonpath else {}
+    rows = run_model(str(BENCH_PYTHON), package, model, None, timeout,
+                     extra=["--variants", ",".join(variants), "--outputs", str(outdir)], env_extra=env)
+    return {r["variant"]: r for r in rows}
+
+
+def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
+                timeout: float, originals: dict) -> dict:
+    sites, _ = collect_sites(runs)
+    site_files = sorted({s.file for s in sites.values() if (root / s.file).exists()})
+    top = site_files[0].split("/")[0] if site_files else package
+    scratch = work / setting
+    shutil.copytree(root / top, scratch / top, ignore=shutil.ignore_patterns("__pycache__"))
+    extra = SETTINGS[setting]
+    findings = run_check(root, site_files, extra, jobs)
+    t = time.monotonic()
+    summary = run_fix(scratch, site_files, extra)
+    fix_seconds = time.monotonic() - t
+    changed = [f for f in site_files if digest(scratch / f) != digest(root / f)]
+    hashes = {f: digest(scratch / f) for f in site_files}
+    run_fix(scratch, site_files, extra)
+    not_idempotent = [f for f in site_files if digest(scratch / f) != hashes[f]]
+    modules = [f[:-3].replace("/", ".").removesuffix(".__init__") for f in changed]
+    import_errors = import_check(scratch, [top, *modules]) if changed else []
+
+    broke: dict[str, list[str]] = {}
+    for s in sites.values():
+        for rid in s.runs:
+            row = runs[rid]
+            broke.setdefault(row["model"], [])
+            if row["variant"] not in broke[row["model"]]:
+                broke[row["model"]].append(row["variant"])
+    changed_set = set(changed)
+    to_run = {m: sorted(v) for m, v in broke.items() if model_files(runs, m) & changed_set}
+
+    def both(model: str):
+        variants = to_run[model]
+        if model not in originals:
+            originals[model] = rerun(package, model, variants, work / "out-original" / model, None, timeout)
+        fixed = rerun(package, model, variants, work / f"out-{setting}" / model, str(scratch), timeout)
+        return model, originals[model], fixed
+
+    rows = []
+    after_sites: dict[str, set[tuple[str, int]]] = {}
+    failed_after: set[str] = set()
+    with ThreadPoolExecutor(jobs) as pool:
+        for model, before, after in pool.map(both, sorted(to_run)):
+            for variant in to_run[model]:
+                a, b = before.get(variant, {}), after.get(variant, {})
+                same = {}
+                pa = work / "out-original" / model / f"{model}.{variant}.pt"
+                pb = work / f"out-{setting}" / model / f"{model}.{variant}.pt"
+                if pa.exists() and pb.exists():
+                    same = compare(pa, pb)
+                rows.append({
+                    "model": model, "variant": variant, "status_before": a.get("status"), "status_after": b.get("status"),
+                    "graphs": [a.get("graphs"), b.get("graphs")],
+                    "sites": [len({(x["file"], x["line"]) for x in a.get("breaks", []) if x.get("file")}),
+                              len({(x["file"], x["line"]) for x in b.get("breaks", []) if x.get("file")})],
+                    "identical": same, "error_after": b.get("error"),
+                })
+                if b.get("status") in ("ok", "compile-error"):
+                    after_sites[f"{model}:{variant}"] = {(x["file"], x["line"]) for x in b.get("breaks", []) if x.get("file")}
+                else:
+                    failed_after.add(f"{model}:{variant}")
+
+    maps = {f: line_map((root / f).read_text(encoding="utf-8"), (scratch / f).read_text(encoding="utf-8")) for f in changed}
+    stmts = statements_for(root, site_files)
+    by_stmt: dict[tuple[str, tuple[int, int]], list[dict]] = {}
+    for f in findings:
+        if f["file"] in stmts:
+            by_stmt.setdefault((f["file"], stmts[f["file"]].of(f["line"])), []).append(f)
+    outcomes = Counter()
+    reasons = Counter()
+    site_rows = []
+    for s in sorted(sites.values(), key=lambda s: (s.file, s.line)):
+        flagged = by_stmt.get((s.file, stmts[s.file].of(s.line)) if s.file in stmts else None, [])
+        fixable = [f for f in flagged if f.get("fix") and not f.get("fix_blocked")]
+        reruns = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in after_sites]
+        failed = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in failed_after]
+        span = stmts[s.file].of(s.line) if s.file in stmts else (s.line, s.line)
+        still = any(
+            fl == s.file and span[0] <= maps.get(fl, {}).get(ln, ln) <= span[1]
+            for r in reruns for fl, ln in after_sites[f"{runs[r]['model']}:{runs[r]['variant']}"]
+        )
+        if not flagged:
+            outcome = "not flagged"
+        elif not fixable:
+            outcome = "declined"
+            reasons[flagged[0].get("fix_blocked") or f"no fix for {flagged[0]['code']}"] += 1
+        elif failed:
+            outcome = "run fails after fix"
+        elif not reruns:
+            outcome = "fix offered, model not re-run" if s.file not in changed_set else "fixed, not re-run"
+        elif still:
+            outcome = "flagged, still breaks"
+        else:
+            outcome = "fixed"
+        outcomes[outcome] += 1
+        site_rows.append({"file": s.file, "line": s.line, "gb_type": s.gb_type, "outcome": outcome,
+                          "reason": flagged[0].get("fix_blocked") if flagged else None})
+    return {
+        "fix_summary": summary, "fix_seconds": round(fix_seconds, 1), "site_files": len(site_files),
+        "changed_files": changed, "not_idempotent": not_idempotent, "import_errors": import_errors,
+        "runs": rows, "site_outcomes": dict(outcomes), "decline_reasons": dict(reasons.most_common()),
+        "sites": site_rows,
+    }
+
+
+def print_report(package: str, results: dict[str, dict]) -> None:
+    print(f"\n## fix mode: {package}\n")
+    print("| setting | site files | files changed | fix-all idempotent | imports | runs re-run | graphs before → after | "
+          "break sites before → after (runs that ran both times) | outputs identical (eager / compiled) | worked before, fail after |")
+    print("|---|---:|---:|---|---|---:|---|---|---|---:|")
+    for name, r in results.items():
+        runs = r["runs"]
+        both = [x for x in runs if x["status_before"] in ("ok", "compile-error") and x["status_after"] in ("ok", "compile-error")]
+        g0 = sum(x["graphs"][0] or 0 for x in both)
+        g1 = sum(x["graphs"][1] or 0 for x in both)
+        s0 = sum(x["sites"][0] for x in both)
+        s1 = sum(x["sites"][1] for x in both)
+        eager_same = sum(x["identical"].get("eager") is True for x in runs)
+        comp_same = sum(x["identical"].get("compiled") is True for x in runs)
+        regress = sum(x["status_before"] == "ok" and x["status_after"] != "ok" for x in runs)
+        idem = "yes" if not r["not_idempotent"] else f"no ({len(r['not_idempotent'])} files)"
+        imports = "ok" if not r["import_errors"] else f"{len(r['import_errors'])} fail"
+        print(f"| {name} | {r['site_files']} | {len(r['changed_files'])} | {idem} | {imports} | {len(runs)} | {g0} → {g1} "
+              f"| {s0} → {s1} | {eager_same}/{len(runs)} / {comp_same}/{len(runs)} | {regress} |")
+    print("\nwhat fullgraph did at each original break site:\n")
+    kinds = sorted({k for r in results.values() for k in r["site_outcomes"]})
+    print("| setting | " + " | ".join(kinds) + " |")
+    print("|---|" + "---:|" * len(kinds))
+    for name, r in results.items():
+        print(f"| {name} | " + " | ".join(str(r["site_outcomes"].get(k, 0)) for k in kinds) + " |")
+    for name, r in results.items():
+        if r["decline_reasons"]:
+            print(f"\n{name}: decline reasons: " + "; ".join(f"{k} ({n})" for k, n in list(r["decline_reasons"].items())[:10]))
+        for x in r["runs"]:
+            flag = "" if x["identical"].get("compiled") is True else f" outputs: {x['identical']}"
+            err = f" error after: {x['error_after']}" if x["status_after"] != "ok" else ""
+            print(f"- {name} {x['model']}:{x['variant']} graphs {x['graphs'][0]} → {x['graphs'][1]}, "
+                  f"break sites {x['sites'][0]} → {x['sites'][1]}{flag}{err}")
+        for e in r["import_errors"]:
+            print(f"- {name} import error: {e}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packages", nargs="*")
+    parser.add_argument("--truth", default=str(TRUTH_DIR))
+    parser.add_argument("--source", help="folder holding the packages (default: the bench venv's site-packages)")
+    parser.add_argument("--settings", default="default,all")
+    parser.add_argument("--json")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=300)
+    args = parser.parse_args(argv)
+    truth = Path(args.truth)
+    root = Path(args.source) if args.source else bench_site_packages()
+    packages = args.packages or sorted(p.stem for p in truth.glob("*.jsonl"))
+    start = time.monotonic()
+    report = {}
+    for package in packages:
+        runs = load_runs(truth / f"{package}.jsonl")
+        originals: dict = {}
+        with tempfile.TemporaryDirectory(prefix=f"fullgraph-fix-{package}-") as work:
+            results = {s: fix_package(package, runs, root, s, Path(work), args.jobs, args.timeout, originals)
+                       for s in args.settings.split(",")}
+        print_report(package, results)
+        report[package] = results
+    print(f"\nfix mode wall time: {time.monotonic() - start:.0f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""The ecosystem scorer on a tiny package written here, with a hand-made ground truth."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "ecosystem"
+
+MODEL = '''\
+import torch
+from torch import nn
+
+
+def helper(x):
+    return x + 1
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        if (x.sum()
+                > 0):
+            x = x * 2
+        z = helper(x)
+        print("value", z)
+        if x.mean() > 1:
+            x = x - 1
+        return z
+
+
+class Other(nn.Module):
+    def forward(self, x):
+        print("other", x)
+        return x
+
+
+class Unreached(nn.Module):
+    def forward(self, x):
+        print("never", x)
+        return x
+'''
+
+FILE = "tinypkg/model.py"
+
+
+def brk(line: int | None, gb_type: str) -> dict:
+    return {"file": FILE if line else None, "line": line, "outer_file": FILE if line else None,
+            "outer_line": 10 if line else None, "gb_type": gb_type, "gb_id": "GB0170", "skipped": False, "source": "hook"}
+
+
+def run(model: str, variant: str, breaks: list[dict], reached: str = "", untraced: str = "") -> dict:
+    return {"package": "tinypkg", "version": "1.0", "model": model, "variant": variant, "status": "ok",
+            "graphs": len(breaks) + 1, "breaks": breaks,
+            "reached": {FILE: reached} if reached else {}, "untraced": {FILE: untraced} if untraced else {}}
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory):
+    """Score the tiny package once: (printed report, json results)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        score = importlib.import_module("score")
+        truth_mod = importlib.import_module("truth")
+    finally:
+        sys.path.remove(str(BENCH))
+    tmp = tmp_path_factory.mktemp("eco")
+    (tmp / "src" / "tinypkg").mkdir(parents=True)
+    (tmp / "src" / "tinypkg" / "__init__.py").write_text("")
+    (tmp / "src" / FILE).write_text(MODEL)
+    runs = [
+        # line 12 is the second line of the `if` at 11: the finding on 11 covers it
+        run("m1", "base", [brk(12, "Data-dependent branching"), brk(6, "Unsupported method call")], reached="10-18"),
+        run("m1", "fp16", [brk(14, "Unsupported method call"), brk(16, "Data-dependent branching"),
+                           brk(16, "graph break in loop")], reached="10-18"),
+        run("m2", "base", [brk(6, "Unsupported method call")], reached="5-6", untraced="22-24"),
+        run("m3", "base", [brk(6, "Unsupported method call"), brk(None, "Attempt to trace generator")], reached="5-6"),
+    ]
+    truth_mod.save_runs(tmp / "truth" / "tinypkg.jsonl", {truth_mod.run_id(r): r for r in runs})
+    out = tmp / "results.json"
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        score.main(["--truth", str(tmp / "truth"), "--source", str(tmp / "src"), "--json", str(out), "--jobs", "1"])
+    return buf.getvalue(), json.loads(out.read_text())["tinypkg"]
+
+
+def test_recall_counts_sites_by_statement_and_splits_shared_infrastructure(scored):
+    _, results = scored
+    r = results["default"]
+    assert r["recall"] == {"sites": 4, "found": 2, "model": {"sites": 3, "found": 2}, "shared": {"sites": 1, "found": 0}}
+    assert r["recall_by_gb_type"] == {"Data-dependent branching": {"sites": 2, "found": 2},
+                                      "Unsupported method call": {"sites": 2, "found": 0}}
+    assert [(m["line"], m["shared"], m["only_in"]) for m in r["misses"]] == [(6, True, None), (14, False, "fp16")]
+    assert r["unplaced_breaks"] == 1
+
+
+def test_precision_tells_false_alarms_from_untraced_and_unknown(scored):
+    _, results = scored
+    r = results["default"]
+    assert r["verdicts"] == {"true": 2, "false": 1, "untraced": 1, "unknown": 1}
+    assert r["precision"] == pytest.approx(2 / 3, abs=1e-4)
+    assert [(f["line"], f["code"], f["source"]) for f in r["false_alarms"]] == [(15, "FG301", 'print("value", z)')]
+    assert r["true_only_in_variant"] == {"fp16": 1}
+    assert set(results) == {"default", "all"}
+
+
+def test_printed_table_carries_the_same_figures(scored):
+    text, _ = scored
+    assert "| default | 4 | 2 | 50.0% | 2/3 | 0/1 | 5 | 2 | 1 | 66.7% | 1 | 1 |" in text
+    assert "`tinypkg/model.py:15` FG301: `print(\"value\", z)`" in text
+
+
+def test_line_ranges_round_trip():
+    sys.path.insert(0, str(BENCH))
+    try:
+        truth_mod = importlib.import_module("truth")
+    finally:
+        sys.path.remove(str(BENCH))
+    lines = {1, 2, 3, 7, 9, 10}
+    assert truth_mod.encode_lines(lines) == "1-3,7,9-10"
+    assert truth_mod.decode_lines("1-3,7,9-10") == lines
+
+
+def test_fix_mode_maps_fixed_lines_back_to_the_original():
+    sys.path.insert(0, str(BENCH))
+    try:
+        fixmode = importlib.import_module("fixmode")
+    finally:
+        sys.path.remove(str(BENCH))
+    before = "a\nif t:\n    y = 1\nelse:\n    y = 2\nb\n"
+    after = "a\ny = torch.where(t, 1, 2)\nb\n"
+    # the rewritten statement maps to the start of what it replaced, unchanged lines to themselves
+    assert fixmode.line_map(before, after) == {1: 1, 2: 2, 3: 6}
