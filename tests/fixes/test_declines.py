@@ -61,7 +61,7 @@ def test_defer_declines_in_a_forward_another_forward_calls():
     # M.forward is analysed as Outer.forward's helper: its epilogue would sit inside Outer's graph.
     source = HEAD + textwrap.indent("y = x * 2\nprint(y)\nreturn y\n", " " * 8) + OUTER
     found = [f for f in analyze(source, "m.py") if f.code == "FG301"]
-    assert len(found) == 1 and "not in the compiled entry `Outer.forward`" in found[0].fix_blocked
+    assert len(found) == 1 and "from `Outer.forward` itself" in found[0].fix_blocked
 
 
 def test_trap_declines_from_clause_and_try():
@@ -186,4 +186,4 @@ def test_no_deferral_in_a_helper_of_another_function():
         def run(x: torch.Tensor):
             return scale(x) + 1
     '''
-    assert "not in the compiled entry `run`" in _harm(source, "FG302", ALL)
+    assert "`run` is compiled only by assumption" in _harm(source, "FG302", ALL)

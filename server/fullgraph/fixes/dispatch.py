@@ -55,9 +55,14 @@ def _fixes(ctx: FixContext, finding) -> list[Fix]:
 
 def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     node = finding_node(ctx.tree, finding)
-    if node is None or (finding.fix and decline_reason(ctx.tree, finding) is not None):
+    if node is None:
         return []
     code = finding.code
+    declined = bool(finding.fix) and decline_reason(ctx.tree, finding) is not None
+    if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):  # the config line needs no rewrite
+        return ([] if declined else defer_call(ctx, node, finding)) + config_alternative(ctx, node, finding)
+    if declined:
+        return []
     if code == "FG101" and isinstance(node, ast.If):
         return predicate_if(ctx, node)
     if code == "FG103" and isinstance(node, ast.IfExp):
@@ -68,8 +73,6 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
         return _scalar(ctx, node, finding)
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
-    if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):
-        return defer_call(ctx, node, finding) + config_alternative(ctx, node, finding)
     return []
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from itertools import pairwise
 
-from fullgraph.analysis.facts import scalar_operand
+from fullgraph.analysis.facts import VALUE_METHODS, scalar_operand
 from fullgraph.fixes.conditions import BOOLEAN_METHODS
 
 
@@ -36,10 +36,24 @@ def _text(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
+# Tensor methods that return several tensors (always, or given a dimension): not one tensor.
+SEQUENCE_METHODS = frozenset(("split", "chunk", "unbind", "tensor_split", "hsplit", "vsplit", "dsplit", "sort",
+                              "topk", "kthvalue", "aminmax", "unique", "unique_consecutive", "slogdet", "frexp",
+                              "histogram", "nonzero", "type"))
+REDUCTIONS_WITH_INDICES = frozenset(("max", "min", "median", "nanmedian", "mode", "cummax", "cummin"))
+
+
 def is_known(node: ast.AST, known: set[str]) -> bool:
-    """Whether ``node`` is a known tensor, or arithmetic of known tensors and number literals."""
+    """Whether ``node`` is a known tensor: one the engine names, a tensor method's result on one
+    (not a Python value, not several tensors), or arithmetic of known tensors and number literals."""
     if _text(node) in known:
         return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        method = node.func.attr
+        if method in VALUE_METHODS or method in SEQUENCE_METHODS or method.startswith("is_") \
+                or (method in REDUCTIONS_WITH_INDICES and (node.args or node.keywords)):
+            return False
+        return is_known(node.func.value, known)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         return is_known(node.operand, known)
     if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
