@@ -10,7 +10,7 @@ import torch.nn as nn
 
 
 class M(nn.Module):
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
         if x.sum() > 0:
             x = x * 2
         print(x.shape)
@@ -37,9 +37,9 @@ def test_text_output_and_exit_codes(project, capsys):
     code, out, err = run(capsys, "check", "pkg", "--output-format", "concise")
     assert code == 1
     assert out.splitlines() == [
-        "pkg/model.py:7:9: FG101 `if` branches on tensor value `x.sum() > 0` (if `x` is a tensor: a guess)",
+        "pkg/model.py:7:9: FG101 [*] `if` branches on tensor value `x.sum() > 0`",
         "pkg/model.py:9:9: FG301 [*] `print(x.shape)` prints from compiled code",
-        "Found 2 findings (1 fixable with `fullgraph fix`).",
+        "Found 2 findings (2 fixable with `fullgraph fix`).",
     ]
     assert run(capsys, "check", "pkg/clean.py")[0] == 0
 

@@ -17,7 +17,7 @@ import torch.nn as nn
 
 
 class M(nn.Module):
-    def forward(self, x):
+    def forward(self, x: torch.Tensor):
         if x.sum() > 0:
             x = x * 2
         print(x.shape)

@@ -148,13 +148,8 @@ def test_defer_offers_dynamo_config_alternative_once():
     assert [f.preferred for f in print_fixes] == [False]
     alternative = apply_edits(DEFER, print_fixes[-1].edits)
     assert "torch._dynamo.config.reorderable_logging_functions.add(print)\n" in alternative
-<<<<<<< HEAD
     assert fixes_for(alternative, finding(alternative, "FG301", 11, 8, 11, 27)) == []  # the alternative is in place
     log_fixes = fixes_for(DEFER, finding(DEFER, "FG302", 11, 8, 11, 37))
-=======
-    assert fixes_for(alternative, finding("FG301", 11, 8, 11, 27)) == []  # the alternative is in place
-    log_fixes = fixes_for(DEFER, finding("FG302", 11, 8, 11, 37))
->>>>>>> robust
     with_logger = apply_edits(DEFER, log_fixes[1].edits)
     line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
     assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")
