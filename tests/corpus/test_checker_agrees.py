@@ -30,7 +30,9 @@ def test_checker_agrees(example):
 
 def test_every_rule_has_examples():
     covered = {rule_of(e) for e in EXAMPLES}
-    planned = {code for code in RULES if code != "FG000" and not code.startswith("FG9")}
+    # FG0xx are the checker's own notes (a file that does not parse, a function not analysed), FG9xx
+    # come only from Dynamo runs: neither has a source pattern to show.
+    planned = {code for code in RULES if not code.startswith(("FG0", "FG9"))}
     assert planned <= covered, f"rules without corpus examples: {sorted(planned - covered)}"
 
 
