@@ -22,6 +22,15 @@ def split_lines(text: str) -> list[str]:
     return LINE_BREAK.split(text)
 
 
+def file_text(path: str) -> str:
+    """A file's text for display and location lookups (undecodable bytes replaced; "" when unreadable)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
 def split_lines_keepends(text: str) -> list[str]:
     """The lines of ``text`` with their line ends; no empty last line (as ``splitlines(True)``)."""
     lines, start = [], 0

@@ -8,7 +8,7 @@ import os
 from collections import Counter
 
 from fullgraph.findings import Finding
-from fullgraph.text import split_lines
+from fullgraph.text import file_text, split_lines
 from fullgraph.wording import counted
 
 FORMATS = ("full", "concise", "json", "sarif", "github", "gitlab")
@@ -66,13 +66,7 @@ def concise(findings: list[Finding], paint: Paint) -> list[str]:
 def _source_lines(path: str, cache: dict, sources: dict[str, str]) -> list[str]:
     if path not in cache:
         text = sources.get(path)
-        if text is None:
-            try:
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-            except OSError:
-                text = ""
-        cache[path] = split_lines(text)
+        cache[path] = split_lines(file_text(path) if text is None else text)
     return cache[path]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from fullgraph.findings import Finding, Location
-from fullgraph.text import split_lines
+from fullgraph.text import file_text, split_lines
 
 UNMATCHED = "FG900"
 RECOMPILED = "FG901"
@@ -77,13 +77,7 @@ def merge(static: list[Finding], results, path: str | None = None, source: str |
     results = [results] if isinstance(results, dict) else list(results)
     if path is None:
         path = next((r["target_location"]["file"] for r in results if r.get("target_location")), "<unknown>")
-    if source is None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                source = f.read()
-        except OSError:
-            source = ""
-    lines = split_lines(source)
+    lines = split_lines(file_text(path) if source is None else source)
     breaks = [(b, r) for r in results for b in r.get("breaks", [])]
     reached = {ln for r in results for f, ls in r.get("reached", {}).items() if same_file(f, path) for ln in ls}
     out, explained = [], set()
@@ -152,10 +146,4 @@ def _recompiled(rc: dict, path: str, lines: list[str]) -> Finding:
 
 def _lines_of(file: str, path: str, lines: list[str]) -> list[str]:
     """Source lines of ``file`` (the document's own text when it is ``path``)."""
-    if same_file(file, path):
-        return lines
-    try:
-        with open(file, encoding="utf-8", errors="replace") as f:
-            return split_lines(f.read())
-    except OSError:
-        return []
+    return lines if same_file(file, path) else split_lines(file_text(file))
