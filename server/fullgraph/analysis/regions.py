@@ -230,30 +230,27 @@ class ModuleIndex:
 
     def method(self, cls: str, name: str) -> FunctionInfo | None:
         """`cls.name`, looked up through in-file base classes."""
-        seen = set()
-        todo = [cls]
-        while todo:
-            c = todo.pop(0)
-            info = self.classes.get(c)
-            if info is None or c in seen:
-                continue
-            seen.add(c)
-            if name in info.methods:
-                return info.methods[name]
-            todo.extend(info.base_names)
-        return None
+        info = self.classes.get(cls)
+        if info is None:
+            return None
+        return next((c.methods[name] for c in self.chain(info) if name in c.methods), None)
 
-    def attr(self, cls: ClassInfo, name: str):
-        """The fact of `self.<name>` in methods of `cls` (through in-file bases)."""
+    def chain(self, cls: ClassInfo):
+        """`cls` and its base classes defined in this file, breadth first, each once."""
         todo, seen = [cls], set()
         while todo:
             c = todo.pop(0)
             if c.name in seen:
                 continue
             seen.add(c.name)
+            yield c
+            todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
+
+    def attr(self, cls: ClassInfo, name: str):
+        """The fact of `self.<name>` in methods of `cls` (through in-file bases)."""
+        for c in self.chain(cls):
             if name in c.attrs:
                 return c.attrs[name]
-            todo.extend(self.classes[b] for b in c.base_names)
         return None
 
     def lookup(self, spelling: str) -> Symbol | None:
@@ -305,20 +302,13 @@ class ModuleIndex:
         return self._memo(self._inherited, key, lambda: self._inherited_method(cls, name))
 
     def _inherited_method(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
-        seen = set()
-        todo = [cls]
-        while todo:
-            c = todo.pop(0)
-            if c.name in seen:
-                continue
-            seen.add(c.name)
+        for c in self.chain(cls):
             for spelling in c.base_spellings:
                 base = self.lookup(spelling)
                 if base is not None and base.kind == "class":
                     found = self.foreign(self.project.method(base, name))
                     if found is not None:
                         return found
-            todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
         return None
 
     def decorator_wrappers(self, info: FunctionInfo) -> list[tuple[ast.expr, FunctionInfo]]:
