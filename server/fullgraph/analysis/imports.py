@@ -13,6 +13,18 @@ CONVENTIONAL = {
 }
 
 
+
+def dotted(node: ast.AST) -> str | None:
+    """"a.b.c" for a Name/Attribute chain, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
 class Aliases:
     """Local name -> qualified name, from the module's imports (any nesting level)."""
 
@@ -37,13 +49,11 @@ class Aliases:
 
     def resolve(self, node: ast.AST) -> str | None:
         """Qualified name of a Name/Attribute chain rooted at an imported name, else None."""
-        attrs = []
-        while isinstance(node, ast.Attribute):
-            attrs.append(node.attr)
-            node = node.value
-        if not isinstance(node, ast.Name):
+        spelling = dotted(node)
+        if spelling is None:
             return None
-        base = self.names.get(node.id) or CONVENTIONAL.get(node.id)
+        head, dot, rest = spelling.partition(".")
+        base = self.names.get(head) or CONVENTIONAL.get(head)
         if base is None:
             return None
-        return ".".join([base, *reversed(attrs)]) if attrs else base
+        return f"{base}{dot}{rest}"

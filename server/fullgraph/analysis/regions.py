@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import ENUM_BASES, TENSOR, VALUE, Module
-from fullgraph.analysis.imports import Aliases
-from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, dotted, false_flags, import_refs
+from fullgraph.analysis.imports import Aliases, dotted
+from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, false_flags, import_refs
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex, Symbol

@@ -14,6 +14,8 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.imports import dotted
+
 SCHEMA = 1  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
@@ -24,18 +26,6 @@ _PURE_BUILTINS = frozenset(("len", "range", "min", "max", "abs", "int", "float",
                             "zip", "enumerate", "getattr", "hasattr", "sum", "all", "any"))
 _COMPILE_CALL = re.compile(r"compile\s*\(")
 COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
-
-
-def dotted(node: ast.AST) -> str | None:
-    """"a.b.c" for a Name/Attribute chain, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 @dataclass(frozen=True)

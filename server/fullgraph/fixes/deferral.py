@@ -19,7 +19,7 @@ from fullgraph.fixes.deferral_chain import QUEUE, REPLAY, entry_function, has_qu
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, in_helper
-from fullgraph.fixes.purity import dotted
+from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 

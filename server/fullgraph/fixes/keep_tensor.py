@@ -7,7 +7,8 @@ import ast
 from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
-from fullgraph.fixes.purity import TORCH_NAMESPACES, dotted
+from fullgraph.analysis.imports import dotted
+from fullgraph.fixes.purity import TORCH_NAMESPACES
 from fullgraph.fixes.sites import enclosing_function, local_parents, parents
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)

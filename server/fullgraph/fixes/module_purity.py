@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.fixes.purity import dotted, is_pure_call
+from fullgraph.analysis.imports import dotted
+from fullgraph.fixes.purity import is_pure_call
 from fullgraph.fixes.sites import enclosing_function, parents
 
 PURE_LAYERS = frozenset((

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.imports import dotted
+
 TORCH_NAMESPACES = ("torch", "F", "torch.nn.functional", "nn.functional", "torch.special", "torch.linalg")
 IMPURE_TORCH = {"manual_seed", "seed", "save", "load", "set_default_dtype", "set_grad_enabled",
                 "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
@@ -13,18 +15,6 @@ IMPURE_METHODS = {"item", "tolist", "numpy", "backward", "register_buffer", "cpu
                   "nonzero", "unique", "masked_select", "append", "extend", "pop", "update",
                   "insert", "remove", "clear", "add_module", "register_parameter", "bernoulli",
                   "data_ptr", "storage", "untyped_storage", "random", "uniform", "normal"}
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a chain of names and attributes, else None."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
 
 
 def callee_text(call: ast.Call) -> str:

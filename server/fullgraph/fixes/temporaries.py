@@ -12,7 +12,7 @@ import ast
 
 from fullgraph.fixes.conditions import is_torch_dtype
 from fullgraph.fixes.module_purity import init_value, owner_class
-from fullgraph.fixes.purity import dotted
+from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import local_parents
 
 FLOAT_DTYPES = frozenset(("float16", "half", "bfloat16", "float32", "float", "float64", "double"))
