@@ -17,6 +17,7 @@ from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
@@ -119,12 +120,15 @@ def analyze(source: str | bytes, path: str = "<string>", config: Config | None =
 
 
 def analyze_document(source: str | bytes, path: str = "<string>", config: Config | None = None,
-                     cache: ParseCache | None = None, project: ProjectIndex | None = None) -> Report:
+                     cache: ParseCache | None = None, project: ProjectIndex | None = None,
+                     walks: WalkCache | None = None) -> Report:
     """Findings plus the compiled entry points of one document.
 
     ``cache`` (one per open document in the language server) re-parses only the top-level blocks
     changed since the last text that parsed; it stays locked until the analysis is done.
     ``project`` (a :class:`ProjectIndex`) lets the analysis follow imports into other files.
+    ``walks`` (one per open document, with ``cache``) reuses the walks of functions the edits
+    since the last analysis cannot have changed.
     """
     config = config or Config()
     if sys.getrecursionlimit() < RECURSION_LIMIT:  # the walk recurses once per nesting level
@@ -133,16 +137,16 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
     if text is None:
         return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
     with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
-        return _analyze_text(text, path, config, cache, project)
+        return _analyze_text(text, path, config, cache, project, walks if cache is not None else None)
 
 
 def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None,
-                  project: ProjectIndex | None) -> Report:
+                  project: ProjectIndex | None, walks: WalkCache | None) -> Report:
     try:
         parsed = _parse(to_lf(text), path, cache)  # same tree; CPython's messages count CRLF lines differently
         if isinstance(parsed, Finding):
             return _filtered(Report([_inside(parsed, text)]), config)
-        return _analyze_tree(parsed, text, path, config, project)
+        return _analyze_tree(parsed, text, path, config, project, walks)
     except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
         finding = _not_analyzed(path, "the file", exc)
         return Report([finding] if config.selects(finding.code) else [])
@@ -179,8 +183,10 @@ def _filtered(report: Report, config: Config) -> Report:
 
 
 def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
-                  project: ProjectIndex | None = None) -> Report:
+                  project: ProjectIndex | None = None, kept: WalkCache | None = None) -> Report:
     index = ModuleIndex(tree, text, _index_path(path, project), project)
+    if kept is not None:
+        kept.begin(tree.body, index.path, project.generation if project is not None else 0)
     entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}
@@ -190,7 +196,9 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     sites = CallSites()
     failed: list[Finding] = []
     outside_call_sites(index, tree, entries, sites)
-    walks, entries = _walk_region(index, entries, sites, path, lines, failed)
+    walks, entries = _walk_region(index, entries, sites, path, lines, failed, kept)
+    if kept is not None and project is not None:
+        project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -200,7 +208,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
-                finding = _finding(raw, visit, path, lines, config, scopes, related, index)
+                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None and project.in_workspace(home.path):
@@ -231,7 +239,7 @@ MAX_PASSES = 3  # re-walks of functions whose callers changed what they pass
 
 
 def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites, path: str, lines: _Lines,
-                 failed: list[Finding]):
+                 failed: list[Finding], kept: WalkCache | None = None):
     """Each function of the compiled region walked with the facts of every call site that passes
     to its parameters (`sites` may already hold call sites from outside the region); a function
     another analysed function calls is walked as that caller's helper, and only a root (called by
@@ -239,7 +247,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     most FOREIGN_VISITS functions of them). Files define callees before callers, so walking the
     entries last to first, each followed by its callees, mostly gets the order right; a function
     whose visit changed after all is walked again. A function of this file whose walk fails gets
-    an FG001 finding in ``failed``. Returns the walks and the roots."""
+    an FG001 finding in ``failed``. A walk of this file's function is taken from ``kept`` when
+    the edits since it left it valid. Returns the walks and the roots."""
     walks: dict[int, tuple[Walker, Visit]] = {}
     callers: dict[int, tuple[int, ast.AST, bool]] = {}  # function id -> its first caller (id, call, in loop)
     functions: dict[int, FunctionInfo] = {}
@@ -264,7 +273,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         home = function.module or index
         dirty.update(by_node.get(n, n) for n in sites.drop(function.qualname))
         try:
-            walker = _walk(home, visit, home is not index)
+            walker = _walk(home, visit, home is not index, kept)
         except Exception as exc:  # noqa: BLE001 - one bad rule or odd file must not stop the run
             if home is index:
                 failed.append(_not_analyzed(path, f"`{function.qualname}`", exc, function.node, lines))
@@ -317,12 +326,20 @@ def _changed(old: Visit, new: Visit) -> bool:
     return old.params != new.params or old.entry is not new.entry
 
 
-def _walk(home: ModuleIndex, visit: Visit, foreign: bool) -> Walker:
+def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None = None) -> Walker | Walked:
     """Walk one function; a function of another file is walked once per parameter facts and
-    loop context, and the walk kept with that file's version in the project index."""
+    loop context, and the walk kept with that file's version in the project index; one of this
+    file is reused from ``kept`` when valid, and kept there when the project index lacked no file."""
     if not foreign:
+        found = kept.get(visit.function, visit, home) if kept is not None else None
+        if found is not None:
+            return found
+        project = home.project
+        before = project.misses() if project is not None else 0
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
+        if kept is not None and (project is None or project.misses() == before):
+            kept.put(visit.function, visit, walker.raws, walker.calls, home)
         return walker
     params = tuple(sorted(visit.params.items())) if visit.params else None
     key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop)
@@ -399,8 +416,8 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
                          "library": where})
 
 
-def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-             scopes: dict[int, ast.Module], related: tuple[Location, ...], index: ModuleIndex) -> Finding | None:
+def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, scopes: dict[int, ast.Module],
+             related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     line = node.lineno
@@ -427,11 +444,14 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
               **({"assumed": True} if visit.entry.assumed else {})},  # entry only by assume_compiled="all"
     )
     if rule.fix_kind:
-        try:
+        def declined():
             scope = scopes.get(id(visit.function))
             if scope is None:
                 scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            finding = finding.with_(fix_blocked=decline_reason(scope, finding))
+            return decline_reason(scope, finding)
+        try:
+            reason = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None else declined()
+            finding = finding.with_(fix_blocked=reason)
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
     return finding

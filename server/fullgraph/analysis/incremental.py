@@ -16,6 +16,10 @@ and suffix statements in turn; the suffix nodes only move by the change in line 
 Lines are those of `fullgraph.text` (CR, LF, CRLF); a span is re-joined with LF, which gives the
 tree the tokenizer gives (it reads every line end as LF, inside strings too).
 
+A re-parsed span that is the same code as before (an edit of comments or blank lines) keeps its
+old nodes, given the new positions, so that what an analysis knows of them stays valid
+(`fullgraph.analysis.walk_cache`).
+
 Anything in doubt falls back to a full `ast.parse`: no text has parsed yet, an edit spanning most
 of the file, a span that does not parse alone, or one that mentions
 `__future__` (future imports belong to the whole file; full parses keep them out of this reasoning).
@@ -88,6 +92,7 @@ class ParseCache:
             stmts = ast.parse(span, filename=path).body
         except _ERRORS:
             return None
+        stmts = _same_code(stmts, [s for b in blocks[first:last + 1] for s in b.stmts])
         middle = _blocks(stmts, lines[start - 1:end])
         for block in middle:
             block.move(start - 1)
@@ -97,6 +102,20 @@ class ParseCache:
         # a span left without statements leaves its lines to the block before it
         self._blocks = [*blocks[:first], *middle, *blocks[last + 1:]]
         return [s for b in self._blocks for s in b.stmts]
+
+
+def _same_code(new: list[ast.stmt], old: list[ast.stmt]) -> list[ast.stmt]:
+    """`old` given the positions of `new` when both are the same code (an edit of comments or
+    blank lines): analyses keep what they know of nodes that did not change. Else `new`."""
+    try:
+        if len(new) != len(old) or any(ast.dump(n) != ast.dump(o) for n, o in zip(new, old)):
+            return new
+    except RecursionError:
+        return new
+    for source, target in zip(_positioned(new), _positioned(old)):  # same shape: the same order
+        target.lineno, target.col_offset = source.lineno, source.col_offset
+        target.end_lineno, target.end_col_offset = source.end_lineno, source.end_col_offset
+    return old
 
 
 def _span(old: list[str], new: list[str], blocks: list[_Block]) -> tuple[int, int]:

@@ -100,6 +100,7 @@ class ProjectIndex:
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
         self._local = threading.local()  # per thread: a read-only analysis in progress
+        self.generation = 0  # bumped whenever what the index answers may change (results kept across it go stale)
 
     @contextmanager
     def readonly(self):
@@ -128,6 +129,12 @@ class ProjectIndex:
         use = getattr(self._local, "use", None)
         return use is None or not use.readonly
 
+    def touch(self, paths) -> None:
+        """Record `paths` as used by the analysis in progress in this thread (results it reuses read them)."""
+        use = getattr(self._local, "use", None)
+        if use is not None:
+            use.touched.update(paths)
+
     def _miss(self, path: str) -> None:
         self._local.use.missing.add(path)
 
@@ -145,6 +152,7 @@ class ProjectIndex:
         if self._resolver is None:
             paths = self._search_paths if self._search_paths is not None else interpreter_paths(self._python)
             self._resolver = Resolver(self.roots, paths)
+            self.generation += 1
         return self._resolver
 
     def in_workspace(self, path: str) -> bool:
@@ -186,6 +194,7 @@ class ProjectIndex:
                     self.store.put(path, stamp, entry.summary)
         with self._lock:
             self._files[path] = entry
+            self.generation += 1
         return entry
 
     def summary(self, path: str) -> FileSummary | None:
@@ -203,6 +212,7 @@ class ProjectIndex:
         with self._lock:
             self._files[path] = entry
             self._compile_targets = None
+            self.generation += 1
 
     def forget(self, path: str) -> None:
         """Drop what is known of `path` (a watched file changed or was deleted)."""
@@ -210,6 +220,7 @@ class ProjectIndex:
             self._files.pop(path, None)
             self._compile_targets = None
             self._workspace = None
+            self.generation += 1
             if self._resolver is not None:
                 self._resolver.clear()  # a new or deleted file changes what imports resolve to
 
@@ -495,12 +506,14 @@ class ProjectIndex:
             self.store.put_marks(self.roots, fresh)
         with self._lock:
             self._compile_targets = found
+            self.generation += 1
         return found
 
     def set_compile_targets(self, targets: dict[tuple[str, str], list[CompileTarget]]) -> None:
         """Use `compile_targets()` computed by another process over the same workspace."""
         with self._lock:
             self._compile_targets = targets
+            self.generation += 1
 
     def call_sites(self, path: str, qualname: str) -> list[tuple[str, CallSite]]:
         """Every call in the workspace that resolves to function or method `qualname` of `path`:

@@ -16,12 +16,13 @@ class FixContext:
 
     source: str
     tree: ast.Module
+    taken: frozenset[str] | None = field(default=None, repr=False)  # the module's identifiers, when known
     names: NameMaker = field(init=False)
     torch: str = field(init=False)
     lowering: Lowering = field(init=False)
 
     def __post_init__(self):
-        self.names = NameMaker(self.tree)
+        self.names = NameMaker(self.tree, self.taken)
         self.torch = torch_alias(self.tree) or "torch"
         self.lowering = Lowering(self.source, self.torch)
 

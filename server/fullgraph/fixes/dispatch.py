@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from fullgraph.fixes.config_alternatives import config_fix
 from fullgraph.fixes.context import FixContext
@@ -11,6 +11,7 @@ from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
+from fullgraph.fixes.names import taken_names
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.sites import finding_node
@@ -27,13 +28,40 @@ def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
         return None
 
 
-def fixes_for(source: str | bytes, finding) -> list[Fix]:
-    """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
+@dataclass(frozen=True)
+class _Parsed:
+    """One source text as every quick fix of it needs it."""
+
+    source: str | bytes
+    text: str
+    tree: ast.Module
+    taken: frozenset[str]
+
+
+_last: list[_Parsed | None] = [None]  # the last text asked about: the editor asks for each diagnostic in turn
+
+
+def _parsed(source: str | bytes) -> _Parsed | None:
+    """`source` parsed, with its identifiers; the same objects as last time for the same text
+    (the rewrites only read the tree). Swapped as one object: two threads may ask."""
+    last = _last[0]
+    if last is not None and (last.source is source or last.source == source):
+        return last
     parsed = parse(source)
     if parsed is None:
-        return []
+        return None
     text, tree = parsed
-    fixes = guarded_fixes(FixContext(to_lf(text), tree), finding)
+    last = _last[0] = _Parsed(source, text, tree, frozenset(taken_names(tree)))
+    return last
+
+
+def fixes_for(source: str | bytes, finding) -> list[Fix]:
+    """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
+    parsed = _parsed(source)
+    if parsed is None:
+        return []
+    text = parsed.text
+    fixes = guarded_fixes(FixContext(to_lf(text), parsed.tree, parsed.taken), finding)
     return [replace(f, edits=with_line_ends(f.edits, text)) for f in fixes] if "\r" in text else fixes
 
 

@@ -26,8 +26,8 @@ def taken_names(tree: ast.AST) -> set[str]:
 class NameMaker:
     """Hands out identifiers that collide with nothing in the module nor with each other."""
 
-    def __init__(self, tree: ast.AST):
-        self.taken = taken_names(tree)
+    def __init__(self, tree: ast.AST, taken: frozenset[str] | None = None):
+        self.taken = set(taken) if taken is not None else taken_names(tree)
 
     def fresh(self, base: str) -> str:
         base = re.sub(r"\W+", "_", base).strip("_") or "tmp"

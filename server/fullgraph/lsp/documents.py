@@ -9,6 +9,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument, Workspace
 
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.walk_cache import WalkCache
 from fullgraph.findings import Finding, Location
 from fullgraph.text import Text, col_from_units, split_lines_keepends
 
@@ -81,6 +82,7 @@ class DocumentState:
     task: object = None  # the pending asyncio task (debounce + analysis)
     result_id: int = 0
     parse_cache: ParseCache = field(default_factory=ParseCache)  # dropped with the state on close
+    walk_cache: WalkCache = field(default_factory=WalkCache)  # walks reused across edits, used under parse_cache.lock
 
 
 def _unchanged_shift(old: list[str], new: list[str]):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.walk_cache import WalkCache
 from fullgraph.engine import analyze_document
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentState, carry_over
@@ -22,8 +23,8 @@ log = logging.getLogger(__name__)
 
 
 def analyze_snapshot(uri: str, version: int | None, source: str, path: str | None, config, encoding: str,
-                     good: Analysis | None, cache: ParseCache, wanted, project: ProjectIndex | None = None
-                     ) -> Analysis | None:
+                     good: Analysis | None, cache: ParseCache, wanted, project: ProjectIndex | None = None,
+                     walks: WalkCache | None = None) -> Analysis | None:
     """Analyse one snapshot (runs in a worker thread); keeps last good findings on syntax errors.
 
     Returns None without analysing when ``wanted()`` says a newer version has arrived meanwhile.
@@ -33,7 +34,7 @@ def analyze_snapshot(uri: str, version: int | None, source: str, path: str | Non
         return None
     lines = split_lines(source)
     with project.readonly() if project is not None else nullcontext() as used:
-        report = analyze_document(source, path or uri, config, cache, project)
+        report = analyze_document(source, path or uri, config, cache, project, walks)
     findings, entries = list(report.findings), list(report.entries)
     analysis = Analysis(version, source, lines, findings, entries, [], used)
     if analysis.broken and good is not None:
@@ -95,7 +96,7 @@ class Scheduler:
         analysis = await loop.run_in_executor(
             server.pool, analyze_snapshot, uri, version, source, path, settings.config,
             server.workspace.position_encoding, state.good, state.parse_cache,
-            lambda: server.is_current(uri, version), server.index.project)
+            lambda: server.is_current(uri, version), server.index.project, state.walk_cache)
         if analysis is not None and analysis.index_use is not None:
             server.index.analysed(uri, analysis.index_use)
         if analysis is None or not server.is_current(uri, version, source):

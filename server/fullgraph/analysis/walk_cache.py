@@ -1,0 +1,194 @@
+"""Walks of a document's functions kept across keystrokes (one `WalkCache` per open document).
+
+A function's walk is a function of its own body, how it is reached (its `Visit`) and what the
+file and the project index answer about the names it uses. The language server's parse cache
+keeps the nodes of every top-level statement an edit did not change, so between two analyses
+the changed statements are those whose nodes are new. A kept walk is reused when:
+
+- its function's top-level statement is unchanged (the same nodes, moved in place);
+- no name its statement mentions, directly or through the unchanged statements that define
+  those names, is defined by a changed `def` or `class` (before or after the edit);
+- every other changed statement is the same code as before, positions aside (else nothing is kept);
+- the project index has not changed since (its `generation`), the walk lacked no file of it,
+  and the `Visit` is equal: same entry, call path (the same call nodes), loop context and
+  parameter facts.
+
+Decline reasons of fixable findings are kept with the walk that produced the finding.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from dataclasses import dataclass, field
+
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.walker import Raw, Visit
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@dataclass
+class Walked:
+    """A kept walk: what `Walker` leaves for the region (its rule hits and the calls it followed)."""
+
+    raws: list[Raw]
+    calls: list[tuple[FunctionInfo, ast.Call, dict, bool]]
+
+
+@dataclass
+class _Statement:
+    """What one top-level statement binds and mentions, and the function nodes inside it."""
+
+    node: ast.stmt
+    defines: frozenset[str]
+    mentions: frozenset[str]
+    functions: frozenset[int]  # ids of the def nodes under it
+
+
+@dataclass
+class _Kept:
+    node: ast.AST  # the function's def node (keeps its id from being reused)
+    raws: list[Raw]
+    calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
+    declined: dict = field(default_factory=dict)  # finding key -> decline reason
+
+
+class WalkCache:
+    """The walks of one document's last analyses; used under the document's parse-cache lock."""
+
+    def __init__(self) -> None:
+        self._body: list[ast.stmt] = []
+        self._statements: dict[int, _Statement] = {}
+        self._kept: dict[tuple, _Kept] = {}
+        self._owner: dict[int, ast.stmt] = {}  # id of a def node -> its top-level statement
+        self._stamp: tuple = ()
+        self.touched: set[str] = set()  # project files the kept walks read
+        self.walks = 0  # walks done (not reused) since the cache was made, for tests and benches
+
+    def begin(self, body: list[ast.stmt], path: str, generation: int) -> None:
+        """Start an analysis of the module `body`: drop the walks the changes since the last one may affect."""
+        stamp = (path, generation)
+        old = self._body
+        self._body = list(body)
+        if stamp != self._stamp:
+            self._stamp = stamp
+            self._clear()
+        else:
+            now = {id(s) for s in body}
+            before = {id(s) for s in old}
+            added = [s for s in body if id(s) not in before]
+            removed = [s for s in old if id(s) not in now]
+            if added or removed:
+                self._invalidate(added, removed)
+        kept = {id(s) for s in body}
+        self._statements = {k: v for k, v in self._statements.items() if k in kept}
+        self._owner = {f: s.node for s in map(self._statement, body) for f in s.functions}
+
+    def _clear(self) -> None:
+        self._kept.clear()
+        self.touched = set()
+
+    def _invalidate(self, added: list[ast.stmt], removed: list[ast.stmt]) -> None:
+        others = Counter(ast.dump(s) for s in added if not isinstance(s, _DEFS))
+        others.subtract(ast.dump(s) for s in removed if not isinstance(s, _DEFS))
+        if any(others.values()):  # imports, module variables, module-level code changed
+            self._clear()
+            return
+        dirty = {name for s in [*added, *removed] if isinstance(s, _DEFS) for name in self._statement(s).defines}
+        stale = {id(s) for s in added}
+        unchanged = [self._statement(s) for s in self._body if id(s) not in stale]
+        grew = bool(dirty)
+        while grew:
+            grew = False
+            for s in unchanged:
+                if id(s.node) not in stale and not s.mentions.isdisjoint(dirty):
+                    stale.add(id(s.node))
+                    dirty |= s.defines
+                    grew = True
+        live = {f for s in unchanged if id(s.node) not in stale for f in s.functions}
+        self._kept = {k: v for k, v in self._kept.items() if k[0] in live}
+
+    def _statement(self, stmt: ast.stmt) -> _Statement:
+        found = self._statements.get(id(stmt))
+        if found is None or found.node is not stmt:
+            found = self._statements[id(stmt)] = _describe(stmt)
+        return found
+
+    def get(self, function: FunctionInfo, visit: Visit, index: ModuleIndex) -> Walked | None:
+        """The kept walk of `function` (a function of this file) for `visit`, or None."""
+        kept = self._kept.get(_key(function, visit))
+        if kept is None or kept.node is not function.node or id(function.node) not in self._owner:
+            return None
+        calls = []
+        for target, call, passed, in_loop in kept.calls:
+            if isinstance(target, str):
+                target = _local(index, target)
+                if target is None:
+                    return None
+            calls.append((target, call, passed, in_loop))
+        return Walked(kept.raws, calls)
+
+    def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex) -> None:
+        """Keep a walk of `function` (done with every file it needed in the project index)."""
+        if id(function.node) not in self._owner:
+            return
+        self.walks += 1
+        local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
+                 for t, call, passed, in_loop in calls]
+        self._kept[_key(function, visit)] = _Kept(function.node, raws, local)
+
+    def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
+        """`compute()` (why `finding`, made from `raw` of a kept walk, cannot be fixed), kept with the walk."""
+        kept = self._kept.get(_key(function, visit))
+        if kept is None or kept.node is not function.node or not any(r is raw for r in kept.raws):
+            return compute()
+        key = (id(raw), _finding_key(finding))
+        if key not in kept.declined:
+            kept.declined[key] = compute()
+        return kept.declined[key]
+
+
+def _key(function: FunctionInfo, visit: Visit) -> tuple:
+    params = tuple(sorted(visit.params.items())) if visit.params is not None else None
+    entry = None if visit.entry is function else visit.entry.qualname
+    path = tuple((caller, id(call)) for caller, call in visit.path)
+    return id(function.node), function.qualname, entry, path, visit.in_loop, id(visit.origin), params, visit.guesses
+
+
+def _finding_key(finding) -> tuple:
+    """The finding without its positions (they move with the nodes; the reason does not)."""
+    return (finding.path, finding.code, finding.message, finding.severity, finding.confidence, finding.gb_ids,
+            finding.fix, repr(sorted(finding.data.items())))
+
+
+def _local(index: ModuleIndex, qualname: str) -> FunctionInfo | None:
+    cls, _, name = qualname.rpartition(".")
+    if not cls:
+        return index.functions.get(name)
+    info = index.classes.get(cls)
+    return info.methods.get(name) if info is not None else None
+
+
+def _describe(stmt: ast.stmt) -> _Statement:
+    """A `def` or `class` binds its name; any other statement every name it stores or imports."""
+    mentions, binds, functions = set(), set(), set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name):
+            mentions.add(node.id)
+            if isinstance(node.ctx, ast.Store):
+                binds.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            mentions.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            mentions.add(node.value)  # getattr(self, "name"), string annotations
+        elif isinstance(node, ast.alias):
+            name = (node.asname or node.name).partition(".")[0]
+            mentions.add(name)
+            binds.add(name)
+        elif isinstance(node, _DEFS):
+            binds.add(node.name)
+            if not isinstance(node, ast.ClassDef):
+                functions.add(id(node))
+    defines = {stmt.name} if isinstance(stmt, _DEFS) else binds
+    return _Statement(stmt, frozenset(defines), frozenset(mentions), frozenset(functions))
