@@ -1,12 +1,14 @@
 """Language-server latency and memory, measured through a real `fullgraph serve` process.
 
 didChange → publishDiagnostics (debounce 0) over 50 edits of the largest transformers
-modeling file, code-action and fix-all response times, and the server's RSS while 5,000
+modeling file (comment lines near its top, then a statement typed into the body of the
+middle `forward`), code-action and fix-all response times, and the server's RSS while 5,000
 edits stream in. Prints a markdown table. Usage: python bench/lsp_latency.py [FILE]
 """
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import os
 import statistics
@@ -105,15 +107,17 @@ class Bench:
             await asyncio.sleep(0.001)
         return self.published[version]
 
-    def edit(self) -> int:
-        """Insert a comment line, or delete the one inserted before (the file size stays flat)."""
+    def edit(self, code: tuple[int, str] | None = None) -> int:
+        """Insert a comment line (or with ``code``, (line, indent), a statement there), or delete
+        the line inserted before (the file size stays flat)."""
         self.version += 1
-        line = 10 + (self.version // 2) % 200
+        line = code[0] if code else 10 + (self.version // 2) % 200
         if self.version % 2 == 0:
             self.line = line
+            text = f"{code[1]}bench_edit = {self.version}\n" if code else f"# edit {self.version}\n"
             change = types.TextDocumentContentChangePartial(range=types.Range(
                 start=types.Position(line=line, character=0), end=types.Position(line=line, character=0)),
-                text=f"# edit {self.version}\n")
+                text=text)
         else:
             change = types.TextDocumentContentChangePartial(range=types.Range(
                 start=types.Position(line=self.line, character=0), end=types.Position(line=self.line + 1, character=0)),
@@ -123,11 +127,11 @@ class Bench:
             content_changes=[change]))
         return self.version
 
-    async def diagnostics_latency(self) -> list[float]:
+    async def diagnostics_latency(self, code: tuple[int, str] | None = None) -> list[float]:
         times = []
         for _ in range(EDITS):
             sent = time.perf_counter()
-            version = self.edit()
+            version = self.edit(code)
             times.append((await self.wait(version)) - sent)
         return times
 
@@ -171,6 +175,15 @@ class Bench:
         await self.client.stop()
 
 
+def middle_forward(text: str) -> tuple[int, str] | None:
+    """(0-based line, indent) of the first statement of the middle `forward` method of the file."""
+    forwards = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.FunctionDef) and n.name == "forward"]
+    if not forwards:
+        return None
+    first = sorted(forwards, key=lambda n: n.lineno)[len(forwards) // 2].body[0]
+    return first.lineno - 1, " " * first.col_offset
+
+
 def ms(values: list[float], q: float) -> float:
     return 1000 * statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else 1000 * values[0]
 
@@ -191,6 +204,11 @@ async def main(argv: list[str]) -> None:
     print(f"| didChange → publishDiagnostics p50 ({EDITS} edits, debounce 0, index warm) | {ms(latency, 50):.0f} ms "
           "| ≤60 ms |")
     print(f"| didChange → publishDiagnostics p95 | {ms(latency, 95):.0f} ms | ≤250 ms |", flush=True)
+    code = middle_forward(text)
+    if code is not None:
+        typed = await bench.diagnostics_latency(code)
+        print(f"| same, a statement typed into a `forward` (line {code[0] + 1}), p50 / p95 | {ms(typed, 50):.0f} / "
+              f"{ms(typed, 95):.0f} ms | |", flush=True)
     actions = await bench.code_actions()
     if actions:
         print(f"| code actions p50 / max ({len(actions)} diagnostics) | {ms(actions, 50):.0f} / "

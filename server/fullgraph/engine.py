@@ -186,7 +186,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                   project: ProjectIndex | None = None, kept: WalkCache | None = None) -> Report:
     index = ModuleIndex(tree, text, _index_path(path, project), project)
     if kept is not None:
-        kept.begin(tree.body, index.path, project.generation if project is not None else 0)
+        kept.begin(tree.body, index.path, project)
     entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
     seen: dict[tuple, Finding] = {}

@@ -16,8 +16,9 @@ and suffix statements in turn; the suffix nodes only move by the change in line 
 Lines are those of `fullgraph.text` (CR, LF, CRLF); a span is re-joined with LF, which gives the
 tree the tokenizer gives (it reads every line end as LF, inside strings too).
 
-A re-parsed span that is the same code as before (an edit of comments or blank lines) keeps its
-old nodes, given the new positions, so that what an analysis knows of them stays valid
+A re-parsed statement at the start or end of the span that is the same code as before (the edit
+was in another statement of the span, or of comments or blank lines) keeps its old nodes, given
+the new positions, so that what an analysis knows of them stays valid
 (`fullgraph.analysis.walk_cache`).
 
 Anything in doubt falls back to a full `ast.parse`: no text has parsed yet, an edit spanning most
@@ -105,17 +106,33 @@ class ParseCache:
 
 
 def _same_code(new: list[ast.stmt], old: list[ast.stmt]) -> list[ast.stmt]:
-    """`old` given the positions of `new` when both are the same code (an edit of comments or
-    blank lines): analyses keep what they know of nodes that did not change. Else `new`."""
+    """`new`, where a statement at its start or end is the same code as the old one there (an edit
+    elsewhere, or of comments or blank lines), the old one given the new positions: analyses keep
+    what they know of nodes that did not change."""
+    kept = list(new)
+    size = min(len(new), len(old))
+    front = 0
+    while front < size and _same(new[front], old[front]):
+        kept[front] = old[front]
+        front += 1
+    back = 1
+    while back <= size - front and _same(new[-back], old[-back]):
+        kept[-back] = old[-back]
+        back += 1
+    return kept
+
+
+def _same(new: ast.stmt, old: ast.stmt) -> bool:
+    """Whether two statements are the same code; if so `old` takes the positions of `new`."""
     try:
-        if len(new) != len(old) or any(ast.dump(n) != ast.dump(o) for n, o in zip(new, old)):
-            return new
+        if ast.dump(new) != ast.dump(old):
+            return False
     except RecursionError:
-        return new
-    for source, target in zip(_positioned(new), _positioned(old)):  # same shape: the same order
+        return False
+    for source, target in zip(_positioned([new]), _positioned([old])):  # same shape: the same order
         target.lineno, target.col_offset = source.lineno, source.col_offset
         target.end_lineno, target.end_col_offset = source.end_lineno, source.end_col_offset
-    return old
+    return True
 
 
 def _span(old: list[str], new: list[str], blocks: list[_Block]) -> tuple[int, int]:

@@ -100,7 +100,7 @@ class ProjectIndex:
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
         self._local = threading.local()  # per thread: a read-only analysis in progress
-        self.generation = 0  # bumped whenever what the index answers may change (results kept across it go stale)
+        self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
 
     @contextmanager
     def readonly(self):
@@ -135,6 +135,21 @@ class ProjectIndex:
         if use is not None:
             use.touched.update(paths)
 
+    def used(self) -> set[str]:
+        """The files the analysis in progress in this thread has used so far (empty outside one)."""
+        use = getattr(self._local, "use", None)
+        return use.touched if use is not None else set()
+
+    @property
+    def generation(self) -> int:
+        """How many changes the index has seen (a file read, updated or forgotten; a new resolver)."""
+        return len(self._log)
+
+    def changed_since(self, generation: int) -> set[str] | None:
+        """The files whose answers changed since `generation`; None when any answer may have."""
+        changes = self._log[generation:]
+        return None if None in changes else set(changes)
+
     def _miss(self, path: str) -> None:
         self._local.use.missing.add(path)
 
@@ -152,7 +167,7 @@ class ProjectIndex:
         if self._resolver is None:
             paths = self._search_paths if self._search_paths is not None else interpreter_paths(self._python)
             self._resolver = Resolver(self.roots, paths)
-            self.generation += 1
+            self._log.append(None)
         return self._resolver
 
     def in_workspace(self, path: str) -> bool:
@@ -194,7 +209,7 @@ class ProjectIndex:
                     self.store.put(path, stamp, entry.summary)
         with self._lock:
             self._files[path] = entry
-            self.generation += 1
+            self._log.append(path)
         return entry
 
     def summary(self, path: str) -> FileSummary | None:
@@ -212,15 +227,15 @@ class ProjectIndex:
         with self._lock:
             self._files[path] = entry
             self._compile_targets = None
-            self.generation += 1
+            self._log.append(path)
 
     def forget(self, path: str) -> None:
         """Drop what is known of `path` (a watched file changed or was deleted)."""
         with self._lock:
-            self._files.pop(path, None)
+            known = self._files.pop(path, None) is not None
             self._compile_targets = None
             self._workspace = None
-            self.generation += 1
+            self._log.append(path if known and os.path.isfile(path) else None)  # else what imports find may change
             if self._resolver is not None:
                 self._resolver.clear()  # a new or deleted file changes what imports resolve to
 
@@ -506,14 +521,12 @@ class ProjectIndex:
             self.store.put_marks(self.roots, fresh)
         with self._lock:
             self._compile_targets = found
-            self.generation += 1
         return found
 
     def set_compile_targets(self, targets: dict[tuple[str, str], list[CompileTarget]]) -> None:
         """Use `compile_targets()` computed by another process over the same workspace."""
         with self._lock:
             self._compile_targets = targets
-            self.generation += 1
 
     def call_sites(self, path: str, qualname: str) -> list[tuple[str, CallSite]]:
         """Every call in the workspace that resolves to function or method `qualname` of `path`:

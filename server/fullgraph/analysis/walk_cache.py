@@ -9,9 +9,9 @@ the changed statements are those whose nodes are new. A kept walk is reused when
 - no name its statement mentions, directly or through the unchanged statements that define
   those names, is defined by a changed `def` or `class` (before or after the edit);
 - every other changed statement is the same code as before, positions aside (else nothing is kept);
-- the project index has not changed since (its `generation`), the walk lacked no file of it,
-  and the `Visit` is equal: same entry, call path (the same call nodes), loop context and
-  parameter facts.
+- no file the kept walks used in the project index has changed since (nor what imports
+  resolve to), the walk lacked no file of it, and the `Visit` is equal: same entry, call path
+  (the same call nodes), loop context and parameter facts.
 
 Decline reasons of fixable findings are kept with the walk that produced the finding.
 """
@@ -22,6 +22,7 @@ import ast
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit
 
@@ -62,17 +63,17 @@ class WalkCache:
         self._statements: dict[int, _Statement] = {}
         self._kept: dict[tuple, _Kept] = {}
         self._owner: dict[int, ast.stmt] = {}  # id of a def node -> its top-level statement
-        self._stamp: tuple = ()
+        self._path: str | None = None
+        self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
-        self.walks = 0  # walks done (not reused) since the cache was made, for tests and benches
+        self.walks = 0  # walks not found here (so done) since the cache was made, for tests and benches
 
-    def begin(self, body: list[ast.stmt], path: str, generation: int) -> None:
-        """Start an analysis of the module `body`: drop the walks the changes since the last one may affect."""
-        stamp = (path, generation)
+    def begin(self, body: list[ast.stmt], path: str, project: ProjectIndex | None) -> None:
+        """Start an analysis of the module `body` (of `path`): drop the walks that the changes since
+        the last analysis, in the text or in the project index, may affect."""
         old = self._body
         self._body = list(body)
-        if stamp != self._stamp:
-            self._stamp = stamp
+        if self._stale(path, project):
             self._clear()
         else:
             now = {id(s) for s in body}
@@ -84,6 +85,16 @@ class WalkCache:
         kept = {id(s) for s in body}
         self._statements = {k: v for k, v in self._statements.items() if k in kept}
         self._owner = {f: s.node for s in map(self._statement, body) for f in s.functions}
+
+    def _stale(self, path: str, project: ProjectIndex | None) -> bool:
+        """Whether nothing kept can stay: another path or index, or a change of a file the walks used."""
+        known, generation = self._project
+        self._project = (project, project.generation if project is not None else 0)
+        if path != self._path or project is not known:
+            self._path = path
+            return True
+        changed = project.changed_since(generation) if project is not None else set()
+        return changed is None or not changed.isdisjoint(self.touched)
 
     def _clear(self) -> None:
         self._kept.clear()
@@ -116,15 +127,17 @@ class WalkCache:
         return found
 
     def get(self, function: FunctionInfo, visit: Visit, index: ModuleIndex) -> Walked | None:
-        """The kept walk of `function` (a function of this file) for `visit`, or None."""
+        """The kept walk of `function` (a function of this file) for `visit`, or None (it is walked then)."""
         kept = self._kept.get(_key(function, visit))
         if kept is None or kept.node is not function.node or id(function.node) not in self._owner:
+            self.walks += 1
             return None
         calls = []
         for target, call, passed, in_loop in kept.calls:
             if isinstance(target, str):
                 target = _local(index, target)
                 if target is None:
+                    self.walks += 1
                     return None
             calls.append((target, call, passed, in_loop))
         return Walked(kept.raws, calls)
@@ -133,7 +146,8 @@ class WalkCache:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
         if id(function.node) not in self._owner:
             return
-        self.walks += 1
+        if index.project is not None:
+            self.touched |= index.project.used()
         local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
                  for t, call, passed, in_loop in calls]
         self._kept[_key(function, visit)] = _Kept(function.node, raws, local)

@@ -1,0 +1,157 @@
+"""Walks kept across edits (WalkCache): reused when an edit cannot change them, redone when it
+can, and the findings always those of an analysis without caches."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from fullgraph.analysis import walker
+from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.walk_cache import WalkCache
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+CONFIG = Config(assume_compiled="all")
+
+MODEL = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    def flag(x):
+        return 1
+
+
+    class Block(nn.Module):
+        def forward(self, x):
+            if flag(x) > 0:
+                x = x * 2
+            return x
+
+
+    class Other(nn.Module):
+        def forward(self, x):
+            print(x.shape)
+            return x + 1
+    """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))  # an edit re-parses its blocks, not most of the file
+
+
+class Document:
+    """One open document as the language server holds it: a parse cache and a walk cache."""
+
+    def __init__(self, path: str = "m.py", project: ProjectIndex | None = None) -> None:
+        self.path, self.project = path, project
+        self.parses, self.walks = ParseCache(), WalkCache()
+
+    def analyze(self, text: str):
+        with self.project.readonly() if self.project is not None else _none():
+            cached = analyze_document(text, self.path, CONFIG, self.parses, self.project, self.walks)
+        with self.project.readonly() if self.project is not None else _none():
+            fresh = analyze_document(text, self.path, CONFIG, project=self.project)
+        assert cached == fresh  # findings (messages, ranges, fix_blocked, related), entries
+        return cached
+
+
+def _none():
+    from contextlib import nullcontext
+    return nullcontext()
+
+
+def test_a_comment_edit_reuses_every_walk():
+    doc = Document()
+    first = doc.analyze(MODEL)
+    done = doc.walks.walks
+    assert done >= 3
+    typed = MODEL.replace("        return x\n", "        # typing\n        return x\n")
+    doc.analyze(typed)
+    moved = doc.analyze(typed.replace("\n\n\nclass Other", "\n\n\n# a comment\nclass Other"))
+    assert doc.walks.walks == done  # nothing walked again
+    assert [f.line for f in moved.findings] == [f.line + 2 for f in first.findings]  # the print in Other
+
+
+def test_an_edit_redoes_the_walks_that_depend_on_it_and_only_those():
+    doc = Document()
+    before = doc.analyze(MODEL)
+    assert not any(f.line == 11 for f in before.findings)  # flag() returns a plain int
+    done = doc.walks.walks
+    after = doc.analyze(MODEL.replace("    return 1\n", "    return torch.rand(3).sum()\n"))
+    assert any(f.line == 11 and f.code == "FG101" for f in after.findings)  # now a tensor branch
+    assert doc.walks.walks - done == 2  # flag and Block.forward; Other.forward kept
+    done = doc.walks.walks
+    doc.analyze(MODEL.replace("        return x + 1\n", "        y = 2\n        return x + y\n"))
+    assert doc.walks.walks - done == 3  # Other.forward, and flag and Block.forward back to the first text
+
+
+def test_an_import_change_drops_every_walk():
+    doc = Document()
+    doc.analyze(MODEL)
+    done = doc.walks.walks
+    doc.analyze(MODEL.replace("from torch import nn\n", "from torch import nn as nn\n"))
+    assert doc.walks.walks - done >= 3
+
+
+def test_a_foreign_function_is_walked_once_across_keystrokes(tmp_path, monkeypatch):
+    for folder in ("ws", "lib"):
+        (tmp_path / folder).mkdir()
+    helpers = str(tmp_path / "lib" / "helpers.py")
+    Path(helpers).write_text("def scale(x):\n    if x.sum() > 0:\n        return x * 2\n    return x\n")
+    model = "import torch\nfrom torch import nn\nfrom helpers import scale\n\n\n" \
+            "class M(nn.Module):\n    def forward(self, x):\n        return scale(x)\n"
+    (tmp_path / "ws" / "model.py").write_text(model)
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    runs: list[str] = []
+    real_run = walker.Walker.run
+    monkeypatch.setattr(walker.Walker, "run", lambda self: (runs.append(self.function.qualname), real_run(self))[1])
+    doc = Document(str(tmp_path / "ws" / "model.py"), project)
+    with project.recording():  # the server's index thread reads the files the analysis reaches
+        analyze_document(model, doc.path, CONFIG, project=project)
+    first = doc.analyze(model)
+    assert any("helpers.py" in f.message for f in first.findings)
+
+    def keystroke(text):
+        runs.clear()
+        with project.readonly():
+            report = analyze_document(text, doc.path, CONFIG, doc.parses, project, doc.walks)
+        return report, list(runs)
+
+    assert keystroke("# edit\n" + model)[1] == []  # neither M.forward nor the foreign scale walked again
+    assert keystroke("# edit 2\n" + model)[1] == []
+    # the other file changes: the walks that used it are done again
+    project.update(helpers, "def scale(x):\n    return x * 2\n")
+    changed, walked = keystroke("# edit 3\n" + model)
+    assert walked == ["M.forward", "scale"] and not any("helpers.py" in f.message for f in changed.findings)
+
+
+def test_the_own_files_index_update_keeps_the_walks(tmp_path):
+    (tmp_path / "model.py").write_text(MODEL)
+    project = ProjectIndex(roots=[tmp_path], search_paths=())
+    doc = Document(str(tmp_path / "model.py"), project)
+    doc.analyze(MODEL)
+    done = doc.walks.walks
+    project.update(doc.path, MODEL)  # what the server does half a second after the last keystroke
+    doc.analyze("# edit\n" + MODEL)
+    assert doc.walks.walks == done
+
+
+SOURCES = [MODEL, *((FIXTURES / name).read_text() for name in ["hf_style_model.py", "decorated_helpers.py"])]
+LINES = ["# note", "x = 1", "y = x.sum()", "if x.sum() > 0:", "    pass", "print(x)", "return x.sum()", ""]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(source=st.sampled_from(SOURCES), edits=st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(LINES),
+                                                                  st.booleans()), min_size=1, max_size=6))
+def test_random_edits_give_the_findings_of_an_analysis_without_caches(source, edits):
+    doc = Document()
+    doc.analyze(source)
+    lines = source.split("\n")
+    for at, line, indent in edits:
+        at %= len(lines) + 1
+        following = lines[at] if at < len(lines) else ""
+        margin = following[:len(following) - len(following.lstrip())] if indent else ""
+        lines.insert(at, margin + line)
+        doc.analyze("\n".join(lines))  # Document.analyze compares with a fresh analysis
