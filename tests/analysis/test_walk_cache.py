@@ -9,7 +9,7 @@ from pathlib import Path
 from fullgraph.analysis import walker
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.project import ProjectIndex
-from fullgraph.analysis.walk_cache import WalkCache
+from fullgraph.analysis.walk_cache import VARIANTS, WalkCache
 from fullgraph.config import Config
 from fullgraph.engine import analyze_document
 from hypothesis import HealthCheck, given, settings
@@ -85,6 +85,16 @@ def test_an_edit_redoes_the_walks_that_depend_on_it_and_only_those():
     done = doc.walks.walks
     doc.analyze(MODEL.replace("        return x + 1\n", "        y = 2\n        return x + y\n"))
     assert doc.walks.walks - done == 3  # Other.forward, and flag and Block.forward back to the first text
+
+
+def test_typing_in_a_caller_keeps_a_bounded_number_of_walks():
+    doc = Document()
+    doc.analyze(MODEL)
+    size = len(doc.walks)
+    for n in range(30):  # each text passes another fact to flag() (an int, a float, a tensor, ...)
+        passed = ["x", str(n), f"{n}.5", "x.sum()", "torch.rand(3)"][n % 5]
+        doc.analyze(MODEL.replace("if flag(x) > 0:", f"if flag({passed}) > 0:"))
+    assert size < len(doc.walks) <= size + VARIANTS
 
 
 def test_an_import_change_drops_every_walk():

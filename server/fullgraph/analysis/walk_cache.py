@@ -10,8 +10,10 @@ the changed statements are those whose nodes are new. A kept walk is reused when
   those names, is defined by a changed `def` or `class` (before or after the edit);
 - every other changed statement is the same code as before, positions aside (else nothing is kept);
 - no file the kept walks used in the project index has changed since (nor what imports
-  resolve to), the walk lacked no file of it, and the `Visit` is equal: same entry, call path
-  (the same call nodes), loop context and parameter facts.
+  resolve to), the walk lacked no file of it, and what the walk reads of its `Visit` is equal:
+  whether the function is the entry, the loop context, the parameter facts, the guesses.
+
+A function keeps at most VARIANTS walks (callers that change what they pass make new ones).
 
 Decline reasons of fixable findings are kept with the walk that produced the finding.
 """
@@ -27,6 +29,7 @@ from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Raw, Visit
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+VARIANTS = 8
 
 
 @dataclass
@@ -67,6 +70,10 @@ class WalkCache:
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
         self.walks = 0  # walks not found here (so done) since the cache was made, for tests and benches
+
+    def __len__(self) -> int:
+        """How many walks are kept."""
+        return len(self._kept)
 
     def begin(self, body: list[ast.stmt], path: str, project: ProjectIndex | None) -> None:
         """Start an analysis of the module `body` (of `path`): drop the walks that the changes since
@@ -150,7 +157,11 @@ class WalkCache:
             self.touched |= index.project.used()
         local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
                  for t, call, passed, in_loop in calls]
-        self._kept[_key(function, visit)] = _Kept(function.node, raws, local)
+        key = _key(function, visit)
+        variants = [k for k in self._kept if k[0] == key[0]]
+        for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
+            del self._kept[old]
+        self._kept[key] = _Kept(function.node, raws, local)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (why `finding`, made from `raw` of a kept walk, cannot be fixed), kept with the walk."""
@@ -164,10 +175,9 @@ class WalkCache:
 
 
 def _key(function: FunctionInfo, visit: Visit) -> tuple:
+    """What a walk reads of how the function is reached (`Walker.is_entry`, `in_loop`, `_bind_params`)."""
     params = tuple(sorted(visit.params.items())) if visit.params is not None else None
-    entry = None if visit.entry is function else visit.entry.qualname
-    path = tuple((caller, id(call)) for caller, call in visit.path)
-    return id(function.node), function.qualname, entry, path, visit.in_loop, id(visit.origin), params, visit.guesses
+    return id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses
 
 
 def _finding_key(finding) -> tuple:
