@@ -185,10 +185,10 @@ def _filtered(report: Report, config: Config) -> Report:
 def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                   project: ProjectIndex | None = None, kept: WalkCache | None = None) -> Report:
     index = ModuleIndex(tree, text, _index_path(path, project), project)
-    if kept is not None:
-        kept.begin(tree.body, index.path, project)
-    entries = index.entries(config.assume_compiled)
     lines = _Lines(text)
+    if kept is not None:
+        kept.begin(tree.body, lines.line, index.path, project)
+    entries = index.entries(config.assume_compiled)
     seen: dict[tuple, Finding] = {}
     elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit

@@ -87,6 +87,32 @@ def test_an_edit_redoes_the_walks_that_depend_on_it_and_only_those():
     assert doc.walks.walks - done == 3  # Other.forward, and flag and Block.forward back to the first text
 
 
+def test_a_change_reaches_the_walks_through_a_chain_of_helpers():
+    chain = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        def inner(x):
+            return 1
+
+
+        def outer(x):
+            return inner(x) + 1
+
+
+        class M(nn.Module):
+            def forward(self, x):
+                if outer(x) > 0:
+                    x = x * 2
+                return x
+        """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))
+    doc = Document()
+    assert not doc.analyze(chain).findings
+    changed = doc.analyze(chain.replace("    return 1\n", "    return torch.rand(3).sum()\n"))
+    assert [f.code for f in changed.findings] == ["FG101"]
+
+
 def test_typing_in_a_caller_keeps_a_bounded_number_of_walks():
     doc = Document()
     doc.analyze(MODEL)

@@ -6,8 +6,8 @@ keeps the nodes of every top-level statement an edit did not change, so between 
 the changed statements are those whose nodes are new. A kept walk is reused when:
 
 - its function's top-level statement is unchanged (the same nodes, moved in place);
-- no name its statement mentions, directly or through the unchanged statements that define
-  those names, is defined by a changed `def` or `class` (before or after the edit);
+- no identifier in its statement's text, directly or through the unchanged statements that
+  define those names, is the name of a changed `def` or `class` (before or after the edit);
 - every other changed statement is the same code as before, positions aside (else nothing is kept);
 - no file the kept walks used in the project index has changed since (nor what imports
   resolve to), the walk lacked no file of it, and what the walk reads of its `Visit` is equal:
@@ -21,6 +21,8 @@ Decline reasons of fixable findings are kept with the walk that produced the fin
 from __future__ import annotations
 
 import ast
+import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -42,17 +44,17 @@ class Walked:
 
 @dataclass
 class _Statement:
-    """What one top-level statement binds and mentions, and the function nodes inside it."""
+    """What one top-level statement binds and the identifiers its text holds."""
 
     node: ast.stmt
     defines: frozenset[str]
     mentions: frozenset[str]
-    functions: frozenset[int]  # ids of the def nodes under it
 
 
 @dataclass
 class _Kept:
     node: ast.AST  # the function's def node (keeps its id from being reused)
+    statement: ast.stmt  # the top-level statement that holds it
     raws: list[Raw]
     calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
     declined: dict = field(default_factory=dict)  # finding key -> decline reason
@@ -63,9 +65,10 @@ class WalkCache:
 
     def __init__(self) -> None:
         self._body: list[ast.stmt] = []
+        self._starts: list[int] | None = None  # the first line of each statement of the body
+        self._line = None  # the analysed text's line by number
         self._statements: dict[int, _Statement] = {}
         self._kept: dict[tuple, _Kept] = {}
-        self._owner: dict[int, ast.stmt] = {}  # id of a def node -> its top-level statement
         self._path: str | None = None
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
@@ -75,11 +78,12 @@ class WalkCache:
         """How many walks are kept."""
         return len(self._kept)
 
-    def begin(self, body: list[ast.stmt], path: str, project: ProjectIndex | None) -> None:
-        """Start an analysis of the module `body` (of `path`): drop the walks that the changes since
-        the last analysis, in the text or in the project index, may affect."""
+    def begin(self, body: list[ast.stmt], line, path: str, project: ProjectIndex | None) -> None:
+        """Start an analysis of the module `body` (of `path`, whose text's lines `line(number)`
+        gives): drop the walks that the changes since the last analysis, in the text or in the
+        project index, may affect."""
         old = self._body
-        self._body = list(body)
+        self._body, self._starts, self._line = list(body), None, line
         if self._stale(path, project):
             self._clear()
         else:
@@ -91,7 +95,6 @@ class WalkCache:
                 self._invalidate(added, removed)
         kept = {id(s) for s in body}
         self._statements = {k: v for k, v in self._statements.items() if k in kept}
-        self._owner = {f: s.node for s in map(self._statement, body) for f in s.functions}
 
     def _stale(self, path: str, project: ProjectIndex | None) -> bool:
         """Whether nothing kept can stay: another path or index, or a change of a file the walks used."""
@@ -105,6 +108,7 @@ class WalkCache:
 
     def _clear(self) -> None:
         self._kept.clear()
+        self._statements.clear()
         self.touched = set()
 
     def _invalidate(self, added: list[ast.stmt], removed: list[ast.stmt]) -> None:
@@ -113,9 +117,9 @@ class WalkCache:
         if any(others.values()):  # imports, module variables, module-level code changed
             self._clear()
             return
-        dirty = {name for s in [*added, *removed] if isinstance(s, _DEFS) for name in self._statement(s).defines}
+        dirty = {s.name for s in [*added, *removed] if isinstance(s, _DEFS)}
         stale = {id(s) for s in added}
-        unchanged = [self._statement(s) for s in self._body if id(s) not in stale]
+        unchanged = [self._statement(s) for s in self._body if id(s) not in stale] if dirty else []
         grew = bool(dirty)
         while grew:
             grew = False
@@ -124,19 +128,27 @@ class WalkCache:
                     stale.add(id(s.node))
                     dirty |= s.defines
                     grew = True
-        live = {f for s in unchanged if id(s.node) not in stale for f in s.functions}
-        self._kept = {k: v for k, v in self._kept.items() if k[0] in live}
+        live = {id(s) for s in self._body if id(s) not in stale}
+        self._kept = {k: v for k, v in self._kept.items() if id(v.statement) in live}
 
     def _statement(self, stmt: ast.stmt) -> _Statement:
         found = self._statements.get(id(stmt))
         if found is None or found.node is not stmt:
-            found = self._statements[id(stmt)] = _describe(stmt)
+            found = self._statements[id(stmt)] = _describe(stmt, self._line)
         return found
+
+    def _holder(self, node: ast.AST) -> ast.stmt | None:
+        """The top-level statement of the body that holds `node`."""
+        if self._starts is None:
+            self._starts = [s.lineno for s in self._body]
+        at = bisect_right(self._starts, node.lineno) - 1
+        stmt = self._body[at] if at >= 0 else None
+        return stmt if stmt is not None and node.lineno <= stmt.end_lineno else None
 
     def get(self, function: FunctionInfo, visit: Visit, index: ModuleIndex) -> Walked | None:
         """The kept walk of `function` (a function of this file) for `visit`, or None (it is walked then)."""
         kept = self._kept.get(_key(function, visit))
-        if kept is None or kept.node is not function.node or id(function.node) not in self._owner:
+        if kept is None or kept.node is not function.node:
             self.walks += 1
             return None
         calls = []
@@ -151,7 +163,8 @@ class WalkCache:
 
     def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex) -> None:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
-        if id(function.node) not in self._owner:
+        holder = self._holder(function.node)
+        if holder is None:
             return
         if index.project is not None:
             self.touched |= index.project.used()
@@ -161,7 +174,7 @@ class WalkCache:
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
-        self._kept[key] = _Kept(function.node, raws, local)
+        self._kept[key] = _Kept(function.node, holder, raws, local)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (why `finding`, made from `raw` of a kept walk, cannot be fixed), kept with the walk."""
@@ -194,25 +207,23 @@ def _local(index: ModuleIndex, qualname: str) -> FunctionInfo | None:
     return info.methods.get(name) if info is not None else None
 
 
-def _describe(stmt: ast.stmt) -> _Statement:
-    """A `def` or `class` binds its name; any other statement every name it stores or imports."""
-    mentions, binds, functions = set(), set(), set()
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+
+
+def _describe(stmt: ast.stmt, line) -> _Statement:
+    """A `def` or `class` binds its name, any other statement every name it stores or imports.
+    What it mentions: every identifier in its text (names, attributes, words in strings and
+    comments: more than it uses; only a name spelled with escapes inside a string is missed)."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
+    mentions = frozenset(_IDENTIFIER.findall("\n".join(line(n) for n in range(first, stmt.end_lineno + 1))))
+    if isinstance(stmt, _DEFS):
+        return _Statement(stmt, frozenset((stmt.name,)), mentions)
+    binds = set()
     for node in ast.walk(stmt):
-        if isinstance(node, ast.Name):
-            mentions.add(node.id)
-            if isinstance(node.ctx, ast.Store):
-                binds.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            mentions.add(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
-            mentions.add(node.value)  # getattr(self, "name"), string annotations
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            binds.add(node.id)
         elif isinstance(node, ast.alias):
-            name = (node.asname or node.name).partition(".")[0]
-            mentions.add(name)
-            binds.add(name)
+            binds.add((node.asname or node.name).partition(".")[0])
         elif isinstance(node, _DEFS):
             binds.add(node.name)
-            if not isinstance(node, ast.ClassDef):
-                functions.add(id(node))
-    defines = {stmt.name} if isinstance(stmt, _DEFS) else binds
-    return _Statement(stmt, frozenset(defines), frozenset(mentions), frozenset(functions))
+    return _Statement(stmt, frozenset(binds), mentions)
