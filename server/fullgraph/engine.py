@@ -187,7 +187,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     index = ModuleIndex(tree, text, _index_path(path, project), project)
     lines = _Lines(text)
     if kept is not None:
-        kept.begin(tree.body, lines.line, index.path, project)
+        kept.begin(tree.body, index.path, project)
     entries = index.entries(config.assume_compiled)
     seen: dict[tuple, Finding] = {}
     elsewhere: dict[tuple, Finding] = {}

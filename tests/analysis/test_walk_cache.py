@@ -113,6 +113,55 @@ def test_a_change_reaches_the_walks_through_a_chain_of_helpers():
     assert [f.code for f in changed.findings] == ["FG101"]
 
 
+PARTS = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    class Gate(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 2
+
+        def score(self, x):
+            return 1
+
+        def unused(self, x):
+            return x
+
+        def forward(self, x):
+            return x * self.scale
+
+
+    class User(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gate = Gate()
+
+        def forward(self, x):
+            if self.gate.score(x) > 0:
+                x = x + 1
+            return self.gate(x)
+
+
+    class Bystander(nn.Module):
+        def forward(self, x):
+            return x - 1
+    """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(30))
+
+
+def test_a_method_change_reaches_the_classes_that_call_it_by_name():
+    doc = Document()
+    assert not doc.analyze(PARTS).findings
+    done = doc.walks.walks
+    doc.analyze(PARTS.replace("        return x\n", "        return x + 0\n"))  # Gate.unused: nobody calls it
+    assert doc.walks.walks - done == 4  # Gate's four methods (every function is compiled here); User, Bystander kept
+    done = doc.walks.walks
+    changed = doc.analyze(PARTS.replace("        return 1\n", "        return torch.rand(3).sum()\n"))
+    assert [f.code for f in changed.findings] == ["FG101"]  # User.forward branches on Gate.score's tensor now
+    assert doc.walks.walks - done == 6  # Gate's four and User's two (User.forward calls score); Bystander kept
+
+
 def test_typing_in_a_caller_keeps_a_bounded_number_of_walks():
     doc = Document()
     doc.analyze(MODEL)

@@ -6,9 +6,14 @@ keeps the nodes of every top-level statement an edit did not change, so between 
 the changed statements are those whose nodes are new. A kept walk is reused when:
 
 - its function's top-level statement is unchanged (the same nodes, moved in place);
-- no identifier in its statement's text, directly or through the unchanged statements that
-  define those names, is the name of a changed `def` or `class` (before or after the edit);
-- every other changed statement is the same code as before, positions aside (else nothing is kept);
+- no part of that statement uses a name that the edit changed, directly or through other
+  parts. The parts of a module are its statements, and a class is split into its header with
+  its class-level statements (what its name stands for) and each method. A changed part makes
+  its name changed: a function's or class's name, a method's name (the class's name for
+  `__init__`, `forward` and other dunders, which run without being named), what a statement
+  binds; a part that uses a changed name (a `Name`, an attribute, an import) is changed in turn;
+- every module-level statement that is not a `def` or `class` is the same code as before,
+  positions aside (else nothing is kept);
 - no file the kept walks used in the project index has changed since (nor what imports
   resolve to), the walk lacked no file of it, and what the walk reads of its `Visit` is equal:
   whether the function is the entry, the loop context, the parameter facts, the guesses.
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field
 
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.summary import false_flags
 from fullgraph.analysis.walker import Raw, Visit
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -43,12 +49,13 @@ class Walked:
 
 
 @dataclass
-class _Statement:
-    """What one top-level statement binds and the identifiers its text holds."""
+class _Part:
+    """A statement, a class's header and class-level statements, or a method: the names it makes
+    changed when it changes, and the names it uses."""
 
-    node: ast.stmt
     defines: frozenset[str]
     mentions: frozenset[str]
+    code: str | None = None  # `ast.dump` of the part, for changed statements only
 
 
 @dataclass
@@ -66,8 +73,7 @@ class WalkCache:
     def __init__(self) -> None:
         self._body: list[ast.stmt] = []
         self._starts: list[int] | None = None  # the first line of each statement of the body
-        self._line = None  # the analysed text's line by number
-        self._statements: dict[int, _Statement] = {}
+        self._parts: dict[int, tuple[ast.stmt, dict[str, _Part]]] = {}  # statement id -> its parts by key
         self._kept: dict[tuple, _Kept] = {}
         self._path: str | None = None
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
@@ -78,12 +84,11 @@ class WalkCache:
         """How many walks are kept."""
         return len(self._kept)
 
-    def begin(self, body: list[ast.stmt], line, path: str, project: ProjectIndex | None) -> None:
-        """Start an analysis of the module `body` (of `path`, whose text's lines `line(number)`
-        gives): drop the walks that the changes since the last analysis, in the text or in the
-        project index, may affect."""
+    def begin(self, body: list[ast.stmt], path: str, project: ProjectIndex | None) -> None:
+        """Start an analysis of the module `body` (of `path`): drop the walks that the changes since
+        the last analysis, in the text or in the project index, may affect."""
         old = self._body
-        self._body, self._starts, self._line = list(body), None, line
+        self._body, self._starts = list(body), None
         if self._stale(path, project):
             self._clear()
         else:
@@ -94,7 +99,7 @@ class WalkCache:
             if added or removed:
                 self._invalidate(added, removed)
         kept = {id(s) for s in body}
-        self._statements = {k: v for k, v in self._statements.items() if k in kept}
+        self._parts = {k: v for k, v in self._parts.items() if k in kept}
 
     def _stale(self, path: str, project: ProjectIndex | None) -> bool:
         """Whether nothing kept can stay: another path or index, or a change of a file the walks used."""
@@ -108,7 +113,7 @@ class WalkCache:
 
     def _clear(self) -> None:
         self._kept.clear()
-        self._statements.clear()
+        self._parts.clear()
         self.touched = set()
 
     def _invalidate(self, added: list[ast.stmt], removed: list[ast.stmt]) -> None:
@@ -117,25 +122,27 @@ class WalkCache:
         if any(others.values()):  # imports, module variables, module-level code changed
             self._clear()
             return
-        dirty = {s.name for s in [*added, *removed] if isinstance(s, _DEFS)}
+        dirty = _changed_names([s for s in removed if isinstance(s, _DEFS)], [s for s in added if isinstance(s, _DEFS)])
         stale = {id(s) for s in added}
-        unchanged = [self._statement(s) for s in self._body if id(s) not in stale] if dirty else []
-        grew = bool(dirty)
-        while grew:
-            grew = False
-            for s in unchanged:
-                if id(s.node) not in stale and not s.mentions.isdisjoint(dirty):
-                    stale.add(id(s.node))
-                    dirty |= s.defines
-                    grew = True
+        if dirty:
+            parts = [(id(stmt), part) for stmt in self._body for part in self._describe(stmt).values()]
+            grew = True
+            while grew:
+                grew = False
+                for holder, part in parts:
+                    if not part.mentions.isdisjoint(dirty):
+                        stale.add(holder)
+                        if not part.defines <= dirty:
+                            dirty |= part.defines
+                            grew = True
         live = {id(s) for s in self._body if id(s) not in stale}
         self._kept = {k: v for k, v in self._kept.items() if id(v.statement) in live}
 
-    def _statement(self, stmt: ast.stmt) -> _Statement:
-        found = self._statements.get(id(stmt))
-        if found is None or found.node is not stmt:
-            found = self._statements[id(stmt)] = _describe(stmt, self._line)
-        return found
+    def _describe(self, stmt: ast.stmt) -> dict[str, _Part]:
+        found = self._parts.get(id(stmt))
+        if found is None or found[0] is not stmt:
+            found = self._parts[id(stmt)] = (stmt, _parts(stmt))
+        return found[1]
 
     def _holder(self, node: ast.AST) -> ast.stmt | None:
         """The top-level statement of the body that holds `node`."""
@@ -207,17 +214,65 @@ def _local(index: ModuleIndex, qualname: str) -> FunctionInfo | None:
     return info.methods.get(name) if info is not None else None
 
 
-_IDENTIFIER = re.compile(r"[^\W\d]\w*")
+_UNNAMED = re.compile(r"^(__\w+__|forward)$")  # methods that run without their name in the caller's code
 
 
-def _describe(stmt: ast.stmt, line) -> _Statement:
-    """A `def` or `class` binds its name, any other statement every name it stores or imports.
-    What it mentions: every identifier in its text (names, attributes, words in strings and
-    comments: more than it uses; only a name spelled with escapes inside a string is missed)."""
-    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
-    mentions = frozenset(_IDENTIFIER.findall("\n".join(line(n) for n in range(first, stmt.end_lineno + 1))))
-    if isinstance(stmt, _DEFS):
-        return _Statement(stmt, frozenset((stmt.name,)), mentions)
+def _changed_names(removed: list[ast.stmt], added: list[ast.stmt]) -> set[str]:
+    """The names changed by replacing the `def`/`class` statements `removed` by `added`: a class
+    of the same name on both sides changes only through its parts that differ."""
+    before = Counter(s.name for s in removed)
+    after = Counter(s.name for s in added)
+    twice = {name for name, count in (before + after).items() if before[name] > 1 or after[name] > 1}
+    dirty: set[str] = set()
+    for stmt in [*removed, *added]:  # a name defined twice: every part of each changes
+        if stmt.name in twice:
+            dirty |= {name for part in _parts(stmt).values() for name in part.defines}
+    before = {s.name: s for s in removed if s.name not in twice}
+    after = {s.name: s for s in added if s.name not in twice}
+    for name in before.keys() | after.keys():
+        old = _parts(before[name], code=True) if name in before else {}
+        new = _parts(after[name], code=True) if name in after else {}
+        for key in old.keys() | new.keys():
+            if key not in old or key not in new or old[key].code != new[key].code:
+                dirty |= (old.get(key) or new[key]).defines | (new.get(key) or old[key]).defines
+        if isinstance(before.get(name), ast.ClassDef) and isinstance(after.get(name), ast.ClassDef) \
+                and false_flags(before[name]) != false_flags(after[name]):
+            dirty |= {name, *(n for key, part in new.items() if key for n in part.defines)}  # every method's branches
+    return dirty
+
+
+def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:
+    """A class's header (key "") and methods (key: their name), or the statement as one part."""
+    if not isinstance(stmt, ast.ClassDef):
+        binds = {stmt.name} if isinstance(stmt, _DEFS) else _binds(stmt)
+        return {"": _Part(frozenset(binds), _uses([stmt]), ast.dump(stmt) if code else None)}
+    methods = [m for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    header = [*stmt.bases, *stmt.keywords, *stmt.decorator_list, *(s for s in stmt.body if s not in methods)]
+    parts = {"": _Part(frozenset((stmt.name,)), _uses(header), repr([ast.dump(n) for n in header]) if code else None)}
+    for i, method in enumerate(methods):  # keyed by position too: a property's getter and setter share a name
+        names = frozenset((stmt.name,) if _UNNAMED.match(method.name) else (method.name,))
+        parts[f"{method.name}#{sum(m.name == method.name for m in methods[:i])}"] = \
+            _Part(names, _uses([method]), ast.dump(method) if code else None)
+    return parts
+
+
+def _uses(nodes: list[ast.AST]) -> frozenset[str]:
+    """Every name, attribute and imported name under `nodes` (a def's own name is not a use)."""
+    found = set()
+    for top in nodes:
+        for node in ast.walk(top):
+            if isinstance(node, ast.Name):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                found.add(node.attr)
+            elif isinstance(node, ast.alias):
+                found.add(node.name.partition(".")[0])
+                found.add(node.asname or node.name.partition(".")[0])
+    return frozenset(found)
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """Every name a module-level statement stores, imports or defines."""
     binds = set()
     for node in ast.walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
@@ -226,4 +281,4 @@ def _describe(stmt: ast.stmt, line) -> _Statement:
             binds.add((node.asname or node.name).partition(".")[0])
         elif isinstance(node, _DEFS):
             binds.add(node.name)
-    return _Statement(stmt, frozenset(binds), mentions)
+    return binds
