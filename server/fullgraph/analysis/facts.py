@@ -45,6 +45,10 @@ TORCH_VALUE_FUNCS = frozenset(
 )
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
                         "isclose", "isin", "bool"))
+# Tensor methods whose result has the receiver's dtype (a mask stays a mask).
+SAME_DTYPE_METHODS = frozenset(("unsqueeze", "squeeze", "view", "reshape", "expand", "expand_as", "flatten",
+                                "contiguous", "clone", "detach", "transpose", "permute", "t", "repeat", "flip",
+                                "cpu", "cuda", "view_as", "reshape_as", "unflatten", "narrow", "roll"))
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
 VALUE_BUILTINS = frozenset(
     ["len", "isinstance", "issubclass", "int", "float", "bool", "str", "repr", "range", "hasattr", "callable", "id", "hash", "type", "format", "round", "divmod", "ord", "chr", "tuple", "list", "dict", "set", "frozenset", "enumerate", "zip"]
@@ -89,6 +93,31 @@ def boolean_leaves(node: ast.AST):
         for operand in [node.left, *node.comparators] if isinstance(node, ast.Compare) else [node]:
             yield operand
             yield scalar_operand(operand)
+
+
+def bool_annotation(annotation: ast.expr | None) -> bool:
+    """An annotation naming a boolean tensor type (`torch.BoolTensor`, `Optional[BoolTensor]`)."""
+    if annotation is None:
+        return False
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return "BoolTensor" in text
+
+
+def _bool_dtype(call: ast.Call) -> bool:
+    """A call given `dtype=torch.bool` (`torch.zeros(n, dtype=torch.bool)`, `x.to(dtype=torch.bool)`)."""
+    return any(k.arg == "dtype" and isinstance(k.value, ast.Attribute) and k.value.attr == "bool"
+               for k in call.keywords) or \
+        isinstance(call.func, ast.Attribute) and call.func.attr == "to" and len(call.args) == 1 \
+        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "bool"
+
+
+def _device_move(call: ast.Call) -> bool:
+    """`.to(x.device)` / `.to(device=...)`: a move that keeps the dtype."""
+    if call.keywords and all(k.arg in ("device", "non_blocking", "copy") for k in call.keywords) and not call.args:
+        return True
+    return len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Attribute) \
+        and call.args[0].attr == "device"
 
 
 def may_be_tensor(annotation: ast.expr | None) -> bool:
@@ -146,6 +175,7 @@ class Facts:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
+        self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
         self.is_enum = is_enum  # class name -> whether it is an Enum
@@ -166,6 +196,7 @@ class Facts:
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
+            self.nones.pop(target.id, None)
             if guess and fact in TENSORISH:
                 self.guessed[target.id] = guess
             else:
@@ -187,11 +218,12 @@ class Facts:
                 and target.value.id in self.dicts and string_literal(target.slice):
             self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
+            mask = isinstance(target, ast.Name) and self.is_mask(value)  # before `m = m.to(d)` rebinds `m`
             self.bind(target, self.kind(value), self.guess(value))
             if isinstance(target, ast.Name):
                 if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
-                if self.is_mask(value):
+                if mask:
                     self.masks.add(target.id)
 
     def is_mask(self, node: ast.AST) -> bool:
@@ -205,11 +237,23 @@ class Facts:
             return self.is_mask(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self.is_mask(node.left) or self.is_mask(node.right)
+        if isinstance(node, ast.Subscript):  # `mask[:, 0]` is still boolean (a mask index is not a mask)
+            return self.is_mask(node.value)
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            return name in MASK_FUNCS and self.is_tensor(node)
+            if not self.is_tensor(node):
+                return False
+            if name in MASK_FUNCS or _bool_dtype(node):
+                return True
+            return isinstance(func, ast.Attribute) and self.is_mask(func.value) and (
+                name in SAME_DTYPE_METHODS or name == "to" and _device_move(node))
         return False
+
+    def masks_in(self, index: ast.AST) -> bool:
+        """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`)."""
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        return any(self.is_mask(p) for p in parts)
 
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""

@@ -35,6 +35,7 @@ class FunctionInfo:
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
+    enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
 
 @dataclass
@@ -65,6 +66,7 @@ class ModuleIndex:
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
+        self._locals: dict[tuple[int, str], FunctionInfo | None] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
@@ -332,6 +334,21 @@ class ModuleIndex:
                 found.append((dec, wrapper))
         return found
 
+    def sibling(self, function: FunctionInfo, name: str) -> FunctionInfo | None:
+        """The def named `name` in the body of the function that defines the nested `function`
+        (a decorator's wrapper calling a helper defined next to it)."""
+        scope = function.enclosing
+        if scope is None:
+            return None
+        key = (id(scope), name)
+        if key not in self._locals:
+            node = next((s for s in scope.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and s.name == name), None)
+            prefix = function.qualname.rpartition(".<locals>.")[0]
+            self._locals[key] = None if node is None else FunctionInfo(
+                node, f"{prefix}.<locals>.{name}", None, False, function.module, enclosing=scope)
+        return self._locals[key]
+
     def false_flags(self, cls: ClassInfo) -> frozenset[str]:
         """`self.<flag>` set to False in `__init__` and nowhere else in the class (or its in-file bases)."""
         if cls.false_flags is None:
@@ -465,8 +482,8 @@ def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
         if returned is None:
             return None
         wrapped = node.args.posonlyargs + node.args.args
-        node = returned
+        enclosing, node = node, returned
     if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
                               for n in ast.walk(node)):
         return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
-    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module)
+    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module, enclosing=enclosing)

@@ -15,11 +15,13 @@ from fullgraph.analysis.facts import (
     Facts,
     Module,
     annotation_fact,
+    bool_annotation,
     boolean_leaves,
     combine_returns,
     may_be_tensor,
     tensor_parameter,
 )
+from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 
@@ -191,7 +193,8 @@ class Walker:
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
-                return index.functions.get(func.id) or index.imported_function(func.id)
+                return index.sibling(self.function, func.id) or index.functions.get(func.id) \
+                    or index.imported_function(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
@@ -273,8 +276,11 @@ class Walker:
                 self.visit(value)
 
     def _visit_all(self, nodes) -> None:
+        """Visit a block; what its tests showed of None-ness ends with it."""
+        saved = dict(self.facts.nones)
         for n in nodes:
             self.visit(n)
+        self.facts.nones = kept(saved, self.facts.nones)
 
     def _bind_params(self) -> None:
         node = self.function.node
@@ -299,6 +305,8 @@ class Walker:
                     and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             self.facts.env[arg.arg] = fact
+            if fact == TENSOR and bool_annotation(arg.annotation):
+                self.facts.masks.add(arg.arg)
             if guess:
                 self.facts.guessed[arg.arg] = guess
         for extra in (args.vararg, args.kwarg):
@@ -306,7 +314,12 @@ class Walker:
                 self.facts.env[extra.arg] = None
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
-        """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces."""
+        """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces (and
+        `x is None` where an earlier test showed it)."""
+        named = none_test(test)
+        if named is not None:
+            none = self.facts.nones.get(named[0])
+            return None if none is None else none == named[1]
         if isinstance(test, ast.Call):
             q = self.resolve(test.func)
             name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
@@ -330,18 +343,24 @@ class Walker:
             return (not decisive) if all(v is (not decisive) for v in values) else None
         return None
 
-    def short_circuited(self, test: ast.AST) -> bool:
-        """True when an `and`/`or` test stops at a compile-time guard (`not is_compiling() and t`)
-        before reaching any tensor operand, so Dynamo never evaluates the tensor."""
+    def test_dependence(self, test: ast.AST) -> str | None:
+        """'certain' / 'likely' when Dynamo, evaluating `test` for truth, reads a tensor's value: the
+        operands of `and`/`or` after one a trace-time value decides (`not is_compiling() and t`,
+        `x is None or t` where `x` is None) are never evaluated."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.test_dependence(test.operand)
         if not isinstance(test, ast.BoolOp):
-            return False
+            return self.facts.data_dependent(test)
         decisive = isinstance(test.op, ast.Or)
+        found = []
+        saved = dict(self.facts.nones)
         for operand in test.values:
+            found.append(self.test_dependence(operand))
             if self._value_under_compile(operand) is decisive:
-                return True
-            if self.facts.data_dependent(operand):
-                return False
-        return False
+                break
+            narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+        self.facts.nones = saved
+        return "certain" if "certain" in found else ("likely" if "likely" in found else None)
 
     def _if(self, node: ast.If | ast.IfExp) -> None:
         """Skip the branch Dynamo never traces under an `is_compiling()` guard."""
@@ -354,14 +373,20 @@ class Walker:
                 continue
             if traced:
                 self.conditions.append((node.test, holds))
+            saved = dict(self.facts.nones)
+            narrow(node.test, holds, self._value_under_compile, self.facts.nones)
             self._visit_all(branch) if statement else self.visit(branch)
+            self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
+        if statement and value is None and not node.orelse and exits(node.body):
+            narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
         decisive = isinstance(node.op, ast.Or)
         pushed = 0
+        saved = dict(self.facts.nones)
         for i, operand in enumerate(node.values):
             if i and not self.facts.data_dependent(node.values[i - 1]) and pushed == i - 1:
                 self.conditions.append((node.values[i - 1], not decisive))
@@ -369,9 +394,14 @@ class Walker:
             self.visit(operand)
             if self._value_under_compile(operand) is decisive:
                 break
+            narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+        self.facts.nones = kept(saved, self.facts.nones)
         del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
+        for sub in ast.walk(node):  # a later iteration sees what the body rebinds
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                self.facts.nones.pop(sub.id, None)
         self.loop_depth += 1
         self._visit_all(node.body)
         self.loop_depth -= 1

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import Module
+from fullgraph.analysis.facts import TENSORISH, Module
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [
     Rule(
         "FG401", "deepcopy", "`copy.deepcopy()` in compiled code", ("GB0179", "GB4198"),
-        what="Flags `copy.deepcopy` calls.",
-        why="Dynamo does not support `copy.deepcopy()` (GB0179), in particular of tensors (GB4198).",
+        what="Flags `copy.deepcopy` of a tensor, a module, or a literal container holding one.",
+        why="Dynamo does not deep-copy tensors (GB4198); a copy of plain Python values (a config's "
+            "`__dict__`) traces without a break, so values not known to hold tensors are not flagged.",
         example="saved = copy.deepcopy(x)",
         fixed_example="saved = x.clone()",
         fix_text="Use `tensor.clone()` (or `.detach().clone()`), or copy modules outside the region.",
     ),
     Rule(
         "FG402", "generator-entry", "compiled function is a generator", ("GB0003",),
-        what="Flags `yield` in a compiled entry point.",
+        what="Flags `yield` in a compiled entry point (a decorated or `torch.compile`d function, a module's "
+             "`forward`); not in functions that are entries only by `assume_compiled = \"all\"`: called from "
+             "compiled code, a generator is inlined.",
         why="Generators cannot be compiled directly with `torch.compile` (GB0003).",
         example="@torch.compile\ndef chunks(x):\n    for c in x.split(4):\n        yield c * 2",
         fixed_example="@torch.compile\ndef chunks(x):\n    return [c * 2 for c in x.split(4)]",
@@ -51,9 +54,12 @@ RULES = [
         fix_text="Decide aliasing outside the compiled region, or clone unconditionally.",
     ),
     Rule(
-        "FG406", "requires-grad-mutation", "assignment to `.requires_grad`", ("GB0206",),
-        what="Flags `t.requires_grad = ...` assignments.",
-        why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206).",
+        "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code", ("GB0206", "GB0125", "GB8985"),
+        what="Flags `t.requires_grad = ...` assignments and `t.requires_grad_(...)` calls on tensors (not on "
+             "modules).",
+        why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
+            "input (GB0125); on a tensor made inside the region it breaks when that tensor (or one derived from "
+            "it) is returned (GB8985).",
         example="x.requires_grad = True",
         fixed_example="x = x.requires_grad_(True)  # or set it before calling the compiled code",
         fix_text="Set `requires_grad` before the compiled call.",
@@ -129,8 +135,9 @@ def check_call(node: ast.Call, w) -> None:
     q = w.resolve(func)
     if q is not None:
         if q == "copy.deepcopy":
-            gb = ("GB4198",) if node.args and w.is_tensor(node.args[0]) else ("GB0179",)
-            w.report("FG401", node, f"`{snippet(node)}` deep-copies in compiled code", gb_ids=gb)
+            if node.args and _holds_tensors(node.args[0], w):
+                w.report("FG401", node, f"`{snippet(node)}` deep-copies tensors in compiled code",
+                         confidence(w, node.args[0]), gb_ids=("GB4198",))
         elif q == "torch._dynamo.graph_break":
             w.report("FG404", node, "explicit `torch._dynamo.graph_break()`")
         elif q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
@@ -140,6 +147,9 @@ def check_call(node: ast.Call, w) -> None:
         elif q.startswith(C_EXTENSIONS):
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         return
+    if method_call(node, "requires_grad_") and not _is_module(func.value, w):
+        w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
+                 gb_ids=("GB0125", "GB8985"))
     if method_call(node, "backward"):
         w.report("FG412", node, f"`{snippet(node)}` runs autograd in compiled code",
                  confidence(w, func.value), gb_ids=("GB0123",))
@@ -151,6 +161,23 @@ def check_call(node: ast.Call, w) -> None:
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def _holds_tensors(node: ast.expr, w) -> bool:
+    """A tensor, a module, or a literal container of them: what `copy.deepcopy` cannot trace (Dynamo
+    copies plain Python values, a config's `__dict__`, without a break)."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return any(_holds_tensors(e, w) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return any(_holds_tensors(v, w) for v in node.values)
+    return w.kind(node) in TENSORISH or _is_module(node, w)
+
+
+def _is_module(node: ast.expr, w) -> bool:
+    """`self` in a method of an nn.Module class, or a value known to be a module."""
+    if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
+        return bool(w.index.is_module_class(w.function.cls.name))
+    return isinstance(w.kind(node), Module)
 
 
 def check_compare(node: ast.Compare, w) -> None:
@@ -169,7 +196,8 @@ def check_assign(node: ast.Assign | ast.AugAssign | ast.AnnAssign, w) -> None:
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
-    if w.is_entry and not any(r.code == "FG402" for r in w.raws):
+    if w.is_entry and not w.function.assumed and not any(r.code == "FG402" for r in w.raws):
+        # an entry only by `assume_compiled = "all"` is called from compiled code, and Dynamo inlines generators
         w.report("FG402", node, f"`{w.function.qualname}` is a generator; it cannot be compiled")
 
 
