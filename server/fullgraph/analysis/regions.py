@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
+# What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
+MODULE_ENTRIES = ("forward", "__call__")
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 
 
@@ -46,6 +48,7 @@ class ClassInfo:
     name: str
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
+    attr_calls: dict[str, ast.Call] = field(default_factory=dict)  # self.<attr> = <call> in __init__
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -152,6 +155,8 @@ class ModuleIndex:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         info.attrs[target.attr] = self.value_fact(stmt.value, local)
+                        if isinstance(stmt.value, ast.Call):
+                            info.attr_calls[target.attr] = stmt.value
                     elif isinstance(target, ast.Name):
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -313,6 +318,15 @@ class ModuleIndex:
                         return found
         return None
 
+    def class_method(self, spelling: str, name: str) -> FunctionInfo | None:
+        """Method `name` of the class a spelling names (in this file or imported), through its bases."""
+        if spelling in self.classes:
+            return self.method(spelling, name) or self.inherited(self.classes[spelling], name)
+        symbol = self.lookup(spelling)
+        if symbol is None or symbol.kind != "class":
+            return None
+        return self.foreign(self.project.method(symbol, name))
+
     def decorator_wrappers(self, info: FunctionInfo) -> list[tuple[ast.expr, FunctionInfo]]:
         """(decorator, the inner function it returns) for each decorator of `info` defined in this
         file or another: that inner function is what runs when `info` is called."""
@@ -445,10 +459,10 @@ class ModuleIndex:
             if info.disabled:
                 continue
             declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
-                and info.node.name == "forward" and self.is_module_class(info.cls.name)
+                and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name)
             info.assumed = assume_compiled == "all" and not declared
             if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" \
-                    and info.cls is not None and info.node.name == "forward" and self.is_module_class(info.cls.name):
+                    and info.cls is not None and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:

@@ -21,6 +21,7 @@ from fullgraph.analysis.facts import (
     may_be_tensor,
     tensor_parameter,
 )
+from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
@@ -203,9 +204,10 @@ class Walker:
                 return method
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) if fact is not None else index.inherited(self.function.cls, func.attr)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
-                and func.value.id in index.imports:  # module.helper(...)
-            return index.imported_function(f"{func.value.id}.{func.attr}")
+        spelling = dotted(func) if isinstance(func, ast.Attribute) else None
+        if spelling and spelling.partition(".")[0] not in self.facts.env \
+                and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
+            return index.imported_function(spelling)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module
+from fullgraph.analysis.imports import dotted
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -116,18 +117,43 @@ RULES = [
                  "handles the backward pass), or set `torch._dynamo.config.trace_autograd_ops = True`.",
     ),
     Rule(
-        "FG411", "c-extension-call", "call into a C extension Dynamo cannot trace", ("GB0007",),
+        "FG411", "c-extension-call", "call into a C extension or skipped module Dynamo cannot trace",
+        ("GB0007",),
         what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
-             "`marshal`, `binascii`).",
-        why="Dynamo cannot trace C functions it has no rules for; it marks them as skipped (GB0007).",
+             "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
+             "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
+             "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
+             "`socket.gethostname`, `sys.getrefcount`.",
+        why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
+            "list; it marks them as skipped and breaks (GB0007).",
         example="key = zlib.crc32(name.encode())",
         fixed_example="# compute the key outside the compiled region",
         fix_text="Compute the value outside the compiled region, or wrap it in a custom op.",
+    ),
+    Rule(
+        "FG413", "outside-context-manager", "`with` on a context-manager object made outside the region",
+        ("GB0142",),
+        what="Flags `with self.<attr>:` where `__init__` set the attribute to an instance of a class with "
+             "`__enter__` (in the project), and `with NAME:` on such an instance made at module level.",
+        why="Dynamo can enter a user-defined context manager it creates while tracing, but not one created "
+            "before the compiled call: it does not know how to enter it (GB0142).",
+        example="def __init__(self):\n    super().__init__()\n    self.scope = Scope()\n...\n"
+                "def forward(self, x):\n    with self.scope:\n        return self.net(x)",
+        fixed_example="def forward(self, x):\n    with Scope():  # made while tracing\n        return self.net(x)",
+        fix_text="Create the context manager inside the compiled code, use a `contextlib.contextmanager` "
+                 "function, or enter it outside the compiled call.",
     ),
 ]
 
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
+# Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
+# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports.
+SKIPPED_CALLS = frozenset((
+    "sys._getframe", "sys.getrefcount", "inspect.currentframe", "inspect.stack", "traceback.format_stack",
+    "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
+    "uuid.uuid4", "importlib.import_module", "socket.gethostname",
+))
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -146,6 +172,8 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG412", node, f"`{q}(...)` runs autograd in compiled code", gb_ids=("GB9186",))
         elif q.startswith(C_EXTENSIONS):
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
+        elif q in SKIPPED_CALLS:
+            w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
         return
     if method_call(node, "requires_grad_") and not _is_module(func.value, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
@@ -178,6 +206,23 @@ def _is_module(node: ast.expr, w) -> bool:
     if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
         return bool(w.index.is_module_class(w.function.cls.name))
     return isinstance(w.kind(node), Module)
+
+
+def check_with(node: ast.With, w) -> None:
+    for item in node.items:
+        expr = item.context_expr
+        call = None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self" \
+                and w.function.cls is not None:
+            call = next((c.attr_calls[expr.attr] for c in w.index.chain(w.function.cls) if expr.attr in c.attr_calls),
+                        None)
+            spelling = dotted(call.func) if call is not None else None
+        elif isinstance(expr, ast.Name) and expr.id not in w.facts.env:
+            spelling = w.index.assigned_calls.get(expr.id)
+        else:
+            continue
+        if spelling and w.index.class_method(spelling, "__enter__") is not None:
+            w.report("FG413", expr, f"`with {snippet(expr)}` enters a `{spelling}` made outside the compiled region")
 
 
 def check_compare(node: ast.Compare, w) -> None:
@@ -214,4 +259,5 @@ CHECKS = {
     ast.Yield: [check_yield],
     ast.YieldFrom: [check_yield],
     ast.ClassDef: [check_class],
+    ast.With: [check_with],
 }
