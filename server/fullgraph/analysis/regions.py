@@ -48,7 +48,7 @@ class ClassInfo:
     name: str
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
-    attr_calls: dict[str, ast.Call] = field(default_factory=dict)  # self.<attr> = <call> in __init__
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.<attr> -> spelling of the class it holds
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -148,6 +148,8 @@ class ModuleIndex:
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
         local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
+        annotated = {a.arg: a.annotation for a in (*init.node.args.args, *init.node.args.kwonlyargs)
+                     if a.annotation is not None} if init is not None else {}
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -155,8 +157,9 @@ class ModuleIndex:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         info.attrs[target.attr] = self.value_fact(stmt.value, local)
-                        if isinstance(stmt.value, ast.Call):
-                            info.attr_calls[target.attr] = stmt.value
+                        spelling = _class_spelling(stmt.value, annotated)
+                        if spelling:
+                            info.attr_classes[target.attr] = spelling
                     elif isinstance(target, ast.Name):
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -252,6 +255,10 @@ class ModuleIndex:
             seen.add(c.name)
             yield c
             todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
+
+    def attr_class(self, cls: ClassInfo, name: str) -> str | None:
+        """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
+        return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
     def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases)."""
@@ -478,6 +485,20 @@ class ModuleIndex:
             if self.aliases.resolve(target) in COMPILE:
                 return True
         return False
+
+
+def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:
+    """The class an `__init__` assignment stores an instance of, as spelled: `Scope()` -> "Scope",
+    a parameter annotated `processor: "AttnProcessor"` -> "AttnProcessor"."""
+    if isinstance(value, ast.Call):
+        return dotted(value.func)
+    if isinstance(value, ast.Name) and value.id in annotated:
+        annotation = annotated[value.id]
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            text = annotation.value.strip()
+            return text if text.replace(".", "").replace("_", "").isalnum() else None
+        return dotted(annotation)
+    return None
 
 
 def _module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:

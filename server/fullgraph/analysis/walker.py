@@ -203,7 +203,8 @@ class Walker:
             if method is not None:
                 return method
             fact = index.attr(self.function.cls, func.attr)
-            return self._forward_of(fact) if fact is not None else index.inherited(self.function.cls, func.attr)
+            return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
+                or (index.inherited(self.function.cls, func.attr) if fact is None else None)
         spelling = dotted(func) if isinstance(func, ast.Attribute) else None
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
@@ -231,6 +232,15 @@ class Walker:
             return None
         passed = bind_arguments(target.node, target.cls is not None, call, lambda a: (self.kind(a), ()))
         return return_fact(self.index, target, passed)
+
+    def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
+        """What calling an instance of the class `spelling` runs, wherever the class is defined: a
+        module's `forward`, another object's `__call__`."""
+        if not spelling:
+            return None
+        if isinstance(fact, Module):
+            return self.index.class_method(spelling, "forward")
+        return self.index.class_method(spelling, "__call__") or self.index.class_method(spelling, "forward")
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         if isinstance(fact, Module) and fact.cls in self.index.classes:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module
-from fullgraph.analysis.imports import dotted
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -211,12 +210,9 @@ def _is_module(node: ast.expr, w) -> bool:
 def check_with(node: ast.With, w) -> None:
     for item in node.items:
         expr = item.context_expr
-        call = None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self" \
                 and w.function.cls is not None:
-            call = next((c.attr_calls[expr.attr] for c in w.index.chain(w.function.cls) if expr.attr in c.attr_calls),
-                        None)
-            spelling = dotted(call.func) if call is not None else None
+            spelling = w.index.attr_class(w.function.cls, expr.attr)
         elif isinstance(expr, ast.Name) and expr.id not in w.facts.env:
             spelling = w.index.assigned_calls.get(expr.id)
         else:
