@@ -26,6 +26,15 @@ class Module:
     element: Module | None = None
 
 
+@dataclass(frozen=True)
+class Items:
+    """A tuple of known length: the fact of each element, and which elements are boolean masks
+    (`return out, mask` of a helper, unpacked by `x, mask = helper(...)`)."""
+
+    facts: tuple
+    masks: tuple[bool, ...]
+
+
 # Attributes of anything that are metadata, never tensors.
 VALUE_ATTRS = frozenset(
     ["shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta", "is_leaf", "requires_grad", "layout", "names", "training", "itemsize", "nbytes", "is_nested", "is_cpu", "is_mps"]
@@ -201,6 +210,12 @@ class Facts:
                 self.guessed[target.id] = guess
             else:
                 self.guessed.pop(target.id, None)
+        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(fact, Items) \
+                and len(fact.facts) == len(target.elts) and not any(isinstance(t, ast.Starred) for t in target.elts):
+            for t, element, mask in zip(target.elts, fact.facts, fact.masks):
+                self.bind(t, element, guess)
+                if mask and isinstance(t, ast.Name):
+                    self.masks.add(t.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             element = fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
@@ -398,10 +413,20 @@ class Facts:
         value = self.kind(node.value)
         if isinstance(value, Module):
             return value.element
+        if isinstance(value, Items):
+            index = node.slice
+            position = index.value if isinstance(index, ast.Constant) and isinstance(index.value, int) else None
+            return value.facts[position] if position is not None and -len(value.facts) <= position < len(value.facts) \
+                else None
         return value if value in (TENSOR, LIKELY, VALUE) else None
 
     def _wrapped(self, node):
         return self.kind(node.value)
+
+    def _tuple(self, node: ast.Tuple):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return Items(tuple(self.kind(e) for e in node.elts), tuple(self.is_mask(e) for e in node.elts))
 
 
 def string_literal(node: ast.AST | None) -> bool:
@@ -410,7 +435,11 @@ def string_literal(node: ast.AST | None) -> bool:
 
 
 def combine_returns(facts: list):
-    """The fact of a function's result from the facts of its `return` values."""
+    """The fact of a function's result from the facts of its `return` values (tuples of one length
+    element by element)."""
+    if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
+        return Items(tuple(combine_returns([f.facts[i] for f in facts]) for i in range(len(facts[0].facts))),
+                     tuple(all(f.masks[i] for f in facts) for i in range(len(facts[0].facts))))
     if facts and all(f == TENSOR for f in facts):
         return TENSOR
     if any(f in TENSORISH for f in facts):
@@ -442,4 +471,5 @@ _KIND = {
     ast.Subscript: Facts._subscript,
     ast.NamedExpr: Facts._wrapped,
     ast.Starred: Facts._wrapped,
+    ast.Tuple: Facts._tuple,
 }
