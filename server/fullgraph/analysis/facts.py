@@ -191,6 +191,10 @@ class Facts:
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
         # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
         self.guessed: dict[str, tuple[str, ...]] = {}
+        # Names that were plain values and became tensors under trace-time conditions -> those
+        # conditions (`skip = False` then `if self.training: skip = torch.rand([]) < p`).
+        self.bound_under: dict[str, tuple] = {}
+        self.where = tuple  # the walker's current trace-time conditions
 
     def kind(self, node: ast.AST):
         """The fact for an expression at the current point of the walk."""
@@ -202,6 +206,12 @@ class Facts:
         loses what was known of its old value (mask, dict entries, guess). `guess`: the guessed
         parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
+            previous = self.env.get(target.id)
+            where = self.where() if fact in TENSORISH else ()
+            if where and previous == VALUE:
+                self.bound_under[target.id] = where
+            elif not (where and previous in TENSORISH):  # a tensor under other conditions stays conditional
+                self.bound_under.pop(target.id, None)
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
@@ -269,6 +279,15 @@ class Facts:
         """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`)."""
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
         return any(self.is_mask(p) for p in parts)
+
+    def binding_conditions(self, *nodes: ast.AST) -> tuple:
+        """The trace-time conditions under which the names in `nodes` became tensors."""
+        found: list = []
+        for node in nodes:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name):
+                    found += [c for c in self.bound_under.get(sub.id, ()) if c not in found]
+        return tuple(found)
 
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""

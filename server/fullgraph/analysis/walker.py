@@ -75,6 +75,7 @@ class Walker:
         self.checks = checks
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
         self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum)
+        self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
         self.raws: list[Raw] = []
@@ -127,6 +128,7 @@ class Walker:
             message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
         tensors = self._known_tensors(node) if code in self.fixable and not guess else ()
         conditions = tuple(self.conditions)
+        conditions = tuple(c for c in self.facts.binding_conditions(*_premise(node)) if c not in conditions) + conditions
         test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
             conditions += self._prefix(test, len(test.values))
