@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
-from score import SETTINGS, bench_site_packages, empty_config, fullgraph_command, run_check  # noqa: E402
+from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, workspace  # noqa: E402
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
 
@@ -43,11 +43,12 @@ def digest(path: Path) -> str:
 
 
 def run_fix(root: Path, files: list[str], extra: list[str]) -> str:
-    """``fullgraph fix`` on ``files`` under ``root``; returns its summary line."""
+    """``fullgraph fix`` on ``files`` under ``root`` (laid out as the package's repository,
+    see ``score.workspace``); returns its summary line."""
     cmd, env = fullgraph_command()
     with tempfile.TemporaryDirectory() as tmp:
-        config = empty_config(Path(tmp))
-        out = subprocess.run([*cmd, "fix", "--config", str(config), *extra, *[str(root / f) for f in files]],
+        paths = workspace(root, files, Path(tmp))
+        out = subprocess.run([*cmd, "fix", "--config", str(Path(tmp) / "pyproject.toml"), *extra, *paths],
                              env=env, capture_output=True, text=True, cwd=tmp)
     if out.returncode not in (0, 1):
         raise SystemExit(f"fullgraph fix failed ({out.returncode}): {out.stderr[-2000:]}")

@@ -54,31 +54,43 @@ def fullgraph_command() -> tuple[list[str], dict[str, str]]:
     return [sys.executable, "-m", "fullgraph"], env
 
 
-def empty_config(tmp: Path) -> Path:
-    """A pyproject.toml without [tool.fullgraph]: default settings, whatever lies above the sources."""
-    path = tmp / "pyproject.toml"
-    path.write_text("[project]\nname = 'ecosystem-bench'\n", encoding="utf-8")
-    return path
+def workspace(root: Path, files: list[str], tmp: Path) -> list[str]:
+    """Lay ``tmp`` out like the package's own repository and return ``files`` as paths in it.
+
+    The package's top-level folders are linked in and ``tmp/pyproject.toml`` has default
+    settings (no ``[tool.fullgraph]`` rules) and names the bench venv's interpreter, as a
+    developer of the package would have it: the package's files are the workspace, and its
+    imports of other installed packages resolve as they did in the recorded runs.
+    """
+    for top in sorted({f.split("/")[0] for f in files}):
+        link = tmp / top
+        if not link.exists():
+            link.symlink_to(root / top, target_is_directory=(root / top).is_dir())
+    python = HERE / ".venv" / "bin" / "python"
+    table = f"\n[tool.fullgraph]\npython = {json.dumps(str(python))}\n" if python.exists() else ""
+    (tmp / "pyproject.toml").write_text(f"[project]\nname = 'ecosystem-bench'\n{table}", encoding="utf-8")
+    return [str(tmp / f) for f in files]
 
 
 def run_check(root: Path, files: list[str], extra: list[str], jobs: int) -> list[dict]:
-    """Findings of ``fullgraph check --format json`` on ``files`` (relative to ``root``)."""
+    """Findings of ``fullgraph check --format json`` on ``files`` (relative to ``root``), each
+    with ``file`` relative to ``root``."""
     cmd, env = fullgraph_command()
+    real_root = os.path.realpath(root)
     with tempfile.TemporaryDirectory() as tmp:
-        config = empty_config(Path(tmp))
+        paths = workspace(root, files, Path(tmp))
         out = subprocess.run(
-            [*cmd, "check", "--format", "json", "--jobs", str(jobs), "--config", str(config), *extra,
-             *[str(root / f) for f in files]],
+            [*cmd, "check", "--format", "json", "--jobs", str(jobs), "--config", str(Path(tmp) / "pyproject.toml"),
+             *extra, *paths],
             env=env, capture_output=True, text=True, cwd=tmp,
         )
-    if out.returncode not in (0, 1):
-        raise SystemExit(f"fullgraph check failed ({out.returncode}): {out.stderr[-2000:]}")
-    findings = json.loads(out.stdout or "[]")
-    if isinstance(findings, dict):
-        findings = findings.get("findings", [])
-    real_root = os.path.realpath(root)
-    for f in findings:
-        f["file"] = os.path.relpath(os.path.realpath(f["path"]), real_root).replace(os.sep, "/")
+        if out.returncode not in (0, 1):
+            raise SystemExit(f"fullgraph check failed ({out.returncode}): {out.stderr[-2000:]}")
+        findings = json.loads(out.stdout or "[]")
+        if isinstance(findings, dict):
+            findings = findings.get("findings", [])
+        for f in findings:  # through the links, while they exist
+            f["file"] = os.path.relpath(os.path.realpath(os.path.join(tmp, f["path"])), real_root).replace(os.sep, "/")
     return [f for f in findings if f["code"] != "FG000"]
 
 
@@ -114,8 +126,10 @@ def score(runs: dict[str, dict], findings: list[dict], stmts: dict[str, Statemen
     per_code = {}
     seen = set()
     for (file, span), group in sorted(flagged.items()):
-        lines = set(range(span[0], span[1] + 1))
         for f in group:
+            # a finding on a later line of its statement (a branch of a multi-line conditional
+            # expression) is judged by that line: the statement can run without it
+            lines = set(range(span[0], span[1] + 1)) if f["line"] == span[0] else {f["line"]}
             key = (file, span, f["code"])
             if key in seen:
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
@@ -105,8 +106,9 @@ def _assume(value) -> dict:
 
 
 def find_pyproject(start_path: str | Path) -> Path | None:
-    """The nearest `pyproject.toml` at or above `start_path` (or `start_path` itself if a .toml file)."""
-    p = Path(start_path).resolve()
+    """The nearest `pyproject.toml` at or above `start_path` (or `start_path` itself if a .toml file),
+    looked up along the path as given (a linked-in folder belongs to the project that links it)."""
+    p = Path(os.path.abspath(start_path))
     if p.suffix == ".toml" and p.is_file():
         return p
     for folder in [p, *p.parents] if p.is_dir() else p.parents:

@@ -62,3 +62,32 @@ def test_assume_is_checked():
         Config().merged({"assume": {"dtype": "int8"}})
     with pytest.raises(ValueError):
         Config().merged({"assume": {"eval": True}})
+
+
+LAYERDROP = """
+import torch
+from torch import nn
+class Stack(nn.Module):
+    def forward(self, hidden_states):
+        skip = False
+        if self.training and self.layerdrop > 0.0:
+            skip = torch.rand([]) < self.layerdrop
+        if skip:
+            return hidden_states
+        noisy = hidden_states
+        if self.training:
+            noisy = hidden_states + 1
+        if noisy.sum() > 0:
+            return noisy
+        return hidden_states
+"""
+
+
+def test_a_value_that_becomes_a_tensor_under_a_condition_carries_it():
+    """`skip` is a Python bool unless training with layerdrop: the break at `if skip:` happens only
+    then. `noisy` was a tensor before its conditional rebinding: its test breaks always."""
+    messages = {f.line: f.message for f in analyze(textwrap.dedent(LAYERDROP), "m.py")}
+    assert "(in training mode only, when `self.layerdrop > 0.0`)" in messages[9]
+    assert "training" not in messages[14]
+    dropped = {f.line for f in analyze(textwrap.dedent(LAYERDROP), "m.py", Config().merged({"assume": {"training": False}}))}
+    assert dropped == {14}

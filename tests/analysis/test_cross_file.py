@@ -124,3 +124,37 @@ def test_torch_compile_in_another_file_makes_an_entry(tmp_path):
     [finding] = report.findings
     assert finding.code == "FG301" and finding.related[-1].path.endswith("train.py")
     assert finding.related[-1].line == 4
+
+
+def test_submodules_and_processors_of_other_files_are_followed(tmp_path):
+    """Calling `self.attn` runs the `forward` of the module class another file defines, and
+    calling `self.processor` (a parameter annotated with a class) runs that class's `__call__`."""
+    project = make(tmp_path, {
+        "ws/blocks.py": """
+            import torch
+            from torch import nn
+            class Processor:
+                def __call__(self, attn, x):
+                    if x.sum() > 0:
+                        return x
+                    return -x
+            class Attention(nn.Module):
+                def __init__(self, processor: "Processor"):
+                    super().__init__()
+                    self.processor = processor
+                def forward(self, x):
+                    return self.processor(self, x)
+            """,
+        "ws/model.py": """
+            from torch import nn
+            from blocks import Attention, Processor
+            class Net(nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.attn = Attention(Processor())
+                def forward(self, x):
+                    return self.attn(x)
+            """,
+    })
+    report = run(project, tmp_path, "model.py")
+    assert [(f.path.rpartition("/")[2], f.line, f.code) for f in report.elsewhere] == [("blocks.py", 6, "FG101")]

@@ -215,3 +215,33 @@ def test_methods_of_submodules_are_in_the_region():
     [f] = check(src, "decorated")
     assert (f.code, f.line, f.data["entry"], f.data["function"]) == ("FG201", 6, "Net.forward", "Norm.stats")
     assert [r.message for r in f.related] == ["compiled entry point `Net.forward`", "called from `Net.forward`"]
+
+
+def test_generator_is_an_entry_only_when_declared():
+    """`assume_compiled = "all"` makes every function an entry, but a generator is then called from
+    compiled code (Dynamo inlines it): FG402 only for a generator compiled itself."""
+    src = """
+    import torch
+    def chunks(x):
+        for c in x.split(2):
+            yield c * 2
+    @torch.compile
+    def pairs(x):
+        yield x
+    """
+    assert [(f.line, f.code) for f in check(src, "all")] == [(8, "FG402")]
+
+
+def test_requires_grad_call_on_a_tensor_not_on_a_module():
+    src = """
+    import torch, torch.nn as nn
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.enc = nn.Linear(2, 2)
+        def forward(self, x: torch.Tensor):
+            self.enc.requires_grad_(False)
+            self.requires_grad_(False)
+            return torch.zeros_like(x).requires_grad_()
+    """
+    assert [(f.line, f.code) for f in check(src)] == [(10, "FG406")]

@@ -101,3 +101,17 @@ def test_merged_and_errors(tmp_path):
 
 def test_defaults_without_pyproject(tmp_path):
     assert load_config(tmp_path) == Config()
+
+
+def test_a_linked_folder_takes_the_config_of_the_project_that_links_it(tmp_path):
+    """A package linked into a project (a symlink) is checked with that project's settings, not
+    with whatever pyproject.toml lies above the link's target."""
+    outside = tmp_path / "outside"
+    (outside / "lib").mkdir(parents=True)
+    (outside / "pyproject.toml").write_text("[tool.fullgraph]\nassume_compiled = 'all'\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("[tool.fullgraph]\nassume_compiled = 'decorated'\n")
+    (project / "lib").symlink_to(outside / "lib", target_is_directory=True)
+    config = load_config(project / "lib" / "m.py")
+    assert config.assume_compiled == "decorated" and config.root == str(project)

@@ -44,3 +44,16 @@ def test_helper_findings_are_reported_in_their_file_once(workspace, capsys):
     (workspace / "user.py").write_text(USER)
     code, found = check(capsys, "user.py", "helpers.py")
     assert code == 1 and found == [("helpers.py", 2, "FG101")]
+
+
+def test_fix_finds_what_check_finds(workspace, capsys):
+    """`fix` analyses with the same project index as `check`: a class whose imported base is a
+    plain class is not compiled code, so it is left alone (without the index a guess would make
+    it a module and rewrite it)."""
+    source = MODEL.replace("from base", "import torch\nfrom base").replace("(self, x, y)", "(self, x: torch.Tensor, y)")
+    (workspace / "model.py").write_text(source)
+    assert main(["fix", "model.py"]) == 0
+    assert (workspace / "model.py").read_text() == source
+    assert "0 findings left" in capsys.readouterr().out
+    assert main(["fix", "--no-index", "model.py"]) == 0
+    assert "torch.where" in (workspace / "model.py").read_text()

@@ -187,3 +187,21 @@ def test_no_deferral_in_a_helper_of_another_function():
             return scale(x) + 1
     '''
     assert "`run` is compiled only by assumption" in _harm(source, "FG302", ALL)
+
+
+def test_only_calls_that_always_run_prove_a_tensor():
+    """`torch.isinf(h)` in an `and` test proves `h` is a tensor when the body runs; under an `or`
+    or a conditional expression the call may not run, and a method (`h.any()`) proves nothing
+    (NumPy arrays have it too)."""
+    import ast
+
+    from fullgraph.fixes.known import proven_by_test
+
+    def proven(test):
+        return proven_by_test(ast.parse(test, mode="eval").body)
+
+    assert proven("h.dtype == torch.float16 and torch.isinf(h).any()") == {"h"}
+    assert proven("torch.isnan(a).any() and not torch.isfinite(b).all()") == {"a", "b"}
+    assert proven("flag or torch.isinf(h).any()") == set()
+    assert proven("(torch.isinf(h) if flag else h).any()") == set()
+    assert proven("h.isinf().any()") == set()

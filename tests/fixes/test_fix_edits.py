@@ -173,3 +173,17 @@ def test_fix_all_skips_a_fix_that_breaks_the_code_and_applies_the_rest(monkeypat
     assert "torch.where(" in result.source and "print('a')" in result.source
     assert result.applied == 1
     ast.parse(result.source)
+
+
+def test_a_guarded_torch_import_counts_and_no_second_import_is_added():
+    """`if is_torch_available(): import torch` (transformers' files) binds `torch`: a fix must not
+    add an unconditional `import torch` the module was written to avoid."""
+    import ast
+
+    from fullgraph.fixes.names import torch_alias, torch_import_edit
+
+    guarded = ast.parse("from .utils import is_torch_available\nif is_torch_available():\n    import torch\n")
+    assert torch_alias(guarded) == "torch" and torch_import_edit(guarded) is None
+    tried = ast.parse("try:\n    import torch as th\nexcept ImportError:\n    th = None\n")
+    assert torch_alias(tried) == "th"
+    assert torch_import_edit(ast.parse("def f():\n    import torch\n")) is not None  # a local import binds nothing

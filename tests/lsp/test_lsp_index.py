@@ -46,3 +46,18 @@ async def test_base_classes_in_other_files_are_read_and_kept_current(session):
     session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri=base, type=types.FileChangeType.Changed)]))
     await _until(session, uri, lambda d: [x.code for x in d] == ["FG101"])
+
+
+async def test_fix_all_sees_what_the_diagnostics_see(session):
+    """Fix-all analyses with the project index too: once the index says the imported base is a
+    plain class there is no squiggle, and fix-all has nothing to rewrite (without the index a guess
+    would take `Net` for a module and predicate its `if`)."""
+    folder = session.root / "idxfix"
+    folder.mkdir()
+    (folder / "basemod.py").write_text(PLAIN)
+    annotated = MODEL.replace("def forward(self, x)", "def forward(self, x: torch.Tensor)")
+    uri = session.open("model.py", annotated, folder="idxfix")
+    await _until(session, uri, lambda d: len(d) == 0)
+    result = await session.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="fullgraph.applyFixAll", arguments=[uri, session.version(uri)]))
+    assert result == {"applied": False, "reason": "nothing to fix"}

@@ -50,6 +50,7 @@ POSITIVE = [
     ("FG409", "debug_dump(x)\nreturn x", "certain"),
     ("FG410", "return x * float(np.array(x).std())", "certain"),
     ("FG411", 'return x + zlib.crc32(b"a")', "certain"),
+    ("FG411", "return x * len(sys._getframe(0).f_code.co_name)", "certain"),
     ("FG412", "x.sum().backward()\nreturn x", "certain"),
     ("FG412", "g, = torch.autograd.grad(x.sum(), [x])\nreturn g", "certain"),
     ("FG451", "return x.nonzero()", "certain"),
@@ -113,7 +114,8 @@ def test_every_detectable_rule_has_a_positive_example():
 
     tested = {code for code, _, _ in POSITIVE}
     confirm_only = {code for code in RULES if code.startswith("FG9")}  # reported by Dynamo runs, not rules
-    untested = set(RULES) - tested - confirm_only - {"FG000", "FG001", "FG402"}  # FG402 needs a decorated generator entry
+    # FG402 needs a decorated generator entry, FG413 a context-manager class: tested below
+    untested = set(RULES) - tested - confirm_only - {"FG000", "FG001", "FG402", "FG413"}
     assert not untested
 
 
@@ -145,3 +147,29 @@ def test_fix_kind_and_gb_urls(findings):
     line = PRELUDE.count("\n") + 1
     # the `if <test>` header, not the whole block
     assert (f.line, f.col, f.end_line, f.end_col) == (line, 8, line, 8 + len("if x.sum() > 0"))
+
+
+def test_outside_context_manager():
+    from fullgraph.engine import analyze
+
+    src = """
+import torch
+class Scope:
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        pass
+SHARED = Scope()
+class M(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scope = Scope()
+        self.lock = object()
+    def forward(self, x):
+        with self.scope:
+            x = x + 1
+        with SHARED, Scope():
+            x = x * 2
+        return x
+"""
+    assert [(f.line, f.code) for f in analyze(src)] == [(15, "FG413"), (17, "FG413")]

@@ -26,6 +26,15 @@ class Module:
     element: Module | None = None
 
 
+@dataclass(frozen=True)
+class Items:
+    """A tuple of known length: the fact of each element, and which elements are boolean masks
+    (`return out, mask` of a helper, unpacked by `x, mask = helper(...)`)."""
+
+    facts: tuple
+    masks: tuple[bool, ...]
+
+
 # Attributes of anything that are metadata, never tensors.
 VALUE_ATTRS = frozenset(
     ["shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta", "is_leaf", "requires_grad", "layout", "names", "training", "itemsize", "nbytes", "is_nested", "is_cpu", "is_mps"]
@@ -45,6 +54,10 @@ TORCH_VALUE_FUNCS = frozenset(
 )
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
                         "isclose", "isin", "bool"))
+# Tensor methods whose result has the receiver's dtype (a mask stays a mask).
+SAME_DTYPE_METHODS = frozenset(("unsqueeze", "squeeze", "view", "reshape", "expand", "expand_as", "flatten",
+                                "contiguous", "clone", "detach", "transpose", "permute", "t", "repeat", "flip",
+                                "cpu", "cuda", "view_as", "reshape_as", "unflatten", "narrow", "roll"))
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.linalg.", "torch.fft.", "torch.special.")
 VALUE_BUILTINS = frozenset(
     ["len", "isinstance", "issubclass", "int", "float", "bool", "str", "repr", "range", "hasattr", "callable", "id", "hash", "type", "format", "round", "divmod", "ord", "chr", "tuple", "list", "dict", "set", "frozenset", "enumerate", "zip"]
@@ -89,6 +102,31 @@ def boolean_leaves(node: ast.AST):
         for operand in [node.left, *node.comparators] if isinstance(node, ast.Compare) else [node]:
             yield operand
             yield scalar_operand(operand)
+
+
+def bool_annotation(annotation: ast.expr | None) -> bool:
+    """An annotation naming a boolean tensor type (`torch.BoolTensor`, `Optional[BoolTensor]`)."""
+    if annotation is None:
+        return False
+    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
+    return "BoolTensor" in text
+
+
+def _bool_dtype(call: ast.Call) -> bool:
+    """A call given `dtype=torch.bool` (`torch.zeros(n, dtype=torch.bool)`, `x.to(dtype=torch.bool)`)."""
+    return any(k.arg == "dtype" and isinstance(k.value, ast.Attribute) and k.value.attr == "bool"
+               for k in call.keywords) or \
+        isinstance(call.func, ast.Attribute) and call.func.attr == "to" and len(call.args) == 1 \
+        and isinstance(call.args[0], ast.Attribute) and call.args[0].attr == "bool"
+
+
+def _device_move(call: ast.Call) -> bool:
+    """`.to(x.device)` / `.to(device=...)`: a move that keeps the dtype."""
+    if call.keywords and all(k.arg in ("device", "non_blocking", "copy") for k in call.keywords) and not call.args:
+        return True
+    return len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Attribute) \
+        and call.args[0].attr == "device"
 
 
 def may_be_tensor(annotation: ast.expr | None) -> bool:
@@ -146,12 +184,17 @@ class Facts:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
+        self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
         self.is_enum = is_enum  # class name -> whether it is an Enum
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
         # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
         self.guessed: dict[str, tuple[str, ...]] = {}
+        # Names that were plain values and became tensors under trace-time conditions -> those
+        # conditions (`skip = False` then `if self.training: skip = torch.rand([]) < p`).
+        self.bound_under: dict[str, tuple] = {}
+        self.where = tuple  # the walker's current trace-time conditions
 
     def kind(self, node: ast.AST):
         """The fact for an expression at the current point of the walk."""
@@ -163,13 +206,26 @@ class Facts:
         loses what was known of its old value (mask, dict entries, guess). `guess`: the guessed
         parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
+            previous = self.env.get(target.id)
+            where = self.where() if fact in TENSORISH else ()
+            if where and previous == VALUE:
+                self.bound_under[target.id] = where
+            elif not (where and previous in TENSORISH):  # a tensor under other conditions stays conditional
+                self.bound_under.pop(target.id, None)
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
+            self.nones.pop(target.id, None)
             if guess and fact in TENSORISH:
                 self.guessed[target.id] = guess
             else:
                 self.guessed.pop(target.id, None)
+        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(fact, Items) \
+                and len(fact.facts) == len(target.elts) and not any(isinstance(t, ast.Starred) for t in target.elts):
+            for t, element, mask in zip(target.elts, fact.facts, fact.masks):
+                self.bind(t, element, guess)
+                if mask and isinstance(t, ast.Name):
+                    self.masks.add(t.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
             element = fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
@@ -187,11 +243,12 @@ class Facts:
                 and target.value.id in self.dicts and string_literal(target.slice):
             self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
+            mask = isinstance(target, ast.Name) and self.is_mask(value)  # before `m = m.to(d)` rebinds `m`
             self.bind(target, self.kind(value), self.guess(value))
             if isinstance(target, ast.Name):
                 if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
-                if self.is_mask(value):
+                if mask:
                     self.masks.add(target.id)
 
     def is_mask(self, node: ast.AST) -> bool:
@@ -205,11 +262,32 @@ class Facts:
             return self.is_mask(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self.is_mask(node.left) or self.is_mask(node.right)
+        if isinstance(node, ast.Subscript):  # `mask[:, 0]` is still boolean (a mask index is not a mask)
+            return self.is_mask(node.value)
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            return name in MASK_FUNCS and self.is_tensor(node)
+            if not self.is_tensor(node):
+                return False
+            if name in MASK_FUNCS or _bool_dtype(node):
+                return True
+            return isinstance(func, ast.Attribute) and self.is_mask(func.value) and (
+                name in SAME_DTYPE_METHODS or name == "to" and _device_move(node))
         return False
+
+    def masks_in(self, index: ast.AST) -> bool:
+        """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`)."""
+        parts = index.elts if isinstance(index, ast.Tuple) else [index]
+        return any(self.is_mask(p) for p in parts)
+
+    def binding_conditions(self, *nodes: ast.AST) -> tuple:
+        """The trace-time conditions under which the names in `nodes` became tensors."""
+        found: list = []
+        for node in nodes:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name):
+                    found += [c for c in self.bound_under.get(sub.id, ()) if c not in found]
+        return tuple(found)
 
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""
@@ -354,10 +432,20 @@ class Facts:
         value = self.kind(node.value)
         if isinstance(value, Module):
             return value.element
+        if isinstance(value, Items):
+            index = node.slice
+            position = index.value if isinstance(index, ast.Constant) and isinstance(index.value, int) else None
+            return value.facts[position] if position is not None and -len(value.facts) <= position < len(value.facts) \
+                else None
         return value if value in (TENSOR, LIKELY, VALUE) else None
 
     def _wrapped(self, node):
         return self.kind(node.value)
+
+    def _tuple(self, node: ast.Tuple):
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return Items(tuple(self.kind(e) for e in node.elts), tuple(self.is_mask(e) for e in node.elts))
 
 
 def string_literal(node: ast.AST | None) -> bool:
@@ -366,7 +454,11 @@ def string_literal(node: ast.AST | None) -> bool:
 
 
 def combine_returns(facts: list):
-    """The fact of a function's result from the facts of its `return` values."""
+    """The fact of a function's result from the facts of its `return` values (tuples of one length
+    element by element)."""
+    if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
+        return Items(tuple(combine_returns([f.facts[i] for f in facts]) for i in range(len(facts[0].facts))),
+                     tuple(all(f.masks[i] for f in facts) for i in range(len(facts[0].facts))))
     if facts and all(f == TENSOR for f in facts):
         return TENSOR
     if any(f in TENSORISH for f in facts):
@@ -398,4 +490,5 @@ _KIND = {
     ast.Subscript: Facts._subscript,
     ast.NamedExpr: Facts._wrapped,
     ast.Starred: Facts._wrapped,
+    ast.Tuple: Facts._tuple,
 }

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
+# What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
+MODULE_ENTRIES = ("forward", "__call__")
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 
 
@@ -35,6 +37,7 @@ class FunctionInfo:
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
+    enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
 
 @dataclass
@@ -45,6 +48,7 @@ class ClassInfo:
     name: str
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
+    attr_classes: dict[str, str] = field(default_factory=dict)  # self.<attr> -> spelling of the class it holds
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -65,6 +69,7 @@ class ModuleIndex:
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
+        self._locals: dict[tuple[int, str], FunctionInfo | None] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
         self.classes: dict[str, ClassInfo] = {}
@@ -143,6 +148,8 @@ class ModuleIndex:
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
         local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
+        annotated = {a.arg: a.annotation for a in (*init.node.args.args, *init.node.args.kwonlyargs)
+                     if a.annotation is not None} if init is not None else {}
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -150,6 +157,9 @@ class ModuleIndex:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         info.attrs[target.attr] = self.value_fact(stmt.value, local)
+                        spelling = _class_spelling(stmt.value, annotated)
+                        if spelling:
+                            info.attr_classes[target.attr] = spelling
                     elif isinstance(target, ast.Name):
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -246,6 +256,10 @@ class ModuleIndex:
             yield c
             todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
 
+    def attr_class(self, cls: ClassInfo, name: str) -> str | None:
+        """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
+        return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
+
     def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases)."""
         for c in self.chain(cls):
@@ -311,6 +325,15 @@ class ModuleIndex:
                         return found
         return None
 
+    def class_method(self, spelling: str, name: str) -> FunctionInfo | None:
+        """Method `name` of the class a spelling names (in this file or imported), through its bases."""
+        if spelling in self.classes:
+            return self.method(spelling, name) or self.inherited(self.classes[spelling], name)
+        symbol = self.lookup(spelling)
+        if symbol is None or symbol.kind != "class":
+            return None
+        return self.foreign(self.project.method(symbol, name))
+
     def decorator_wrappers(self, info: FunctionInfo) -> list[tuple[ast.expr, FunctionInfo]]:
         """(decorator, the inner function it returns) for each decorator of `info` defined in this
         file or another: that inner function is what runs when `info` is called."""
@@ -331,6 +354,21 @@ class ModuleIndex:
             if wrapper is not None:
                 found.append((dec, wrapper))
         return found
+
+    def sibling(self, function: FunctionInfo, name: str) -> FunctionInfo | None:
+        """The def named `name` in the body of the function that defines the nested `function`
+        (a decorator's wrapper calling a helper defined next to it)."""
+        scope = function.enclosing
+        if scope is None:
+            return None
+        key = (id(scope), name)
+        if key not in self._locals:
+            node = next((s for s in scope.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and s.name == name), None)
+            prefix = function.qualname.rpartition(".<locals>.")[0]
+            self._locals[key] = None if node is None else FunctionInfo(
+                node, f"{prefix}.<locals>.{name}", None, False, function.module, enclosing=scope)
+        return self._locals[key]
 
     def false_flags(self, cls: ClassInfo) -> frozenset[str]:
         """`self.<flag>` set to False in `__init__` and nowhere else in the class (or its in-file bases)."""
@@ -428,10 +466,10 @@ class ModuleIndex:
             if info.disabled:
                 continue
             declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
-                and info.node.name == "forward" and self.is_module_class(info.cls.name)
+                and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name)
             info.assumed = assume_compiled == "all" and not declared
             if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" \
-                    and info.cls is not None and info.node.name == "forward" and self.is_module_class(info.cls.name):
+                    and info.cls is not None and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name):
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:
@@ -447,6 +485,20 @@ class ModuleIndex:
             if self.aliases.resolve(target) in COMPILE:
                 return True
         return False
+
+
+def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:
+    """The class an `__init__` assignment stores an instance of, as spelled: `Scope()` -> "Scope",
+    a parameter annotated `processor: "AttnProcessor"` -> "AttnProcessor"."""
+    if isinstance(value, ast.Call):
+        return dotted(value.func)
+    if isinstance(value, ast.Name) and value.id in annotated:
+        annotation = annotated[value.id]
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            text = annotation.value.strip()
+            return text if text.replace(".", "").replace("_", "").isalnum() else None
+        return dotted(annotation)
+    return None
 
 
 def _module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
@@ -465,8 +517,8 @@ def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
         if returned is None:
             return None
         wrapped = node.args.posonlyargs + node.args.args
-        node = returned
+        enclosing, node = node, returned
     if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
                               for n in ast.walk(node)):
         return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
-    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module)
+    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module, enclosing=enclosing)

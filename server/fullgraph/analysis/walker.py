@@ -15,11 +15,14 @@ from fullgraph.analysis.facts import (
     Facts,
     Module,
     annotation_fact,
+    bool_annotation,
     boolean_leaves,
     combine_returns,
     may_be_tensor,
     tensor_parameter,
 )
+from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 
@@ -72,6 +75,7 @@ class Walker:
         self.checks = checks
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
         self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum)
+        self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
         self.raws: list[Raw] = []
@@ -124,6 +128,7 @@ class Walker:
             message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
         tensors = self._known_tensors(node) if code in self.fixable and not guess else ()
         conditions = tuple(self.conditions)
+        conditions = tuple(c for c in self.facts.binding_conditions(*_premise(node)) if c not in conditions) + conditions
         test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
             conditions += self._prefix(test, len(test.values))
@@ -191,7 +196,8 @@ class Walker:
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
-                return index.functions.get(func.id) or index.imported_function(func.id)
+                return index.sibling(self.function, func.id) or index.functions.get(func.id) \
+                    or index.imported_function(func.id)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
@@ -199,10 +205,12 @@ class Walker:
             if method is not None:
                 return method
             fact = index.attr(self.function.cls, func.attr)
-            return self._forward_of(fact) if fact is not None else index.inherited(self.function.cls, func.attr)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
-                and func.value.id in index.imports:  # module.helper(...)
-            return index.imported_function(f"{func.value.id}.{func.attr}")
+            return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
+                or (index.inherited(self.function.cls, func.attr) if fact is None else None)
+        spelling = dotted(func) if isinstance(func, ast.Attribute) else None
+        if spelling and spelling.partition(".")[0] not in self.facts.env \
+                and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
+            return index.imported_function(spelling)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
@@ -226,6 +234,15 @@ class Walker:
             return None
         passed = bind_arguments(target.node, target.cls is not None, call, lambda a: (self.kind(a), ()))
         return return_fact(self.index, target, passed)
+
+    def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
+        """What calling an instance of the class `spelling` runs, wherever the class is defined: a
+        module's `forward`, another object's `__call__`."""
+        if not spelling:
+            return None
+        if isinstance(fact, Module):
+            return self.index.class_method(spelling, "forward")
+        return self.index.class_method(spelling, "__call__") or self.index.class_method(spelling, "forward")
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         if isinstance(fact, Module) and fact.cls in self.index.classes:
@@ -273,8 +290,11 @@ class Walker:
                 self.visit(value)
 
     def _visit_all(self, nodes) -> None:
+        """Visit a block; what its tests showed of None-ness ends with it."""
+        saved = dict(self.facts.nones)
         for n in nodes:
             self.visit(n)
+        self.facts.nones = kept(saved, self.facts.nones)
 
     def _bind_params(self) -> None:
         node = self.function.node
@@ -299,6 +319,8 @@ class Walker:
                     and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             self.facts.env[arg.arg] = fact
+            if fact == TENSOR and bool_annotation(arg.annotation):
+                self.facts.masks.add(arg.arg)
             if guess:
                 self.facts.guessed[arg.arg] = guess
         for extra in (args.vararg, args.kwarg):
@@ -306,7 +328,12 @@ class Walker:
                 self.facts.env[extra.arg] = None
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
-        """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces."""
+        """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces (and
+        `x is None` where an earlier test showed it)."""
+        named = none_test(test)
+        if named is not None:
+            none = self.facts.nones.get(named[0])
+            return None if none is None else none == named[1]
         if isinstance(test, ast.Call):
             q = self.resolve(test.func)
             name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
@@ -330,18 +357,24 @@ class Walker:
             return (not decisive) if all(v is (not decisive) for v in values) else None
         return None
 
-    def short_circuited(self, test: ast.AST) -> bool:
-        """True when an `and`/`or` test stops at a compile-time guard (`not is_compiling() and t`)
-        before reaching any tensor operand, so Dynamo never evaluates the tensor."""
+    def test_dependence(self, test: ast.AST) -> str | None:
+        """'certain' / 'likely' when Dynamo, evaluating `test` for truth, reads a tensor's value: the
+        operands of `and`/`or` after one a trace-time value decides (`not is_compiling() and t`,
+        `x is None or t` where `x` is None) are never evaluated."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.test_dependence(test.operand)
         if not isinstance(test, ast.BoolOp):
-            return False
+            return self.facts.data_dependent(test)
         decisive = isinstance(test.op, ast.Or)
+        found = []
+        saved = dict(self.facts.nones)
         for operand in test.values:
+            found.append(self.test_dependence(operand))
             if self._value_under_compile(operand) is decisive:
-                return True
-            if self.facts.data_dependent(operand):
-                return False
-        return False
+                break
+            narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+        self.facts.nones = saved
+        return "certain" if "certain" in found else ("likely" if "likely" in found else None)
 
     def _if(self, node: ast.If | ast.IfExp) -> None:
         """Skip the branch Dynamo never traces under an `is_compiling()` guard."""
@@ -354,14 +387,20 @@ class Walker:
                 continue
             if traced:
                 self.conditions.append((node.test, holds))
+            saved = dict(self.facts.nones)
+            narrow(node.test, holds, self._value_under_compile, self.facts.nones)
             self._visit_all(branch) if statement else self.visit(branch)
+            self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
+        if statement and value is None and not node.orelse and exits(node.body):
+            narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
         decisive = isinstance(node.op, ast.Or)
         pushed = 0
+        saved = dict(self.facts.nones)
         for i, operand in enumerate(node.values):
             if i and not self.facts.data_dependent(node.values[i - 1]) and pushed == i - 1:
                 self.conditions.append((node.values[i - 1], not decisive))
@@ -369,9 +408,14 @@ class Walker:
             self.visit(operand)
             if self._value_under_compile(operand) is decisive:
                 break
+            narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+        self.facts.nones = kept(saved, self.facts.nones)
         del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
+        for sub in ast.walk(node):  # a later iteration sees what the body rebinds
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                self.facts.nones.pop(sub.id, None)
         self.loop_depth += 1
         self._visit_all(node.body)
         self.loop_depth -= 1

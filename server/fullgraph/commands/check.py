@@ -13,8 +13,20 @@ from pathlib import Path
 
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.workspace import project_for
-from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
-from fullgraph.commands.output import FORMAT_ALIASES, FORMATS, Paint, render, statistics, use_colour
+from fullgraph.commands.options import (
+    add_config_arguments,
+    add_index_argument,
+    add_path_arguments,
+    config_for_paths,
+)
+from fullgraph.commands.output import (
+    FORMAT_ALIASES,
+    FORMATS,
+    Paint,
+    render,
+    statistics,
+    use_colour,
+)
 from fullgraph.commands.results_cache import ResultsCache
 from fullgraph.config import Config
 from fullgraph.findings import Finding
@@ -35,8 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print only a table of counts per rule, with how many are fixable")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
-    parser.add_argument("--no-index", action="store_true",
-                        help="analyse each file on its own (no imports followed into other files)")
+    add_index_argument(parser)
     add_config_arguments(parser)
 
 

@@ -8,11 +8,18 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import sys
 from pathlib import Path
 
+from fullgraph.analysis.workspace import project_for
 from fullgraph.commands.check import collect_files
-from fullgraph.commands.options import add_config_arguments, add_path_arguments, config_for_paths
+from fullgraph.commands.options import (
+    add_config_arguments,
+    add_index_argument,
+    add_path_arguments,
+    config_for_paths,
+)
 from fullgraph.commands.output import Paint, concise, use_colour
 from fullgraph.text import split_lines_keepends
 from fullgraph.wording import counted
@@ -28,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
+    add_index_argument(parser)
     add_config_arguments(parser)
 
 
@@ -36,8 +44,10 @@ def why_not_fixed(finding) -> str:
     return finding.fix_blocked or (NOT_REWRITTEN if finding.fix else NO_RULE_FIX)
 
 
-def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | None = None) -> tuple[int, list]:
-    """Fix one file: (fixes that went in, findings left afterwards); `-` is stdin to stdout."""
+def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | None = None,
+             project=None) -> tuple[int, list]:
+    """Fix one file: (fixes that went in, findings left afterwards); `-` is stdin to stdout.
+    ``project``: the project index `check` uses, told of each file written."""
     from fullgraph.engine import analyze
     from fullgraph.fixes import fix_all
 
@@ -48,7 +58,7 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         print(f"fullgraph fix: skipping {path}: {exc}", file=sys.stderr)
         return 0, []
     name = stdin_name or path if path == "-" else path
-    result = fix_all(source, name, config)
+    result = fix_all(source, name, config, project)
     fixed = result.source
     if fixed != source and verifier is not None and not verifier(path, source, config, result):
         fixed = source
@@ -60,7 +70,9 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
     elif fixed != source:
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(fixed)
-    return (max(result.applied, 1) if fixed != source else 0), analyze(fixed, name, config)
+        if project is not None:
+            project.forget(os.path.abspath(path))  # read again from disk
+    return (max(result.applied, 1) if fixed != source else 0), analyze(fixed, name, config, project=project)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,9 +86,10 @@ def run(args: argparse.Namespace) -> int:
         from fullgraph.confirm.verify import CliVerifier
 
         verifier = CliVerifier(config)
+    project = None if args.no_index else project_for(config, [p for p in args.paths if p != "-"])
     try:
         for path in collect_files(args.paths, config):
-            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename)
+            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename, project)
             changed += bool(count)
             fixed += count
             left += remaining

@@ -28,6 +28,12 @@ def add_path_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the name of the file read from stdin (for messages and pyproject.toml lookup)")
 
 
+def add_index_argument(parser: argparse.ArgumentParser) -> None:
+    """`--no-index`: analyse each file on its own."""
+    parser.add_argument("--no-index", action="store_true",
+                        help="analyse each file on its own (no imports followed into other files)")
+
+
 def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
     config = load_config(args.config or start_path)

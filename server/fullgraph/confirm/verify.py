@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from fullgraph.confirm.client import ConfirmClient, ConfirmError
@@ -50,15 +51,18 @@ def describe(label: str, result: dict) -> tuple[bool, str]:
 
 
 def verify_fix_all(client: ConfirmClient, path: str, source: str, config=None, name: str | None = None,
-                   cancel: threading.Event | None = None, fixed=None) -> Verification:
-    """Fix-all ``source`` (or take ``fixed``, its FixAllResult) and check it on the sample inputs.
+                   cancel: threading.Event | None = None, fixed=None, project=None) -> Verification:
+    """Fix-all ``source`` (or take ``fixed``, its FixAllResult) and check it on the sample inputs;
+    ``project``: the project index the analysis uses.
 
     Never touches ``path``.
     """
     from fullgraph.fixes import fix_all
 
     path = os.path.abspath(path)
-    fixed = fixed or fix_all(source, path, config)
+    if fixed is None:
+        with project.readonly() if project is not None else nullcontext():
+            fixed = fix_all(source, path, config, project)
     file = os.path.basename(path)
     if fixed.source == source:
         return Verification(False, source, lines=[f"{file}: nothing to fix"])

@@ -96,8 +96,9 @@ def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
     return tuple(edits)
 
 
-def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllResult:
-    """Apply every safe fix to a fixpoint. Never raises; unparsable input comes back unchanged."""
+def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None) -> FixAllResult:
+    """Apply every safe fix to a fixpoint. Never raises; unparsable input comes back unchanged.
+    ``project`` (the project index `check` and the editor use) makes each round find what they find."""
     from fullgraph.engine import analyze
 
     parsed = parse(source)
@@ -109,7 +110,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None) -> FixAllR
     start = text
     budget: Counter | None = None
     for _ in range(MAX_ROUNDS):
-        findings = analyze(text, path, config)
+        findings = analyze(text, path, config, project=project)
         if budget is None:
             budget = Counter(_identity(f) for f in findings if f.fix)  # spent below zero: stop
         edits, count, dropped = _round(text, tree, findings, failed, budget)

@@ -90,3 +90,25 @@ def values_reason(values: list[ast.expr], known: set[str], what: str) -> str | N
         if not is_known(value, known):
             return f"{what} `{_text(value)}` is not known to be a tensor, and would become one"
     return None
+
+
+# `torch` functions that raise on anything but a tensor `input` (a Python number, a NumPy array).
+TENSOR_INPUT_FUNCTIONS = frozenset(("isinf", "isnan", "isfinite", "isneginf", "isposinf", "signbit", "any", "all"))
+
+
+def proven_by_test(test: ast.AST) -> set[str]:
+    """Names an `if` test proves are tensors whenever its body runs: passed as the input of a
+    `torch.isinf`-like function in a part of the test that is always evaluated then (every operand
+    of an `and`); on any other value that call raises, in the original as in the rewrite."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    proven = set()
+    for part in parts:
+        nodes = list(ast.walk(part))
+        if any(isinstance(n, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.comprehension)) for n in nodes):
+            continue  # a call in there may not run
+        for sub in nodes:
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
+                    and isinstance(sub.func.value, ast.Name) and sub.func.value.id == "torch" \
+                    and sub.func.attr in TENSOR_INPUT_FUNCTIONS and sub.args and isinstance(sub.args[0], ast.Name):
+                proven.add(sub.args[0].id)
+    return proven

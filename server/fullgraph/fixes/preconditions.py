@@ -21,7 +21,14 @@ from fullgraph.fixes.conditions import (
 )
 from fullgraph.fixes.deferral_chain import chain_reason
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
-from fullgraph.fixes.known import guess_reason, is_known, known_tensors, lowering_reason, values_reason
+from fullgraph.fixes.known import (
+    guess_reason,
+    is_known,
+    known_tensors,
+    lowering_reason,
+    proven_by_test,
+    values_reason,
+)
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.rules.side_effects import LOG_METHODS
@@ -359,7 +366,7 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
     what the engine knows is a tensor there."""
     plan = plan_if(tree, node)
-    return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known)
+    return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known | proven_by_test(node.test))
 
 
 def _plan_known_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:

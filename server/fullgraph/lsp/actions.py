@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from lsprotocol import types
 
 from fullgraph import fixes  # its names import libcst on first use
 from fullgraph.fixes.config_alternatives import has_config_alternative
 from fullgraph.fixes.edits import minimal_edit
-from fullgraph.lsp.convert import SOURCE, finding_from_dict, to_text_edits, versioned_edit
+from fullgraph.lsp.convert import (
+    SOURCE,
+    finding_from_dict,
+    to_text_edits,
+    versioned_edit,
+)
 from fullgraph.lsp.documents import SYNTAX_ERROR
 from fullgraph.lsp.positions import Encoder
 from fullgraph.text import split_lines
@@ -65,9 +72,13 @@ def rewrite_edit(uri: str, version: int | None, source: str, new_source: str, en
     return versioned_edit(uri, version, to_text_edits([edit], Encoder(split_lines(source), encoding))) if edit else None
 
 
-def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, encoding: str) -> types.WorkspaceEdit | None:
-    """The file's fix-all as one minimal edit, or None when nothing changes (worker thread)."""
-    return rewrite_edit(uri, version, source, fixes.fix_all(source, path, config).source, encoding)
+def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, encoding: str,
+                 project=None) -> types.WorkspaceEdit | None:
+    """The file's fix-all as one minimal edit, or None when nothing changes (worker thread); with
+    the project index as the diagnostics use it (read-only: it never waits for the index)."""
+    with project.readonly() if project is not None else nullcontext():
+        fixed = fixes.fix_all(source, path, config, project).source
+    return rewrite_edit(uri, version, source, fixed, encoding)
 
 
 def fix_all_action(uri: str, version: int | None, edit: types.WorkspaceEdit | None, lazy: bool) -> types.CodeAction:

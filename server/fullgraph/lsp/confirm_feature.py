@@ -163,7 +163,8 @@ def register(server) -> None:
 
         async with Progress(ls, "Verifying fix-all with Dynamo") as progress:
             result = await ls.run_in_pool(lambda: verify_fix_all(
-                clients.get(settings.confirm), path, analysis.source, settings.config, cancel=progress.cancel))
+                clients.get(settings.confirm), path, analysis.source, settings.config, cancel=progress.cancel,
+                project=ls.index.project))
         ls.window_show_message(types.ShowMessageParams(
             type=types.MessageType.Info if result.ok else types.MessageType.Warning,
             message=f"fullgraph verified fix-all: {result.message}"))

@@ -180,7 +180,7 @@ async def _fix_all_edit(ls: FullgraphServer, uri: str, version, source: str):
     """The document's fix-all edit for this text, computed in the worker pool (None: nothing to fix)."""
     path = ls.document_path(uri)
     return await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri,
-                                ls.settings.for_path(path).config, ls.workspace.position_encoding)
+                                ls.settings.for_path(path).config, ls.workspace.position_encoding, ls.index.project)
 
 
 async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, version, source: str) -> list:

@@ -114,7 +114,7 @@ def _guard_raise(node: ast.If) -> bool:
 
 def _test_confidence(test: ast.AST, w) -> str | None:
     """How sure we are that evaluating `test` needs a tensor's value (None: it does not)."""
-    return None if w.short_circuited(test) else w.facts.data_dependent(test)
+    return w.test_dependence(test)
 
 
 def check_if(node: ast.If, w) -> None:

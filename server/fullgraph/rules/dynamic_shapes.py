@@ -36,7 +36,10 @@ RULES = [
     ),
     Rule(
         "FG453", "boolean-mask-index", "indexing with a boolean mask", ("GB0036",),
-        what="Flags `x[mask]` reads where `mask` is a comparison of tensors (or its `~`, `&`, `|`).",
+        what="Flags `x[mask]` and `x[:, mask]` reads, and `x[mask] += y` updates, where `mask` is a boolean "
+             "tensor: a comparison of tensors (or its `~`, `&`, `|`), an `isnan`-like result, a tensor made "
+             "with `dtype=torch.bool`, a `BoolTensor` parameter, or a reshape or device move of one. A plain "
+             "store `x[mask] = y` keeps static shapes and is not flagged.",
         why="Boolean-mask indexing returns as many elements as the mask has `True` values, a "
             "data-dependent shape (GB0036).",
         example="positive = x[x > 0]",
@@ -84,8 +87,15 @@ def check_call(node: ast.Call, w) -> None:
 
 
 def check_subscript(node: ast.Subscript, w) -> None:
-    if isinstance(node.ctx, ast.Load) and w.is_tensor(node.value) and w.facts.is_mask(node.slice):
+    if isinstance(node.ctx, ast.Load) and w.is_tensor(node.value) and w.facts.masks_in(node.slice):
         w.report("FG453", node, f"`{snippet(node)}` indexes with a boolean mask")
 
 
-CHECKS = {ast.Call: [check_call], ast.Subscript: [check_subscript]}
+def check_augassign(node: ast.AugAssign, w) -> None:
+    """`x[m] += y` reads `x[m]` first (a plain `x[m] = y` store keeps static shapes)."""
+    target = node.target
+    if isinstance(target, ast.Subscript) and w.is_tensor(target.value) and w.facts.masks_in(target.slice):
+        w.report("FG453", target, f"`{snippet(node)}` reads a boolean-mask selection before writing it back")
+
+
+CHECKS = {ast.Call: [check_call], ast.Subscript: [check_subscript], ast.AugAssign: [check_augassign]}

@@ -4,22 +4,25 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import Module
+from fullgraph.analysis.facts import TENSORISH, Module
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [
     Rule(
         "FG401", "deepcopy", "`copy.deepcopy()` in compiled code", ("GB0179", "GB4198"),
-        what="Flags `copy.deepcopy` calls.",
-        why="Dynamo does not support `copy.deepcopy()` (GB0179), in particular of tensors (GB4198).",
+        what="Flags `copy.deepcopy` of a tensor, a module, or a literal container holding one.",
+        why="Dynamo does not deep-copy tensors (GB4198); a copy of plain Python values (a config's "
+            "`__dict__`) traces without a break, so values not known to hold tensors are not flagged.",
         example="saved = copy.deepcopy(x)",
         fixed_example="saved = x.clone()",
         fix_text="Use `tensor.clone()` (or `.detach().clone()`), or copy modules outside the region.",
     ),
     Rule(
         "FG402", "generator-entry", "compiled function is a generator", ("GB0003",),
-        what="Flags `yield` in a compiled entry point.",
+        what="Flags `yield` in a compiled entry point (a decorated or `torch.compile`d function, a module's "
+             "`forward`); not in functions that are entries only by `assume_compiled = \"all\"`: called from "
+             "compiled code, a generator is inlined.",
         why="Generators cannot be compiled directly with `torch.compile` (GB0003).",
         example="@torch.compile\ndef chunks(x):\n    for c in x.split(4):\n        yield c * 2",
         fixed_example="@torch.compile\ndef chunks(x):\n    return [c * 2 for c in x.split(4)]",
@@ -51,9 +54,12 @@ RULES = [
         fix_text="Decide aliasing outside the compiled region, or clone unconditionally.",
     ),
     Rule(
-        "FG406", "requires-grad-mutation", "assignment to `.requires_grad`", ("GB0206",),
-        what="Flags `t.requires_grad = ...` assignments.",
-        why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206).",
+        "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code", ("GB0206", "GB0125", "GB8985"),
+        what="Flags `t.requires_grad = ...` assignments and `t.requires_grad_(...)` calls on tensors (not on "
+             "modules).",
+        why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
+            "input (GB0125); on a tensor made inside the region it breaks when that tensor (or one derived from "
+            "it) is returned (GB8985).",
         example="x.requires_grad = True",
         fixed_example="x = x.requires_grad_(True)  # or set it before calling the compiled code",
         fix_text="Set `requires_grad` before the compiled call.",
@@ -110,18 +116,43 @@ RULES = [
                  "handles the backward pass), or set `torch._dynamo.config.trace_autograd_ops = True`.",
     ),
     Rule(
-        "FG411", "c-extension-call", "call into a C extension Dynamo cannot trace", ("GB0007",),
+        "FG411", "c-extension-call", "call into a C extension or skipped module Dynamo cannot trace",
+        ("GB0007",),
         what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
-             "`marshal`, `binascii`).",
-        why="Dynamo cannot trace C functions it has no rules for; it marks them as skipped (GB0007).",
+             "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
+             "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
+             "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
+             "`socket.gethostname`, `sys.getrefcount`.",
+        why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
+            "list; it marks them as skipped and breaks (GB0007).",
         example="key = zlib.crc32(name.encode())",
         fixed_example="# compute the key outside the compiled region",
         fix_text="Compute the value outside the compiled region, or wrap it in a custom op.",
+    ),
+    Rule(
+        "FG413", "outside-context-manager", "`with` on a context-manager object made outside the region",
+        ("GB0142",),
+        what="Flags `with self.<attr>:` where `__init__` set the attribute to an instance of a class with "
+             "`__enter__` (in the project), and `with NAME:` on such an instance made at module level.",
+        why="Dynamo can enter a user-defined context manager it creates while tracing, but not one created "
+            "before the compiled call: it does not know how to enter it (GB0142).",
+        example="def __init__(self):\n    super().__init__()\n    self.scope = Scope()\n...\n"
+                "def forward(self, x):\n    with self.scope:\n        return self.net(x)",
+        fixed_example="def forward(self, x):\n    with Scope():  # made while tracing\n        return self.net(x)",
+        fix_text="Create the context manager inside the compiled code, use a `contextlib.contextmanager` "
+                 "function, or enter it outside the compiled call.",
     ),
 ]
 
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
+# Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
+# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports.
+SKIPPED_CALLS = frozenset((
+    "sys._getframe", "sys.getrefcount", "inspect.currentframe", "inspect.stack", "traceback.format_stack",
+    "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
+    "uuid.uuid4", "importlib.import_module", "socket.gethostname",
+))
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -129,8 +160,9 @@ def check_call(node: ast.Call, w) -> None:
     q = w.resolve(func)
     if q is not None:
         if q == "copy.deepcopy":
-            gb = ("GB4198",) if node.args and w.is_tensor(node.args[0]) else ("GB0179",)
-            w.report("FG401", node, f"`{snippet(node)}` deep-copies in compiled code", gb_ids=gb)
+            if node.args and _holds_tensors(node.args[0], w):
+                w.report("FG401", node, f"`{snippet(node)}` deep-copies tensors in compiled code",
+                         confidence(w, node.args[0]), gb_ids=("GB4198",))
         elif q == "torch._dynamo.graph_break":
             w.report("FG404", node, "explicit `torch._dynamo.graph_break()`")
         elif q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
@@ -139,7 +171,12 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG412", node, f"`{q}(...)` runs autograd in compiled code", gb_ids=("GB9186",))
         elif q.startswith(C_EXTENSIONS):
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
+        elif q in SKIPPED_CALLS:
+            w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
         return
+    if method_call(node, "requires_grad_") and not _is_module(func.value, w):
+        w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
+                 gb_ids=("GB0125", "GB8985"))
     if method_call(node, "backward"):
         w.report("FG412", node, f"`{snippet(node)}` runs autograd in compiled code",
                  confidence(w, func.value), gb_ids=("GB0123",))
@@ -151,6 +188,37 @@ def check_call(node: ast.Call, w) -> None:
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def _holds_tensors(node: ast.expr, w) -> bool:
+    """A tensor, a module, or a literal container of them: what `copy.deepcopy` cannot trace (Dynamo
+    copies plain Python values, a config's `__dict__`, without a break)."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return any(_holds_tensors(e, w) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return any(_holds_tensors(v, w) for v in node.values)
+    return w.kind(node) in TENSORISH or _is_module(node, w)
+
+
+def _is_module(node: ast.expr, w) -> bool:
+    """`self` in a method of an nn.Module class, or a value known to be a module."""
+    if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
+        return bool(w.index.is_module_class(w.function.cls.name))
+    return isinstance(w.kind(node), Module)
+
+
+def check_with(node: ast.With, w) -> None:
+    for item in node.items:
+        expr = item.context_expr
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self" \
+                and w.function.cls is not None:
+            spelling = w.index.attr_class(w.function.cls, expr.attr)
+        elif isinstance(expr, ast.Name) and expr.id not in w.facts.env:
+            spelling = w.index.assigned_calls.get(expr.id)
+        else:
+            continue
+        if spelling and w.index.class_method(spelling, "__enter__") is not None:
+            w.report("FG413", expr, f"`with {snippet(expr)}` enters a `{spelling}` made outside the compiled region")
 
 
 def check_compare(node: ast.Compare, w) -> None:
@@ -169,7 +237,8 @@ def check_assign(node: ast.Assign | ast.AugAssign | ast.AnnAssign, w) -> None:
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
-    if w.is_entry and not any(r.code == "FG402" for r in w.raws):
+    if w.is_entry and not w.function.assumed and not any(r.code == "FG402" for r in w.raws):
+        # an entry only by `assume_compiled = "all"` is called from compiled code, and Dynamo inlines generators
         w.report("FG402", node, f"`{w.function.qualname}` is a generator; it cannot be compiled")
 
 
@@ -186,4 +255,5 @@ CHECKS = {
     ast.Yield: [check_yield],
     ast.YieldFrom: [check_yield],
     ast.ClassDef: [check_class],
+    ast.With: [check_with],
 }

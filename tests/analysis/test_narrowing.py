@@ -1,0 +1,70 @@
+"""None-ness shown by earlier tests: what Dynamo never evaluates is not flagged, and a rebound
+name loses what was shown of it."""
+
+import textwrap
+
+from fullgraph.config import Config
+from fullgraph.engine import analyze
+
+
+def lines(src: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in analyze(textwrap.dedent(src), "n.py", Config(assume_compiled="decorated"))]
+
+
+HEAD = """
+import torch
+@torch.compile
+def f(x: torch.Tensor, m: torch.Tensor | None = None, flag: bool = False):
+"""
+
+
+def test_early_return_under_compile_makes_the_name_none():
+    assert lines(HEAD + """
+    if m is not None and torch.compiler.is_compiling():
+        return x
+    if m is None or m.all():
+        return x + 1
+    return x
+""") == []
+
+
+def test_without_the_compile_guard_the_tensor_is_read():
+    assert lines(HEAD + """
+    if m is not None and flag:
+        return x
+    if m is None or m.all():
+        return x + 1
+    return x
+""") == [(8, "FG101")]
+
+
+def test_one_test_narrows_the_operands_after_it():
+    assert lines(HEAD + """
+    if not (m is not None and torch.compiler.is_compiling()) and (m is None or m.all()):
+        return x + 1
+    return x
+""") == []
+
+
+def test_a_name_rebound_in_a_branch_loses_the_narrowing():
+    assert lines(HEAD + """
+    if m is not None and torch.compiler.is_compiling():
+        return x
+    if flag:
+        m = x > 0
+    if m is None or m.all():
+        return x + 1
+    return x
+""") == [(10, "FG101")]
+
+
+def test_a_name_rebound_in_a_loop_loses_the_narrowing_at_the_loop_top():
+    assert lines(HEAD + """
+    if m is not None and torch.compiler.is_compiling():
+        return x
+    for _ in range(2):
+        if m is None or m.all():
+            x = x + 1
+        m = x > 0
+    return x
+""") == [(9, "FG101")]
