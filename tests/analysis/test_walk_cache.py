@@ -162,6 +162,32 @@ def test_a_method_change_reaches_the_classes_that_call_it_by_name():
     assert doc.walks.walks - done == 6  # Gate's four and User's two (User.forward calls score); Bystander kept
 
 
+def test_a_class_named_in_a_string_annotation_is_used():
+    model = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class Scale:
+            def __call__(self, x):
+                return 1
+
+
+        class User(nn.Module):
+            def __init__(self, scale: "Scale"):
+                super().__init__()
+                self.scale = scale
+
+            def forward(self, x):
+                if self.scale(x) > 0:
+                    x = x + 1
+                return x
+        """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))
+    doc = Document()
+    doc.analyze(model)
+    doc.analyze(model.replace("        return 1\n", "        return torch.rand(3).sum()\n"))  # compared with a fresh one
+
+
 def test_typing_in_a_caller_keeps_a_bounded_number_of_walks():
     doc = Document()
     doc.analyze(MODEL)

@@ -214,6 +214,7 @@ def _local(index: ModuleIndex, qualname: str) -> FunctionInfo | None:
     return info.methods.get(name) if info is not None else None
 
 
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _UNNAMED = re.compile(r"^(__\w+__|forward)$")  # methods that run without their name in the caller's code
 
 
@@ -257,7 +258,8 @@ def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:
 
 
 def _uses(nodes: list[ast.AST]) -> frozenset[str]:
-    """Every name, attribute and imported name under `nodes` (a def's own name is not a use)."""
+    """Every name, attribute and imported name under `nodes`, and the names in string annotations
+    (`processor: "AttnProcessor"`); a def's own name is not a use."""
     found = set()
     for top in nodes:
         for node in ast.walk(top):
@@ -268,7 +270,20 @@ def _uses(nodes: list[ast.AST]) -> frozenset[str]:
             elif isinstance(node, ast.alias):
                 found.add(node.name.partition(".")[0])
                 found.add(node.asname or node.name.partition(".")[0])
+            for annotation in _annotations(node):
+                if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                    found.update(_IDENTIFIER.findall(annotation.value))
     return frozenset(found)
+
+
+def _annotations(node: ast.AST) -> tuple:
+    if isinstance(node, ast.arg):
+        return (node.annotation,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return (node.returns,)
+    if isinstance(node, ast.AnnAssign):
+        return (node.annotation,)
+    return ()
 
 
 def _binds(stmt: ast.stmt) -> set[str]:
