@@ -266,3 +266,19 @@ def test_random_edits_give_the_findings_of_an_analysis_without_caches(source, ed
         margin = following[:len(following) - len(following.lstrip())] if indent else ""
         lines.insert(at, margin + line)
         doc.analyze("\n".join(lines))  # Document.analyze compares with a fresh analysis
+
+
+def test_a_walk_whose_facts_cannot_be_a_key_is_walked_and_not_kept():
+    import ast
+
+    from fullgraph.analysis.regions import ModuleIndex
+    from fullgraph.analysis.walker import Visit
+    tree = ast.parse(MODEL)
+    index = ModuleIndex(tree, MODEL)
+    cache = WalkCache()
+    cache.begin(tree.body, "m.py", None)
+    function = index.functions["flag"]
+    visit = Visit(function, function, params={"x": ([1], ())})  # a list: not hashable
+    assert cache.get(function, visit, index) is None
+    cache.put(function, visit, [], [], index)
+    assert len(cache) == 0 and cache.declined(function, visit, None, None, lambda: "why") == "why"

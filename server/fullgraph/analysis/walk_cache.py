@@ -154,7 +154,8 @@ class WalkCache:
 
     def get(self, function: FunctionInfo, visit: Visit, index: ModuleIndex) -> Walked | None:
         """The kept walk of `function` (a function of this file) for `visit`, or None (it is walked then)."""
-        kept = self._kept.get(_key(function, visit))
+        key = _key(function, visit)
+        kept = self._kept.get(key) if key is not None else None
         if kept is None or kept.node is not function.node:
             self.walks += 1
             return None
@@ -170,14 +171,13 @@ class WalkCache:
 
     def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex) -> None:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
-        holder = self._holder(function.node)
-        if holder is None:
+        holder, key = self._holder(function.node), _key(function, visit)
+        if holder is None or key is None:
             return
         if index.project is not None:
             self.touched |= index.project.used()
         local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
                  for t, call, passed, in_loop in calls]
-        key = _key(function, visit)
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
@@ -185,19 +185,26 @@ class WalkCache:
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (why `finding`, made from `raw` of a kept walk, cannot be fixed), kept with the walk."""
-        kept = self._kept.get(_key(function, visit))
+        key = _key(function, visit)
+        kept = self._kept.get(key) if key is not None else None
         if kept is None or kept.node is not function.node or not any(r is raw for r in kept.raws):
             return compute()
-        key = (id(raw), _finding_key(finding))
-        if key not in kept.declined:
-            kept.declined[key] = compute()
-        return kept.declined[key]
+        known = (id(raw), _finding_key(finding))
+        if known not in kept.declined:
+            kept.declined[known] = compute()
+        return kept.declined[known]
 
 
-def _key(function: FunctionInfo, visit: Visit) -> tuple:
-    """What a walk reads of how the function is reached (`Walker.is_entry`, `in_loop`, `_bind_params`)."""
+def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
+    """What a walk reads of how the function is reached (`Walker.is_entry`, `in_loop`, `_bind_params`);
+    None when a parameter fact cannot be a key (such a walk is not kept)."""
     params = tuple(sorted(visit.params.items())) if visit.params is not None else None
-    return id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses
+    key = id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _finding_key(finding) -> tuple:
