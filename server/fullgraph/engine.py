@@ -24,7 +24,7 @@ from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
-from fullgraph.rules.conditions import conditions, describe, impossible
+from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
 from fullgraph.suppression import suppressed
 from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
@@ -377,7 +377,7 @@ def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
     if not raw.conditions:
         return ""
     found = [c for test, holds in raw.conditions for c in conditions(test, holds)]
-    if config.assume and any(impossible(c, config.assume) for c in found):
+    if config.assume and any(impossible(c, config.assume) for c in found) or contradictory(found):
         return None
     if library and not all(_names(test) <= OUTSIDE_NAMES or all(
             c.training is not None or c.dtypes is not None for c in conditions(test, holds))

@@ -91,3 +91,32 @@ def test_a_value_that_becomes_a_tensor_under_a_condition_carries_it():
     assert "training" not in messages[14]
     dropped = {f.line for f in analyze(textwrap.dedent(LAYERDROP), "m.py", Config().merged({"assume": {"training": False}}))}
     assert dropped == {14}
+
+
+QUANTIZER = """
+import torch
+from torch import nn
+class Quantizer(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        n_codebooks = config.n_codebooks
+        self.n_codebooks = n_codebooks
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n_codebooks)])
+    def forward(self, hidden, n_quantizers: int | None = None):
+        n_quantizers = n_quantizers if n_quantizers is not None else self.n_codebooks
+        if self.training:
+            n_quantizers = torch.ones((hidden.shape[0],)) * self.n_codebooks
+        for i, layer in enumerate(self.layers):
+            if self.training is False and i >= n_quantizers:
+                break
+            if not self.training and i >= n_quantizers:
+                break
+            hidden = layer(hidden)
+        return hidden
+"""
+
+
+def test_a_tensor_only_in_training_tested_only_in_eval_never_breaks():
+    """`n_quantizers` is a tensor in training mode only, and the tests read it in eval mode only:
+    no configuration breaks there."""
+    assert analyze(textwrap.dedent(QUANTIZER), "q.py") == []

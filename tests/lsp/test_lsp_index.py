@@ -61,3 +61,26 @@ async def test_fix_all_sees_what_the_diagnostics_see(session):
     result = await session.client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="fullgraph.applyFixAll", arguments=[uri, session.version(uri)]))
     assert result == {"applied": False, "reason": "nothing to fix"}
+
+
+HELPER = "def clip(x):\n    if x.max() > 1:\n        return x / 2\n    return x\n"
+USER = ("from torch import nn\nfrom helpers import clip\nclass User(nn.Module):\n    def forward(self, x):\n"
+        "        return clip(x)\n")
+
+
+async def test_findings_in_a_helper_file_show_there(session):
+    """A model's analysis that reaches a helper in another workspace file shows that finding in the
+    helper's file, open or not, with its own diagnostics; closing the model takes it away."""
+    folder = session.root / "idxhelp"
+    folder.mkdir()
+    (folder / "helpers.py").write_text(HELPER)
+    model = session.open("user.py", USER, folder="idxhelp")
+    helper = model.rsplit("/", 1)[0] + "/helpers.py"
+    found = await _until(session, helper, lambda d: [x.code for x in d] == ["FG101"])
+    assert found[0].range.start.line == 1 and found[0].related_information[0].location.uri == model
+    assert session.open("helpers.py", HELPER, folder="idxhelp") == helper
+    # its own analysis finds nothing; what the model's found is published with it
+    assert [d.code for d in await session.diagnostics(helper, 1)] == ["FG101"]
+    session.client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=model)))
+    await _until(session, helper, lambda d: not d)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import ENUM_BASES, TENSOR, VALUE, Module
+from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, false_flags, import_refs
 
@@ -175,6 +175,11 @@ class ModuleIndex:
         """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
         if isinstance(value, ast.Constant):
             return VALUE
+        if isinstance(value, ast.Name) and local and value.id in local:  # `n = config.n` then `self.n = n`
+            rest = {k: v for k, v in local.items() if k != value.id}
+            return self.value_fact(local[value.id], rest)
+        if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id in CONFIG_NAMES:
+            return VALUE  # a setting read from the config
         if not isinstance(value, ast.Call):
             return None
         func = value.func

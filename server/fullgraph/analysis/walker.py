@@ -29,6 +29,10 @@ from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
 NOT_UNDER_COMPILE = frozenset(("torch.jit.is_scripting", "torch.jit.is_tracing"))
+TENSOR_TYPES = frozenset(("torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"))
+# Types no tensor is an instance of (`isinstance(t, numbers.Number)` is False for a tensor).
+PYTHON_TYPES = frozenset(("int", "float", "bool", "complex", "str", "bytes", "list", "tuple", "dict", "set",
+                          "frozenset", "numbers.Number", "numbers.Real", "numbers.Integral", "numbers.Complex"))
 _COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
@@ -334,6 +338,9 @@ class Walker:
         if named is not None:
             none = self.facts.nones.get(named[0])
             return None if none is None else none == named[1]
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+                and len(test.args) == 2 and self.is_builtin("isinstance"):
+            return self._isinstance_value(test.args[0], test.args[1])
         if isinstance(test, ast.Call):
             q = self.resolve(test.func)
             name = test.func.attr if isinstance(test.func, ast.Attribute) else getattr(test.func, "id", "")
@@ -355,6 +362,25 @@ class Walker:
             if decisive in values:
                 return decisive
             return (not decisive) if all(v is (not decisive) for v in values) else None
+        return None
+
+    def _isinstance_value(self, value: ast.expr, types: ast.expr) -> bool | None:
+        """`isinstance(value, types)` for a value known to be a tensor or not: tensor types against
+        Python ones (`isinstance(x, numbers.Number)` is False for a tensor `x`)."""
+        fact = self.kind(value)
+        if fact not in (TENSOR, VALUE):
+            return None
+        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
+        names = [self.resolve(t) or (t.id if isinstance(t, ast.Name) and self.is_builtin(t.id) else None)
+                 for t in spelled]
+        if None in names:
+            return None
+        if fact == TENSOR and any(n in TENSOR_TYPES for n in names):
+            return True
+        if fact == TENSOR and all(n in PYTHON_TYPES for n in names):
+            return False
+        if fact == VALUE and all(n in TENSOR_TYPES for n in names):
+            return False
         return None
 
     def test_dependence(self, test: ast.AST) -> str | None:

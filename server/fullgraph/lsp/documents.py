@@ -65,6 +65,7 @@ class Analysis:
     entries: list[Location]
     diagnostics: list[types.Diagnostic]
     index_use: object = None  # what the analysis used and lacked of the project index (ProjectIndex.readonly)
+    elsewhere: list[Finding] = field(default_factory=list)  # what it found in other workspace files
 
     @property
     def broken(self) -> bool:

@@ -173,7 +173,7 @@ async def pull_diagnostics(ls: FullgraphServer, params: types.DocumentDiagnostic
     result_id = f"{analysis.version if analysis else 0}.{state.result_id}"
     if params.previous_result_id == result_id:
         return types.UnchangedDocumentDiagnosticReport(result_id=result_id)
-    return types.FullDocumentDiagnosticReport(items=analysis.diagnostics if analysis else [], result_id=result_id)
+    return types.FullDocumentDiagnosticReport(items=ls.diagnostics(uri, analysis), result_id=result_id)
 
 
 async def _fix_all_edit(ls: FullgraphServer, uri: str, version, source: str):

@@ -36,9 +36,10 @@ def analyze_snapshot(uri: str, version: int | None, source: str, path: str | Non
     with project.readonly() if project is not None else nullcontext() as used:
         report = analyze_document(source, path or uri, config, cache, project, walks)
     findings, entries = list(report.findings), list(report.entries)
-    analysis = Analysis(version, source, lines, findings, entries, [], used)
+    analysis = Analysis(version, source, lines, findings, entries, [], used, list(report.elsewhere))
     if analysis.broken and good is not None:
         analysis.findings, analysis.entries = carry_over(good, lines, findings)
+        analysis.elsewhere = good.elsewhere
     enc = Encoder(lines, encoding)
     analysis.diagnostics = [to_diagnostic(f, uri, version, path, enc) for f in analysis.findings]
     return analysis

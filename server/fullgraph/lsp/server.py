@@ -31,6 +31,7 @@ from pygls.uris import to_fs_path
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentStore
+from fullgraph.lsp.elsewhere import Elsewhere, disk_lines
 from fullgraph.lsp.index_feature import IndexService
 from fullgraph.lsp.lens import lens_counts
 from fullgraph.lsp.pool import DaemonPool
@@ -38,6 +39,7 @@ from fullgraph.lsp.positions import Encoder
 from fullgraph.lsp.protocol import FullgraphProtocol
 from fullgraph.lsp.scheduler import Scheduler
 from fullgraph.lsp.settings import Settings
+from fullgraph.text import split_lines
 
 log = logging.getLogger(__name__)
 # Modules the first publish does not need: libcst (code actions and hover previews), confirmation.
@@ -62,6 +64,7 @@ class FullgraphServer(LanguageServer):
         self.pull_diagnostics = False
         self.lazy_fix_all = False
         self.lens_keys: dict[str, list] = {}  # what the lenses of each document said last
+        self.elsewhere = Elsewhere()  # what each document's analysis found in other files
         self.warmed = False
 
     # -- client capabilities ----------------------------------------------------------------
@@ -111,15 +114,38 @@ class FullgraphServer(LanguageServer):
 
     # -- publishing --------------------------------------------------------------------
     def publish(self, uri: str, analysis: Analysis) -> None:
-        """Push ``analysis``'s diagnostics (always; pull clients also get them on request)."""
+        """Push ``analysis``'s diagnostics with what other documents found in this file (always;
+        pull clients also get them on request), and the files whose findings from it changed."""
         self.scheduler.state(uri).result_id += 1
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=analysis.version, diagnostics=analysis.diagnostics))
+            uri=uri, version=analysis.version, diagnostics=self.diagnostics(uri, analysis)))
+        for target in self.elsewhere.update(uri, analysis.elsewhere, self._lines_of, self.workspace.position_encoding):
+            self.publish_elsewhere(target)
         self.refresh_lenses(uri, analysis)
         if not self.warmed:  # after the first squiggles, not competing with them for the CPU
             self.warmed = True
             for module in WARM_AFTER_FIRST_PUBLISH:
                 self.pool.submit(importlib.import_module, module)
+
+    def diagnostics(self, uri: str, analysis: Analysis | None) -> list[types.Diagnostic]:
+        """A document's own diagnostics and those other documents' analyses placed in it (none
+        where the settings disable fullgraph or exclude the file)."""
+        path = self.document_path(uri)
+        settings = self.settings.for_path(path)
+        shown = settings.enable and not settings.config.excludes(path or uri)
+        return [*(analysis.diagnostics if analysis else []), *(self.elsewhere.of(uri) if shown else [])]
+
+    def publish_elsewhere(self, target: str) -> None:
+        """Re-publish a file whose findings from other documents changed (open or not)."""
+        analysis = self.fresh_analysis(target)
+        if analysis is not None:
+            self.scheduler.state(target).result_id += 1
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=target, version=analysis.version if analysis else None, diagnostics=self.diagnostics(target, analysis)))
+
+    def _lines_of(self, uri: str, path: str) -> list[str]:
+        doc = self.workspace.text_documents.get(unquote(uri))
+        return split_lines(doc.source) if doc is not None else disk_lines(path)
 
     def refresh_lenses(self, uri: str, analysis: Analysis) -> None:
         """Ask the client to re-read CodeLenses when their counts or places changed with this publish
@@ -139,9 +165,12 @@ class FullgraphServer(LanguageServer):
             log.info("workspace/codeLens/refresh failed: %s", error)
 
     def clear(self, uri: str) -> None:
-        """Remove a document's diagnostics from the client."""
+        """Remove a closed document's own diagnostics and what it found in other files (what
+        other documents found in it stays)."""
         self.lens_keys.pop(uri, None)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=self.diagnostics(uri, None)))
+        for target in self.elsewhere.drop(uri):
+            self.publish_elsewhere(target)
 
     def replace_findings(self, uri: str, version: int | None, findings) -> bool:
         """Publish ``findings`` for ``uri`` at ``version``; False when that version is gone."""

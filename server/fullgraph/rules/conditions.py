@@ -42,6 +42,9 @@ def _one(test: ast.expr, holds: bool) -> Condition:
         return Condition("in training mode only" if holds else "in eval mode only", training=holds)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
+        if isinstance(left, ast.Attribute) and left.attr == "training" and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) \
+                and isinstance(right, ast.Constant) and isinstance(right.value, bool):  # `self.training is False`
+            return _one(left, holds == (right.value == isinstance(op, (ast.Is, ast.Eq))))
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
             none = holds == isinstance(op, ast.Is)
             return Condition(f"when `{snippet(left)}` is {'None' if none else 'not None'}")
@@ -83,6 +86,12 @@ def impossible(condition: Condition, assume: dict) -> bool:
     if condition.dtypes is not None and dtype is not None:
         return (dtype in condition.dtypes) == condition.negated
     return False
+
+
+def contradictory(found: list[Condition]) -> bool:
+    """True when the conditions cannot all hold: training and eval mode at once (a value that is a
+    tensor only in training, tested only in eval mode)."""
+    return len({c.training for c in found if c.training is not None}) > 1
 
 
 def describe(found: list[Condition]) -> str:
