@@ -13,6 +13,7 @@ _EXPORTS = {
     "Fix": "fullgraph.fixes.edits",
     "apply_edits": "fullgraph.fixes.edits",
     "fixes_for": "fullgraph.fixes.dispatch",
+    "parse_for_fixes": "fullgraph.fixes.dispatch",
     "suppression_fix": "fullgraph.fixes.suppression",
     "fix_all": "fullgraph.fixes.fixpoint",
     "FixAllResult": "fullgraph.fixes.fixpoint",

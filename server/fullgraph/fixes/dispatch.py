@@ -29,35 +29,28 @@ def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
 
 
 @dataclass(frozen=True)
-class _Parsed:
-    """One source text as every quick fix of it needs it."""
+class Parsed:
+    """One source text as every quick fix of it needs it (the rewrites only read the tree, so
+    the fixes of several findings can share it)."""
 
-    source: str | bytes
     text: str
     tree: ast.Module
     taken: frozenset[str]
 
 
-_last: list[_Parsed | None] = [None]  # the last text asked about: the editor asks for each diagnostic in turn
-
-
-def _parsed(source: str | bytes) -> _Parsed | None:
-    """`source` parsed, with its identifiers; the same objects as last time for the same text
-    (the rewrites only read the tree). Swapped as one object: two threads may ask."""
-    last = _last[0]
-    if last is not None and (last.source is source or last.source == source):
-        return last
+def parse_for_fixes(source: str | bytes) -> Parsed | None:
+    """`source` parsed for :func:`fixes_for`, with its identifiers; None when it does not parse."""
     parsed = parse(source)
     if parsed is None:
         return None
     text, tree = parsed
-    last = _last[0] = _Parsed(source, text, tree, frozenset(taken_names(tree)))
-    return last
+    return Parsed(text, tree, frozenset(taken_names(tree)))
 
 
-def fixes_for(source: str | bytes, finding) -> list[Fix]:
-    """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises."""
-    parsed = _parsed(source)
+def fixes_for(source: str | bytes, finding, parsed: Parsed | None = None) -> list[Fix]:
+    """Fixes for ``finding`` (main fix first, alternatives after); [] when none is safe. Never raises.
+    ``parsed``: ``parse_for_fixes(source)``, when the caller keeps it for several findings."""
+    parsed = parsed or parse_for_fixes(source)
     if parsed is None:
         return []
     text = parsed.text

@@ -22,6 +22,22 @@ from fullgraph.text import split_lines
 FIX_ALL_KIND = "source.fixAll.fullgraph"
 FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"
 APPLY_FIX_ALL = "fullgraph.applyFixAll"
+_parses: dict[str, tuple] = {}  # uri -> (version, source, parse): the editor asks diagnostic by diagnostic
+
+
+def _parse_of(uri: str, version: int | None, source: str):
+    """The parse the quick fixes of this version of `uri` share (parsed on the first request)."""
+    known = _parses.get(uri)
+    if known is not None and known[0] == version and known[1] is source:
+        return known[2]
+    parsed = fixes.parse_for_fixes(source)
+    _parses[uri] = (version, source, parsed)
+    return parsed
+
+
+def forget(uri: str) -> None:
+    """Drop the quick fixes' parse of `uri` (it changed or closed)."""
+    _parses.pop(uri, None)
 
 
 def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
@@ -56,7 +72,8 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
         rewrites = finding.fix and not finding.fix_blocked
-        found = fixes.fixes_for(source, finding) if rewrites or has_config_alternative(finding.code) else []
+        found = fixes.fixes_for(source, finding, _parse_of(uri, version, source)) \
+            if rewrites or has_config_alternative(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
         for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
             actions.append(types.CodeAction(

@@ -124,6 +124,7 @@ def _register_documents(server: FullgraphServer) -> None:
         if settings.run == "onType":
             ls.scheduler.schedule(uri, settings.debounce_s)
         ls.index.changed(uri, ls.workspace.get_text_document(uri).source)
+        actions.forget(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: FullgraphServer, params: types.DidSaveTextDocumentParams):
@@ -136,6 +137,7 @@ def _register_documents(server: FullgraphServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FullgraphServer, params: types.DidCloseTextDocumentParams):
         ls.scheduler.forget(params.text_document.uri)
+        actions.forget(params.text_document.uri)
         ls.index.changed(params.text_document.uri, None)  # the file on disk is the truth again
         ls.index.forget(params.text_document.uri)
         ls.clear(params.text_document.uri)

@@ -1,0 +1,58 @@
+"""Quick fixes of one document version (the editor asks diagnostic by diagnostic) parse its text
+once; each request's fix is the one it gets alone (fresh names are not shared between requests);
+an edit drops the parse."""
+
+from __future__ import annotations
+
+import textwrap
+
+from fullgraph.engine import analyze
+from fullgraph.fixes import dispatch
+from fullgraph.lsp import actions
+from fullgraph.lsp.convert import to_diagnostic
+from fullgraph.lsp.positions import Encoder
+from fullgraph.text import split_lines
+
+URI = "file:///m.py"
+SOURCE = textwrap.dedent('''\
+    import torch
+    from torch import nn
+
+
+    class M(nn.Module):
+        def forward(self, x: torch.Tensor):
+            y = torch.relu(x)
+            print("mean", y.mean())
+            return y * 2
+
+
+    class N(nn.Module):
+        def forward(self, x: torch.Tensor):
+            y = torch.tanh(x)
+            print("mean", y.mean())
+            return y + 1
+    ''')
+
+
+def diagnostics(source: str, version: int):
+    enc = Encoder(split_lines(source), "utf-16")
+    return [to_diagnostic(f, URI, version, "m.py", enc) for f in analyze(source, "m.py") if f.code == "FG301"]
+
+
+def test_one_parse_per_version_and_the_same_fixes_as_alone(monkeypatch):
+    found = diagnostics(SOURCE, 1)
+    assert len(found) == 2
+    alone = []
+    for diag in found:
+        actions.forget(URI)
+        alone.append(actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16"))
+    parses = []
+    real = dispatch.parse
+    monkeypatch.setattr(dispatch, "parse", lambda source: (parses.append(source), real(source))[1])
+    actions.forget(URI)
+    together = [actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16") for diag in found]
+    assert len(parses) == 1 and together == alone and all(len(a) > 1 for a in together)
+    actions.forget(URI)  # what didChange does
+    edited = SOURCE.replace("y * 2", "y * 3")
+    actions.quick_fixes(URI, 2, edited, diagnostics(edited, 2)[:1], "utf-16")
+    assert len(parses) == 2
