@@ -4,7 +4,9 @@ an edit drops the parse."""
 
 from __future__ import annotations
 
+import gc
 import textwrap
+import weakref
 
 from fullgraph.engine import analyze
 from fullgraph.fixes import dispatch
@@ -31,12 +33,18 @@ SOURCE = textwrap.dedent('''\
             y = torch.tanh(x)
             print("mean", y.mean())
             return y + 1
+
+
+    class K(nn.Module):
+        def forward(self, x: torch.Tensor):
+            n = x.sum().item()
+            return x * n
     ''')
 
 
-def diagnostics(source: str, version: int):
+def diagnostics(source: str, version: int, code: str = "FG301"):
     enc = Encoder(split_lines(source), "utf-16")
-    return [to_diagnostic(f, URI, version, "m.py", enc) for f in analyze(source, "m.py") if f.code == "FG301"]
+    return [to_diagnostic(f, URI, version, "m.py", enc) for f in analyze(source, "m.py") if f.code == code]
 
 
 def test_one_parse_per_version_and_the_same_fixes_as_alone(monkeypatch):
@@ -52,7 +60,11 @@ def test_one_parse_per_version_and_the_same_fixes_as_alone(monkeypatch):
     actions.forget(URI)
     together = [actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16") for diag in found]
     assert len(parses) == 1 and together == alone and all(len(a) > 1 for a in together)
-    actions.forget(URI)  # what didChange does
+    assert len(actions.quick_fixes(URI, 1, SOURCE, diagnostics(SOURCE, 1, "FG201"), "utf-16")) > 1  # its checks memoise
+    tree = weakref.ref(actions._parses[URI][2].tree)
+    actions.forget(URI)  # what didChange does: nothing holds the module's tree any more
+    gc.collect()
+    assert tree() is None
     edited = SOURCE.replace("y * 2", "y * 3")
     actions.quick_fixes(URI, 2, edited, diagnostics(edited, 2)[:1], "utf-16")
     assert len(parses) == 2

@@ -14,6 +14,7 @@ _EXPORTS = {
     "apply_edits": "fullgraph.fixes.edits",
     "fixes_for": "fullgraph.fixes.dispatch",
     "parse_for_fixes": "fullgraph.fixes.dispatch",
+    "forget_trees": "fullgraph.fixes.sites",
     "suppression_fix": "fullgraph.fixes.suppression",
     "fix_all": "fullgraph.fixes.fixpoint",
     "FixAllResult": "fullgraph.fixes.fixpoint",

@@ -101,6 +101,15 @@ def _if_for_test(tree: ast.AST, finding) -> ast.If | None:
     return best or node_at(tree, finding.line, finding.col, ast.If)
 
 
+_MEMOS: list[list[tuple]] = []  # every per_tree memo, for forget_trees()
+
+
+def forget_trees() -> None:
+    """Drop the trees the per_tree memos hold (a whole module's, after its quick fixes)."""
+    for memo in _MEMOS:
+        memo[0] = (None, None)
+
+
 def per_tree(compute):
     """Memoize ``compute(tree)`` for the most recent tree (the engine asks once per finding, same scope).
 
@@ -109,6 +118,7 @@ def per_tree(compute):
     because the server analyses documents in two threads.
     """
     last: list[tuple] = [(None, None)]
+    _MEMOS.append(last)
 
     def cached(tree: ast.AST):
         # The engine's scope is a fresh one-statement Module each analysis: key on the statement.

@@ -36,8 +36,9 @@ def _parse_of(uri: str, version: int | None, source: str):
 
 
 def forget(uri: str) -> None:
-    """Drop the quick fixes' parse of `uri` (it changed or closed)."""
-    _parses.pop(uri, None)
+    """Drop the quick fixes' parse of `uri` (it changed or closed), and what the fix checks kept of it."""
+    if _parses.pop(uri, None) is not None:
+        fixes.forget_trees()
 
 
 def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
