@@ -66,12 +66,13 @@ RULES = [
     ),
     Rule(
         "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059", "GB0088", "GB0208"),
-        what="Flags tensors in f-strings, `str()`, `repr()`, `format()`, `%` and `str.format` (not an "
-             "f-string that is only returned, which Dynamo builds after the graph).",
+        what="Flags tensors in `str()`, `repr()`, `format()` and `%`, and in f-strings and `str.format` whose "
+             "text is used at once (a method of the string, `len()`, a comparison, an operator): Dynamo builds "
+             "those two lazily, so one that is only stored, returned or passed on costs no break.",
         why="Formatting a tensor reads its values (`Tensor.__repr__` / `__format__`), which Dynamo "
             "cannot trace: depending on the spelling it reports GB0059 'Failed to trace builtin "
             "operator', GB0088 or GB0208.",
-        example="msg = f\"loss={loss}\"",
+        example="width = len(f\"loss={loss}\")",
         fixed_example="msg = \"loss computed\"  # or format outside the compiled region",
         fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
     ),
@@ -88,7 +89,7 @@ def check_call(node: ast.Call, w) -> None:
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
-    elif _formats_tensor(node, w) and not _quiet(w):
+    elif _formats_tensor(node, w) and not _quiet(w) and (not method_call(node, "format") or _text_used(node, w.parent(1))):
         w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
 
 
@@ -112,14 +113,24 @@ def check_numpy_readback(node: ast.Call, w) -> None:
         w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
 
 
-def _returned_fstring(w) -> bool:
-    """An f-string that is itself returned (alone or in a tuple): Dynamo builds it after the graph."""
-    holder = w.parent(2)
-    return isinstance(holder, ast.Return) or (isinstance(holder, ast.Tuple) and isinstance(w.parent(3), ast.Return))
+def _text_used(string: ast.AST, holder: ast.AST | None) -> bool:
+    """Whether a string built from a tensor is used where its text is needed at once: a method
+    of it, a comparison, an operator, an index, a builtin such as `len()`. Dynamo builds an
+    f-string or `str.format` lazily: stored, returned or passed on, it costs no break (printing
+    or logging it is reported by those rules)."""
+    if isinstance(holder, ast.Attribute) and holder.value is string:
+        return True
+    if isinstance(holder, (ast.Compare, ast.BinOp, ast.Subscript, ast.JoinedStr)):
+        return True
+    return isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id in TEXT_BUILTINS \
+        and any(a is string for a in holder.args)
+
+
+TEXT_BUILTINS = frozenset(("len", "hash", "int", "float", "bool", "ord", "list", "tuple", "set", "sorted", "open"))
 
 
 def check_formatted(node: ast.FormattedValue, w) -> None:
-    if w.is_tensor(node.value) and not _quiet(w) and not _returned_fstring(w):
+    if w.is_tensor(node.value) and not _quiet(w) and _text_used(w.parent(1), w.parent(2)):
         w.report("FG205", node, f"f-string formats tensor `{snippet(node.value)}`")
 
 
