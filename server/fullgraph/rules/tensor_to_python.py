@@ -76,7 +76,24 @@ RULES = [
         fixed_example="msg = \"loss computed\"  # or format outside the compiled region",
         fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
     ),
+    Rule(
+        "FG206", "tensor-as-size", "a computed tensor used as a size or slice bound", ("GB0033", "GB0124"),
+        what="Flags a tensor computed in the region (`lengths.max()`, `mask.sum()`) passed as a size to "
+             "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
+             "methods, `view`/`reshape`/`expand`, or used as a slice bound (`x[:, :n]`).",
+        why="A size must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
+            "data-dependent operator, GB0033) and breaks the graph.",
+        example="steps = torch.arange(lengths.max())",
+        fixed_example="steps = torch.arange(max_length)  # a Python int known before the region",
+        fix_text="Pass a Python int (a shape, a config value) instead, or compute the size outside the region.",
+        severity="warning",
+    ),
 ]
+
+# Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
+SIZE_CALLS = {"torch.arange": None, "torch.zeros": None, "torch.ones": None, "torch.empty": None,
+              "torch.rand": None, "torch.randn": None, "torch.full": 0, "torch.linspace": 2}
+SIZE_METHODS = frozenset(("new_zeros", "new_ones", "new_empty", "new_full", "view", "reshape", "expand"))
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -152,8 +169,45 @@ def _quiet(w) -> bool:
     return False
 
 
+def _computed_tensor(node: ast.AST, w) -> bool:
+    """A tensor the region computes (not an input of the compiled entry, which Dynamo may
+    specialise as a constant); a helper's parameters hold what its callers computed."""
+    if w.is_entry and isinstance(node, ast.Name) and node.id in {
+            a.arg for a in (*w.function.node.args.args, *w.function.node.args.kwonlyargs)}:
+        return False
+    return w.is_tensor(node)
+
+
+def _sizes(node: ast.Call, w) -> list[ast.expr]:
+    """The arguments of a call that are sizes (tuple and list elements included)."""
+    q = w.resolve(node.func)
+    if q in SIZE_CALLS:
+        position = SIZE_CALLS[q]
+        args = node.args if position is None else node.args[position:position + 1]
+    elif q is None and method_call(node, *SIZE_METHODS) and w.is_tensor(node.func.value):
+        args = node.args[:1] if method_call(node, "new_full") else node.args  # new_full(size, fill_value)
+    else:
+        return []
+    return [e for a in args for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a])]
+
+
+def check_size(node: ast.Call, w) -> None:
+    for size in _sizes(node, w):
+        if _computed_tensor(size, w):
+            w.report("FG206", size, f"`{snippet(size)}` is a tensor used as a size: Dynamo reads its value")
+            return
+
+
+def check_slice(node: ast.Slice, w) -> None:
+    for bound in (node.lower, node.upper, node.step):
+        if bound is not None and _computed_tensor(bound, w):
+            w.report("FG206", bound, f"`{snippet(bound)}` is a tensor used as a slice bound: Dynamo reads its value")
+            return
+
+
 CHECKS = {
-    ast.Call: [check_call, check_numpy_readback],
+    ast.Call: [check_call, check_numpy_readback, check_size],
     ast.FormattedValue: [check_formatted],
     ast.BinOp: [check_binop],
+    ast.Slice: [check_slice],
 }
