@@ -25,7 +25,7 @@ POSITIVE = [
     ("FG204", "return x * int(x.sum())", "certain"),
     ("FG204", "return x * float(x.max())", "certain"),
     ("FG205", 'n = len(f"value {x}")\nreturn x * n', "certain"),
-    ("FG206", "n = (x > 0).sum()\nreturn torch.arange(n)", "certain"),
+    ("FG206", "return torch.arange((x > 0).sum())", "certain"),
     ("FG206", "k = x.argmax()\nreturn x[:k]", "certain"),
     ("FG205", "s = str(x.sum())\nreturn x", "certain"),
     ("FG205", 's = "%s" % x\nreturn x', "certain"),

@@ -78,9 +78,10 @@ RULES = [
     ),
     Rule(
         "FG206", "tensor-as-size", "a computed tensor used as a size or slice bound", ("GB0033", "GB0124"),
-        what="Flags a tensor computed in the region (`lengths.max()`, `mask.sum()`) passed as a size to "
+        what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
              "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
-             "methods, `view`/`reshape`/`expand`, or used as a slice bound (`x[:, :n]`).",
+             "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
+             "symbolically), and any tensor computed in the region used as a slice bound (`x[:, :n]`).",
         why="A size must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
             "data-dependent operator, GB0033) and breaks the graph.",
         example="steps = torch.arange(lengths.max())",
@@ -191,9 +192,24 @@ def _sizes(node: ast.Call, w) -> list[ast.expr]:
     return [e for a in args for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a])]
 
 
+REDUCTIONS = frozenset(("max", "min", "sum", "prod", "amax", "amin", "argmax", "argmin", "count_nonzero"))
+
+
+def _reads_data(node: ast.AST, w) -> bool:
+    """A size computed from tensor data (`lengths.max()`, `torch.sum(mask)`): Dynamo knows a tensor
+    made from shapes and ints (`torch.div(x.size(1), 2)`) symbolically, but not a reduction's value."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in REDUCTIONS:
+            q = w.resolve(sub.func)
+            operand = sub.args[0] if q is not None and sub.args else sub.func.value if q is None else None
+            if operand is not None and w.is_tensor(operand):
+                return True
+    return False
+
+
 def check_size(node: ast.Call, w) -> None:
     for size in _sizes(node, w):
-        if _computed_tensor(size, w):
+        if _computed_tensor(size, w) and _reads_data(size, w):
             w.report("FG206", size, f"`{snippet(size)}` is a tensor used as a size: Dynamo reads its value")
             return
 
