@@ -24,10 +24,12 @@ POSITIVE = [
     ("FG203", "return x * float(x.numpy()[0])", "certain"),
     ("FG204", "return x * int(x.sum())", "certain"),
     ("FG204", "return x * float(x.max())", "certain"),
-    ("FG205", 'name = f"value {x}"\nreturn x', "certain"),
+    ("FG205", 'n = len(f"value {x}")\nreturn x * n', "certain"),
+    ("FG206", "return torch.arange((x > 0).sum())", "certain"),
+    ("FG206", "k = x.argmax()\nreturn x[:k]", "certain"),
     ("FG205", "s = str(x.sum())\nreturn x", "certain"),
     ("FG205", 's = "%s" % x\nreturn x', "certain"),
-    ("FG205", 's = "{}".format(x)\nreturn x', "certain"),
+    ("FG205", 's = "{}".format(x).upper()\nreturn x, s', "certain"),
     ("FG301", 'print("shape", x.shape)\nreturn x', "certain"),
     ("FG302", 'logger.info("x")\nreturn x', "certain"),
     ("FG302", 'logging.warning("x")\nreturn x', "certain"),
@@ -62,6 +64,8 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "return torch.arange(x.shape[0]) + x.new_zeros(x.size(0))",
+    'msg = f"value {x}"\nnote = "{}".format(x)\nreturn x * 2, msg',  # built lazily by Dynamo: no break
     "if x.shape[0] > 2:\n    x = x[:2]\nreturn x",
     "if x.size(0) == 1 and x.dim() == 3 and x.ndim == 3:\n    x = x.squeeze(0)\nreturn x",
     "if x.dtype == torch.float16 or x.device.type == 'cpu':\n    x = x.float()\nreturn x",

@@ -66,16 +66,35 @@ RULES = [
     ),
     Rule(
         "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059", "GB0088", "GB0208"),
-        what="Flags tensors in f-strings, `str()`, `repr()`, `format()`, `%` and `str.format` (not an "
-             "f-string that is only returned, which Dynamo builds after the graph).",
+        what="Flags tensors in `str()`, `repr()`, `format()` and `%`, and in f-strings and `str.format` whose "
+             "text is used at once (a method of the string, `len()`, a comparison, an operator): Dynamo builds "
+             "those two lazily, so one that is only stored, returned or passed on costs no break.",
         why="Formatting a tensor reads its values (`Tensor.__repr__` / `__format__`), which Dynamo "
             "cannot trace: depending on the spelling it reports GB0059 'Failed to trace builtin "
             "operator', GB0088 or GB0208.",
-        example="msg = f\"loss={loss}\"",
+        example="width = len(f\"loss={loss}\")",
         fixed_example="msg = \"loss computed\"  # or format outside the compiled region",
         fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
     ),
+    Rule(
+        "FG206", "tensor-as-size", "a computed tensor used as a size or slice bound", ("GB0033", "GB0124"),
+        what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
+             "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
+             "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
+             "symbolically), and any tensor computed in the region used as a slice bound (`x[:, :n]`).",
+        why="A size must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
+            "data-dependent operator, GB0033) and breaks the graph.",
+        example="steps = torch.arange(lengths.max())",
+        fixed_example="steps = torch.arange(max_length)  # a Python int known before the region",
+        fix_text="Pass a Python int (a shape, a config value) instead, or compute the size outside the region.",
+        severity="warning",
+    ),
 ]
+
+# Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
+SIZE_CALLS = {"torch.arange": None, "torch.zeros": None, "torch.ones": None, "torch.empty": None,
+              "torch.rand": None, "torch.randn": None, "torch.full": 0, "torch.linspace": 2}
+SIZE_METHODS = frozenset(("new_zeros", "new_ones", "new_empty", "new_full", "view", "reshape", "expand"))
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -88,7 +107,7 @@ def check_call(node: ast.Call, w) -> None:
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
-    elif _formats_tensor(node, w) and not _quiet(w):
+    elif _formats_tensor(node, w) and not _quiet(w) and (not method_call(node, "format") or _text_used(node, w.parent(1))):
         w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
 
 
@@ -112,14 +131,24 @@ def check_numpy_readback(node: ast.Call, w) -> None:
         w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
 
 
-def _returned_fstring(w) -> bool:
-    """An f-string that is itself returned (alone or in a tuple): Dynamo builds it after the graph."""
-    holder = w.parent(2)
-    return isinstance(holder, ast.Return) or (isinstance(holder, ast.Tuple) and isinstance(w.parent(3), ast.Return))
+def _text_used(string: ast.AST, holder: ast.AST | None) -> bool:
+    """Whether a string built from a tensor is used where its text is needed at once: a method
+    of it, a comparison, an operator, an index, a builtin such as `len()`. Dynamo builds an
+    f-string or `str.format` lazily: stored, returned or passed on, it costs no break (printing
+    or logging it is reported by those rules)."""
+    if isinstance(holder, ast.Attribute) and holder.value is string:
+        return True
+    if isinstance(holder, (ast.Compare, ast.BinOp, ast.Subscript, ast.JoinedStr)):
+        return True
+    return isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name) and holder.func.id in TEXT_BUILTINS \
+        and any(a is string for a in holder.args)
+
+
+TEXT_BUILTINS = frozenset(("len", "hash", "int", "float", "bool", "ord", "list", "tuple", "set", "sorted", "open"))
 
 
 def check_formatted(node: ast.FormattedValue, w) -> None:
-    if w.is_tensor(node.value) and not _quiet(w) and not _returned_fstring(w):
+    if w.is_tensor(node.value) and not _quiet(w) and _text_used(w.parent(1), w.parent(2)):
         w.report("FG205", node, f"f-string formats tensor `{snippet(node.value)}`")
 
 
@@ -141,8 +170,60 @@ def _quiet(w) -> bool:
     return False
 
 
+def _computed_tensor(node: ast.AST, w) -> bool:
+    """A tensor the region computes (not an input of the compiled entry, which Dynamo may
+    specialise as a constant); a helper's parameters hold what its callers computed."""
+    if w.is_entry and isinstance(node, ast.Name) and node.id in {
+            a.arg for a in (*w.function.node.args.args, *w.function.node.args.kwonlyargs)}:
+        return False
+    return w.is_tensor(node)
+
+
+def _sizes(node: ast.Call, w) -> list[ast.expr]:
+    """The arguments of a call that are sizes (tuple and list elements included)."""
+    q = w.resolve(node.func)
+    if q in SIZE_CALLS:
+        position = SIZE_CALLS[q]
+        args = node.args if position is None else node.args[position:position + 1]
+    elif q is None and method_call(node, *SIZE_METHODS) and w.is_tensor(node.func.value):
+        args = node.args[:1] if method_call(node, "new_full") else node.args  # new_full(size, fill_value)
+    else:
+        return []
+    return [e for a in args for e in (a.elts if isinstance(a, (ast.Tuple, ast.List)) else [a])]
+
+
+REDUCTIONS = frozenset(("max", "min", "sum", "prod", "amax", "amin", "argmax", "argmin", "count_nonzero"))
+
+
+def _reads_data(node: ast.AST, w) -> bool:
+    """A size computed from tensor data (`lengths.max()`, `torch.sum(mask)`): Dynamo knows a tensor
+    made from shapes and ints (`torch.div(x.size(1), 2)`) symbolically, but not a reduction's value."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in REDUCTIONS:
+            q = w.resolve(sub.func)
+            operand = sub.args[0] if q is not None and sub.args else sub.func.value if q is None else None
+            if operand is not None and w.is_tensor(operand):
+                return True
+    return False
+
+
+def check_size(node: ast.Call, w) -> None:
+    for size in _sizes(node, w):
+        if _computed_tensor(size, w) and _reads_data(size, w):
+            w.report("FG206", size, f"`{snippet(size)}` is a tensor used as a size: Dynamo reads its value")
+            return
+
+
+def check_slice(node: ast.Slice, w) -> None:
+    for bound in (node.lower, node.upper, node.step):
+        if bound is not None and _computed_tensor(bound, w):
+            w.report("FG206", bound, f"`{snippet(bound)}` is a tensor used as a slice bound: Dynamo reads its value")
+            return
+
+
 CHECKS = {
-    ast.Call: [check_call, check_numpy_readback],
+    ast.Call: [check_call, check_numpy_readback, check_size],
     ast.FormattedValue: [check_formatted],
     ast.BinOp: [check_binop],
+    ast.Slice: [check_slice],
 }

@@ -117,14 +117,16 @@ RULES = [
     ),
     Rule(
         "FG411", "c-extension-call", "call into a C extension or skipped module Dynamo cannot trace",
-        ("GB0007",),
+        ("GB0007", "GB0208"),
         what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
              "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`.",
+             "`socket.gethostname`, `sys.getrefcount`, and the backend flag context managers "
+             "`torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`.",
         why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
-            "list; it marks them as skipped and breaks (GB0007).",
+            "list; it marks them as skipped and breaks (GB0007). The backend flag managers are torch calls "
+            "returning a non-tensor object (GB0208); `torch.nn.attention.sdpa_kernel` is the traceable one.",
         example="key = zlib.crc32(name.encode())",
         fixed_example="# compute the key outside the compiled region",
         fix_text="Compute the value outside the compiled region, or wrap it in a custom op.",
@@ -153,6 +155,9 @@ SKIPPED_CALLS = frozenset((
     "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
     "uuid.uuid4", "importlib.import_module", "socket.gethostname",
 ))
+# torch calls that return a non-tensor object Dynamo cannot trace (backend flag context managers).
+TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
+                                    "torch.backends.cuda.sdp_kernel"))
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -173,6 +178,9 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         elif q in SKIPPED_CALLS:
             w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
+        elif q in TORCH_NON_TENSOR_CALLS:
+            w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
+                     gb_ids=("GB0208",))
         return
     if method_call(node, "requires_grad_") and not _is_module(func.value, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
