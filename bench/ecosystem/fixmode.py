@@ -33,7 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
-from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, workspace  # noqa: E402
+from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, truth_files, workspace  # noqa: E402
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
 
@@ -112,7 +112,8 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     scratch = work / setting
     shutil.copytree(root / top, scratch / top, ignore=shutil.ignore_patterns("__pycache__"))
     extra = SETTINGS[setting]
-    findings = run_check(root, site_files, extra, jobs)
+    # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
+    findings = run_check(root, [f for f in truth_files(runs) if (root / f).exists()], extra, jobs)
     t = time.monotonic()
     summary = run_fix(scratch, site_files, extra)
     fix_seconds = time.monotonic() - t
