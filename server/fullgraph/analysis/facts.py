@@ -365,7 +365,7 @@ class Facts:
         if isinstance(func, ast.Name):
             bound = self.env.get(func.id, _MISSING)
             if bound is not _MISSING:
-                return TENSOR if isinstance(bound, Module) else None
+                return self._module_call(node) if isinstance(bound, Module) else None
             if func.id in VALUE_BUILTINS:
                 return VALUE
             if func.id in ("max", "min", "abs", "sum") and node.args:
@@ -375,7 +375,7 @@ class Facts:
             return TENSOR if is_tensor_qualname(q) else None
         if isinstance(func, ast.Attribute):
             if isinstance(self.kind(func), Module):
-                return TENSOR
+                return self._module_call(node)
             receiver = self.kind(func.value)
             name = func.attr
             if receiver == TENSOR:
@@ -390,7 +390,13 @@ class Facts:
                 return LIKELY
             return None
         fact = self.kind(func)
-        return TENSOR if isinstance(fact, Module) else None
+        return self._module_call(node) if isinstance(fact, Module) else None
+
+    def _module_call(self, node: ast.Call):
+        """A module's call returns a tensor, or the tuple its `forward` returns when that is known
+        (`embeddings, num_frames, width = self.patch_embeddings(x)`: one tensor, two ints)."""
+        returned = self.call_result(node)
+        return returned if isinstance(returned, Items) else TENSOR
 
     def _binop(self, node: ast.BinOp):
         return _combine([self.kind(node.left), self.kind(node.right)])

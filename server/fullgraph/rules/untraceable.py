@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import TENSORISH, Module
+from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -54,12 +54,14 @@ RULES = [
         fix_text="Decide aliasing outside the compiled region, or clone unconditionally.",
     ),
     Rule(
-        "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code", ("GB0206", "GB0125", "GB8985"),
-        what="Flags `t.requires_grad = ...` assignments and `t.requires_grad_(...)` calls on tensors (not on "
-             "modules).",
+        "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code",
+        ("GB0206", "GB0125", "GB8985", "GB0225"),
+        what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
+             "modules), and tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
+             "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
             "input (GB0125); on a tensor made inside the region it breaks when that tensor (or one derived from "
-            "it) is returned (GB8985).",
+            "it) is returned (GB8985); a factory call with `requires_grad=True` breaks (GB0225).",
         example="x.requires_grad = True",
         fixed_example="x = x.requires_grad_(True)  # or set it before calling the compiled code",
         fix_text="Set `requires_grad` before the compiled call.",
@@ -178,6 +180,9 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         elif q in SKIPPED_CALLS:
             w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
+        elif is_tensor_qualname(q) and _asks_grad(node):
+            w.report("FG406", node, f"`{snippet(node)}` creates a tensor that requires grad in compiled code",
+                     "certain" if _asks_grad(node) is True else "likely", gb_ids=("GB0225",))
         elif q in TORCH_NON_TENSOR_CALLS:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
@@ -196,6 +201,14 @@ def check_call(node: ast.Call, w) -> None:
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def _asks_grad(call: ast.Call) -> bool | str:
+    """True for `requires_grad=True`, "maybe" for a value that is not the constant False."""
+    value = next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    if value is None or isinstance(value, ast.Constant) and value.value is False:
+        return False
+    return True if isinstance(value, ast.Constant) and value.value is True else "maybe"
 
 
 def _holds_tensors(node: ast.expr, w) -> bool:
