@@ -18,6 +18,7 @@ class Elsewhere:
 
     def __init__(self) -> None:
         self.by_target: dict[str, dict[str, list[types.Diagnostic]]] = {}
+        self.found: dict[tuple[str, str], list[Finding]] = {}  # (target, source) -> the findings behind them
 
     def update(self, source: str, findings: list[Finding], lines_of, encoding: str) -> set[str]:
         """Record what the analysis of ``source`` found in other files; the target URIs whose
@@ -29,18 +30,22 @@ class Elsewhere:
                    if source in per_source and target not in groups}
         for target in changed:
             del self.by_target[target][source]
+            self.found.pop((target, source), None)
         for target, found in groups.items():
+            if self.found.get((target, source)) == found:
+                continue  # the usual keystroke: nothing to convert, no file to read
             path = found[0].path
             enc = Encoder(lines_of(target, path), encoding)
-            diagnostics = [to_diagnostic(f, target, None, path, enc) for f in found]
-            if self.by_target.get(target, {}).get(source) != diagnostics:
-                self.by_target.setdefault(target, {})[source] = diagnostics
-                changed.add(target)
+            self.by_target.setdefault(target, {})[source] = [to_diagnostic(f, target, None, path, enc) for f in found]
+            self.found[(target, source)] = found
+            changed.add(target)
         return {t for t in changed if t != source}
 
     def drop(self, source: str) -> set[str]:
         """Forget what ``source`` found (it was closed); the targets that changed."""
         changed = {target for target, per_source in self.by_target.items() if per_source.pop(source, None) is not None}
+        for target in changed:
+            self.found.pop((target, source), None)
         return {t for t in changed if t != source}
 
     def of(self, target: str) -> list[types.Diagnostic]:
