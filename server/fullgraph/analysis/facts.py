@@ -106,11 +106,7 @@ def boolean_leaves(node: ast.AST):
 
 def bool_annotation(annotation: ast.expr | None) -> bool:
     """An annotation naming a boolean tensor type (`torch.BoolTensor`, `Optional[BoolTensor]`)."""
-    if annotation is None:
-        return False
-    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
-        else ast.unparse(annotation)
-    return "BoolTensor" in text
+    return annotation is not None and "BoolTensor" in _annotation_text(annotation)
 
 
 def _bool_dtype(call: ast.Call) -> bool:
@@ -134,9 +130,14 @@ def may_be_tensor(annotation: ast.expr | None) -> bool:
     one that names a tensor type somewhere (`Union[Tensor, float]`); never `Message`, `np.ndarray`."""
     if annotation is None:
         return True
-    text = annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
-        else ast.unparse(annotation)
+    text = _annotation_text(annotation)
     return "Tensor" in text or text.rpartition(".")[2] in ("Any", "object")
+
+
+def _annotation_text(annotation: ast.expr) -> str:
+    """An annotation as written (a string annotation's contents)."""
+    return annotation.value if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str) \
+        else ast.unparse(annotation)
 
 
 def is_tensor_qualname(q: str) -> bool:
