@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.outside import outside_call_sites
+from fullgraph.analysis.remote_callers import remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walk_cache import WalkCache, Walked
@@ -196,6 +197,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     sites = CallSites()
     failed: list[Finding] = []
     outside_call_sites(index, tree, entries, sites)
+    remote_call_sites(index, entries, sites)
     walks, entries = _walk_region(index, entries, sites, path, lines, failed, kept)
     if kept is not None and project is not None:
         project.touch(kept.touched)

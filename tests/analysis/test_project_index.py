@@ -87,6 +87,7 @@ def test_compile_targets_and_call_sites(tmp_path):
     assert target.site_path.endswith("train.py") and target.site.line == 4
     [(file, site)] = p.call_sites(model, "scale")
     assert file.endswith("train.py") and site.caller == "step" and site.args == ("name:x", "float")
+    assert p.call_sites(model, "scale", limit=0) is None  # more files spell the name than asked to resolve
 
 
 def test_relative_resolution_and_order(tmp_path):

@@ -46,6 +46,7 @@ SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modu
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 _BUILTINS = frozenset(dir(builtins))
 _COMPILE_TEXT = re.compile(r"compile\s*\(")
+_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
+        self._calls: _CalledNames | None = None  # which workspace files call a name
         self._local = threading.local()  # per thread: a read-only analysis in progress
         self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
 
@@ -210,6 +212,8 @@ class ProjectIndex:
         with self._lock:
             self._files[path] = entry
             self._log.append(path)
+            if self._calls is not None and path in self._calls.by_file:
+                self._calls.put(path, _read_text(path))
         return entry
 
     def summary(self, path: str) -> FileSummary | None:
@@ -228,6 +232,8 @@ class ProjectIndex:
             self._files[path] = entry
             self._compile_targets = None
             self._log.append(path)
+            if self._calls is not None and path in self._calls.by_file:
+                self._calls.put(path, text)
 
     def forget(self, path: str) -> None:
         """Drop what is known of `path` (a watched file changed or was deleted)."""
@@ -235,6 +241,8 @@ class ProjectIndex:
             known = self._files.pop(path, None) is not None
             self._compile_targets = None
             self._workspace = None
+            if self._calls is not None:
+                self._calls.put(path, _read_text(path))
             self._log.append(path if known and os.path.isfile(path) else None)  # else what imports find may change
             if self._resolver is not None:
                 self._resolver.clear()  # a new or deleted file changes what imports resolve to
@@ -480,14 +488,20 @@ class ProjectIndex:
     # -- the workspace -------------------------------------------------------------------
 
     def workspace_files(self) -> list[str]:
-        """Every Python file under the workspace roots (tool and environment folders skipped)."""
+        """Every Python file under the workspace roots (tool and environment folders skipped;
+        linked folders followed, each real folder once)."""
         if self._workspace is None:
-            files = []
+            files, seen = [], set()
             for root in self.roots:
                 if os.path.isfile(root):
                     files.append(root)
                     continue
-                for folder, dirs, names in os.walk(root):
+                for folder, dirs, names in os.walk(root, followlinks=True):
+                    real = os.path.realpath(folder)
+                    if real in seen:
+                        dirs[:] = []
+                        continue
+                    seen.add(real)
                     dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
                     files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
             self._workspace = files
@@ -499,15 +513,8 @@ class ProjectIndex:
             if self._compile_targets is not None or not self.eager:
                 return self._compile_targets or {}
         found: dict[tuple[str, str], list[CompileTarget]] = {}
-        marks = self.store.get_marks(self.roots) if self.store is not None else {}
-        fresh: dict[str, tuple] = {}
-        for path in self.workspace_files():
-            stamp = _stamp(path)
-            known = marks.get(path)
-            has = known[1] if known is not None and known[0] == stamp else \
-                _text_has(path, _COMPILE_TEXT, self._files.get(path))
-            fresh[path] = (stamp, has)
-            if not has:
+        for path, (compiles, _) in self._text_marks().items():
+            if not compiles:
                 continue
             s = self.summary(path)
             for site in s.compile_sites if s is not None else ():
@@ -517,8 +524,6 @@ class ProjectIndex:
                 target = self.lookup(path, site.target)
                 if target is not None and target.kind in ("class", "function") and target.path is not None:
                     found.setdefault((target.path, target.qualname), []).append(CompileTarget(path, site, target))
-        if self.store is not None and fresh != marks:
-            self.store.put_marks(self.roots, fresh)
         with self._lock:
             self._compile_targets = found
         return found
@@ -528,26 +533,63 @@ class ProjectIndex:
         with self._lock:
             self._compile_targets = targets
 
-    def call_sites(self, path: str, qualname: str) -> list[tuple[str, CallSite]]:
+    def call_sites(self, path: str, qualname: str, limit: int | None = None) -> list[tuple[str, CallSite]] | None:
         """Every call in the workspace that resolves to function or method `qualname` of `path`:
-        (file, call site) pairs. Files are read only when their text holds the name."""
+        (file, call site) pairs; None when more than `limit` files or calls spell its name (too
+        many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
         name = qualname.rpartition(".")[2]
-        pattern = re.compile(rf"\b{re.escape(name)}\s*\(")
         target = os.path.abspath(path), qualname
-        sites = []
-        for file in self.workspace_files():
-            if not _text_has(file, pattern, self._files.get(file)):
-                continue
+        files = self._called().files(name)
+        if limit is not None and len(files) > limit:
+            return None
+        candidates = []
+        for file in files:
             s = self.summary(file)
             if s is None:
                 continue
             functions = [*s.functions.values(), *(m for c in s.classes.values() for m in c.methods.values())]
-            for function in functions:
-                for call in function.calls:
-                    if call.callee.rpartition(".")[2] == name and self._call_target(file, function.qualname,
-                                                                                   call.callee) == target:
-                        sites.append((file, call))
-        return sites
+            candidates.extend((file, function.qualname, call) for function in functions for call in function.calls
+                              if call.callee.rpartition(".")[2] == name)
+            if limit is not None and len(candidates) > limit:
+                return None
+        return [(file, call) for file, caller, call in candidates if self._call_target(file, caller, call.callee) == target]
+
+    def _called(self) -> _CalledNames:
+        """Which workspace files call a name (not in a read-only analysis: none are known until
+        an eager one asked), then kept up to date file by file."""
+        with self._lock:
+            if self._calls is not None or not self.eager:
+                return self._calls or _CalledNames()
+        calls = _CalledNames()
+        for path, (_, names) in self._text_marks().items():
+            calls.add(path, names)
+        with self._lock:
+            self._calls = calls
+        return calls
+
+    def _text_marks(self) -> dict[str, tuple[bool, frozenset[str]]]:
+        """Workspace file -> (whether its text calls `compile(`, the names its text calls), from
+        an open editor buffer or the file, kept on disk while the file's stamp holds."""
+        stored = self.store.get_marks(self.roots) if self.store is not None else {}
+        marks, fresh = {}, {}
+        for path in self.workspace_files():
+            entry = self._files.get(path)
+            if entry is not None and entry.stamp[0] < 0:
+                marks[path] = _text_mark(entry.derived["tree"][1])
+                continue
+            stamp = _stamp(path)
+            known = stored.get(path)
+            mark = known[1] if known is not None and known[0] == stamp and isinstance(known[1], tuple) \
+                else _text_mark(_read_text(path))
+            fresh[path] = stamp, mark
+            marks[path] = mark
+        if self.store is not None and fresh != stored:
+            self.store.put_marks(self.roots, fresh)
+        return marks
+
+    def index_calls(self) -> None:
+        """Read which workspace files call which names now (the editor's background indexing)."""
+        self._called()
 
     def _call_target(self, file: str, caller: str, callee: str) -> tuple[str, str] | None:
         head, _, rest = callee.partition(".")
@@ -558,6 +600,27 @@ class ProjectIndex:
         if symbol is None or symbol.path is None:
             return None
         return os.path.abspath(symbol.path), symbol.qualname
+
+
+class _CalledNames:
+    """Workspace file -> the names its text calls (`name(`, a superset of its calls), and back."""
+
+    def __init__(self) -> None:
+        self.by_file: dict[str, frozenset[str]] = {}
+        self.by_name: dict[str, set[str]] = {}
+
+    def put(self, file: str, text: str | None) -> None:
+        for name in self.by_file.get(file, ()):
+            self.by_name[name].discard(file)
+        self.add(file, _text_mark(text)[1])
+
+    def add(self, file: str, names: frozenset[str]) -> None:
+        self.by_file[file] = names
+        for name in names:
+            self.by_name.setdefault(name, set()).add(file)
+
+    def files(self, name: str) -> list[str]:
+        return sorted(self.by_name.get(name, ()))
 
 
 def _defines(s: FileSummary, name: str) -> bool:
@@ -589,15 +652,19 @@ def _read_and_parse(path: str) -> tuple[ast.Module, str] | None:
         return None
 
 
-def _text_has(path: str, pattern: re.Pattern, entry: _Entry | None) -> bool:
-    """Whether the file's text matches `pattern` (a cheap filter before parsing)."""
-    if entry is not None and "tree" in entry.derived and entry.derived["tree"] is not None:
-        return bool(pattern.search(entry.derived["tree"][1]))
+def _text_mark(text: str | None) -> tuple[bool, frozenset[str]]:
+    """Whether `text` calls `compile(`, and the names it calls."""
+    if not text:
+        return False, frozenset()
+    return bool(_COMPILE_TEXT.search(text)), frozenset(_CALLED.findall(text))
+
+
+def _read_text(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            return bool(pattern.search(f.read()))
+            return f.read()
     except OSError:
-        return False
+        return None
 
 
 __all__ = ["CompileTarget", "ProjectIndex", "Symbol", "LOGGER", "MODULE", "TENSOR", "VALUE"]

@@ -289,7 +289,7 @@ class ModuleIndex:
         if symbol is None or symbol.path is None or symbol.kind not in ("function", "method") \
                 or symbol.path == self.path:
             return None
-        index = self.project.derived(symbol.path, "module_index", lambda: _module_index(self.project, symbol.path))
+        index = self.project.derived(symbol.path, "module_index", lambda: module_index(self.project, symbol.path))
         if index is None:
             return None
         cls, _, name = symbol.qualname.rpartition(".")
@@ -506,7 +506,7 @@ def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | No
     return None
 
 
-def _module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
+def module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
     parsed = project.tree(path)
     return ModuleIndex(parsed[0], parsed[1], path, project) if parsed is not None else None
 

@@ -319,6 +319,8 @@ class Walker:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
+                if guess and not may_be_tensor(arg.annotation):
+                    fact, guess = None, ()  # a caller's guess, but the annotation names another type
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
                     and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)

@@ -107,6 +107,7 @@ class IndexService:
             if progress and i % PROGRESS_EVERY == 0:
                 progress.report(f"{i}/{len(files)} files", 100 * i // max(len(files), 1))
         compiled = project.compile_targets()
+        project.index_calls()
         self.ready = True
         if progress:
             progress.end(f"{len(files)} files indexed")

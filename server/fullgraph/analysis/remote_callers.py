@@ -1,0 +1,56 @@
+"""Call sites in other workspace files. A function that only `assume_compiled = "all"` makes an
+entry, and that no code of its own file calls, takes what the functions of other files pass it
+(found through the project index), so that it is walked as their helper rather than with its
+parameters guessed to be tensors."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.callers import CallSite, CallSites, Passed
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, module_index
+from fullgraph.analysis.walker import Visit, Walker
+
+MAX_CALLS = 200  # calls spelled with a function's name resolved for it; with more, its parameters stay guessed
+
+
+def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites) -> None:
+    """Add to `sites` the calls of each assumed entry of `entries` made in other workspace files,
+    for the entries no call site of this file reaches."""
+    project = index.project
+    if project is None:
+        return
+    for function in entries:
+        if not function.assumed or sites.of(function.node):
+            continue
+        try:
+            found = project.call_sites(index.path, function.qualname, MAX_CALLS)
+        except (OSError, RecursionError, ValueError):
+            continue
+        callers = sorted({(file, site.caller) for file, site in found or () if file != index.path})
+        for file, caller in callers:
+            for call, passed in _passed(index, file, caller, function.qualname):
+                sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
+
+
+def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[tuple[ast.Call, dict[str, Passed]], ...]:
+    """What each call of `qualname` (a function of the analysed file) in function `caller` of
+    `file` passes, the caller walked as an entry (its own parameters guessed); memoised with the
+    caller's file."""
+    project = index.project
+
+    def compute():
+        other = project.derived(file, "module_index", lambda: module_index(project, file))
+        cls, _, name = caller.rpartition(".")
+        info = None if other is None else other.method(cls, name) if cls else other.functions.get(name)
+        if info is None:
+            return ()
+        walker = Walker(other, Visit(info, info), {})
+        try:
+            walker.run()
+        except Exception:  # noqa: BLE001 - call sites are a refinement: without them the guesses apply
+            return ()
+        return tuple((call, passed) for target, call, passed, _ in walker.calls
+                     if passed is not None and target.qualname == qualname
+                     and target.module is not None and target.module.path == index.path)
+    return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()

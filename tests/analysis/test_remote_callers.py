@@ -1,0 +1,109 @@
+"""Call sites in other workspace files give an assumed entry's parameters their facts."""
+
+import os
+import textwrap
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+
+ALL = Config(assume_compiled="all")
+
+HELPERS = """
+    import enum
+    import torch
+
+    class Kind(enum.Enum):
+        FAST = 1
+
+    def pick(kind, mode, x):
+        if kind == Kind.FAST and mode == "train":
+            return x
+        return x + 1
+
+    def to_int(x):
+        return int(x)
+
+    def route(msg: "Message"):
+        if msg["done"]:
+            return 1
+        return 0
+    """
+
+
+def make(tmp_path, caller: str) -> ProjectIndex:
+    for name, text in {"ws/helpers.py": HELPERS, "ws/caller.py": caller}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+
+
+def findings(project, tmp_path, config=ALL):
+    path = tmp_path / "ws" / "helpers.py"
+    report = analyze_document(path.read_text(), str(path), config, project=project)
+    return [(f.line, f.code, f.data.get("guess")) for f in report.findings]
+
+
+def test_values_passed_from_another_file_are_not_guessed_tensors(tmp_path):
+    project = make(tmp_path, """
+        import torch
+        from helpers import Kind, pick, to_int, route
+
+        def run(t: torch.Tensor, msg: "Message"):
+            n = to_int(t.shape[0] // 2)
+            route(msg)
+            return pick(Kind.FAST, "train", t * n)
+        """)
+    assert findings(project, tmp_path) == []
+
+
+def test_a_tensor_passed_from_another_file_is_known(tmp_path):
+    project = make(tmp_path, """
+        import torch
+        from helpers import to_int
+
+        def run(t: torch.Tensor):
+            return to_int(t.sum())
+        """)
+    [(line, code, guess)] = findings(project, tmp_path)
+    assert (line, code, guess) == (14, "FG204", None)
+
+
+def test_a_callers_guess_stays_a_guess_and_names_it(tmp_path):
+    project = make(tmp_path, """
+        from helpers import to_int, route
+
+        def run(t, msg):
+            route(msg)
+            return to_int(t)
+        """)
+    assert findings(project, tmp_path) == [(14, "FG204", ["run.t"])]
+
+
+def test_without_callers_elsewhere_the_entry_guess_applies(tmp_path):
+    project = make(tmp_path, "x = 1\n")
+    assert findings(project, tmp_path) == [(14, "FG204", ["x"])]
+
+
+def test_only_assumed_entries_take_remote_call_sites(tmp_path):
+    project = make(tmp_path, """
+        from helpers import to_int
+
+        def run(n: int):
+            return to_int(n)
+        """)
+    assert findings(project, tmp_path, Config(assume_compiled="modules")) == []
+    assert findings(project, tmp_path) == []
+    (tmp_path / "ws" / "helpers.py").write_text(textwrap.dedent(HELPERS).replace(
+        "def to_int(x):", "@torch.compile\ndef to_int(x):"))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    assert [(c, g) for _, c, g in findings(project, tmp_path)] == [("FG204", ["x"])]
+
+
+def test_linked_folders_are_in_the_workspace_once(tmp_path):
+    project = make(tmp_path, "from helpers import to_int\ndef run(n: int):\n    return to_int(n)\n")
+    os.symlink(tmp_path / "ws", tmp_path / "ws" / "again")
+    files = ProjectIndex(roots=[tmp_path / "ws"], search_paths=()).workspace_files()
+    assert sorted(os.path.basename(f) for f in files) == ["caller.py", "helpers.py"]
+    assert findings(project, tmp_path) == []
