@@ -93,13 +93,21 @@ def _harm(source: str, code: str, config: Config | None = None) -> str:
 def test_no_trap_lowering_of_a_python_condition():
     # transformers' `if not lines[0].startswith("__all__"): raise` became a torch._assert_async
     # on a str method's result, and `import transformers` failed.
+    # `startswith` is no tensor method, so that test is not taken for a tensor at all; a test
+    # that could be one on a guessed parameter is flagged, and its fix declined.
     source = '''
         def check_all(lines):
             if not lines[0].startswith("__all__"):
                 raise ValueError("no __all__ line")
             return lines
     '''
-    assert "rests on a guess that `lines` is a tensor" in _harm(source, "FG107", ALL)
+    assert fix_all(textwrap.dedent(source), "m.py", ALL).source == textwrap.dedent(source)
+    assert [f.code for f in analyze(textwrap.dedent(source), "m.py", ALL)] == []
+    guessed = source.replace('lines[0].startswith("__all__")', "lines[0].sum() > 0")
+    assert "rests on a guess that `lines` is a tensor" in _harm(guessed, "FG107", ALL)
+    # `.any()` only makes the value likely a tensor (a numpy array has it too): no rewrite either
+    shared = source.replace('lines[0].startswith("__all__")', "lines[0].any()")
+    assert "`lines[0].any()` is not known to be a tensor" in _harm(shared, "FG107", ALL)
 
 
 def test_no_keep_tensor_on_a_numpy_value():

@@ -9,7 +9,10 @@ A fact is ``TENSOR``, ``LIKELY`` (a tensor-only method was called on an unknown 
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 from dataclasses import dataclass
+
+from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 
 TENSOR = "tensor"
 LIKELY = "likely tensor"
@@ -46,7 +49,7 @@ VALUE_METHODS = frozenset(
 )
 # Methods only tensors have: a call of one on an unknown receiver yields a tensor.
 TENSOR_ONLY_METHODS = frozenset(
-    ["unsqueeze", "masked_fill", "masked_fill_", "softmax", "log_softmax", "contiguous", "permute", "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "clamp", "clamp_", "expand", "expand_as", "repeat_interleave", "unflatten", "narrow", "detach", "matmul", "bmm", "masked_select", "index_select", "gather", "scatter", "scatter_add", "isnan", "isinf", "isfinite", "sigmoid", "relu", "float", "half", "bfloat16", "long", "bool", "int", "triu", "tril", "softplus", "transpose_", "view_as", "reshape_as", "flip", "roll", "addmm", "baddbmm", "logsumexp", "topk", "argmax", "argmin", "all", "any"]
+    ["unsqueeze", "masked_fill", "masked_fill_", "softmax", "log_softmax", "contiguous", "permute", "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "clamp", "clamp_", "expand", "expand_as", "repeat_interleave", "unflatten", "narrow", "detach", "matmul", "bmm", "masked_select", "index_select", "gather", "scatter", "scatter_add", "isnan", "isinf", "isfinite", "sigmoid", "relu", "float", "half", "bfloat16", "long", "bool", "int", "triu", "tril", "transpose_", "view_as", "reshape_as", "flip", "roll", "addmm", "baddbmm", "logsumexp", "topk", "argmax", "argmin", "all", "any"]
 )
 # `torch.*` callables that do not return tensors.
 TORCH_VALUE_FUNCS = frozenset(
@@ -310,18 +313,31 @@ class Facts:
         read = {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
         if not read:
             return ()
-        saved = {name: self.env.get(name) for name in read}
-        self.env.update(dict.fromkeys(read))
-        try:
+        with self._unknown(read):
             if any(self.kind(node) in TENSORISH or self.data_dependent(node) for node in nodes):
                 return ()
-        finally:
-            self.env.update(saved)
         return tuple(sorted({origin for name in read for origin in self.guessed[name]}))
 
+    @contextmanager
+    def _unknown(self, names: set[str]):
+        """Within this block, `names` have no fact."""
+        saved = {name: self.env.get(name) for name in names}
+        self.env.update(dict.fromkeys(names))
+        try:
+            yield
+        finally:
+            self.env.update(saved)
+
     def known_tensor(self, node: ast.AST) -> bool:
-        """A tensor whatever the guesses: what a rewrite may turn into tensor code."""
-        return self.kind(node) == TENSOR and not self.guess(node)
+        """A tensor whatever the guesses (not merely likely one without them): what a rewrite may
+        turn into tensor code."""
+        if self.kind(node) != TENSOR:
+            return False
+        read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
+        if not read:
+            return True
+        with self._unknown(read):
+            return self.kind(node) == TENSOR
 
     def data_dependent(self, node: ast.AST) -> str | None:
         """'certain' / 'likely' when evaluating `node` for truth needs a tensor's value, else None."""
@@ -379,6 +395,8 @@ class Facts:
                 return self._module_call(node)
             receiver = self.kind(func.value)
             name = func.attr
+            if receiver in (TENSOR, LIKELY) and name not in TENSOR_METHODS:
+                return None  # a tensor subclass's own method (or not a tensor at all): its result is unknown
             if receiver == TENSOR:
                 if name in VALUE_METHODS or (name == "type" and not node.args and not node.keywords):
                     return VALUE
