@@ -27,6 +27,8 @@ POSITIVE = [
     ("FG205", 'n = len(f"value {x}")\nreturn x * n', "certain"),
     ("FG206", "return torch.arange((x > 0).sum())", "certain"),
     ("FG206", "k = x.argmax()\nreturn x[:k]", "certain"),
+    ("FG207", "same = torch.equal(x, x.flip(0))\nreturn x, same", "certain"),
+    ("FG207", "if not (x * 2).equal(x):\n    x = x + 1\nreturn x", "certain"),
     ("FG205", "s = str(x.sum())\nreturn x", "certain"),
     ("FG205", 's = "%s" % x\nreturn x', "certain"),
     ("FG205", 's = "{}".format(x).upper()\nreturn x, s', "certain"),
@@ -48,6 +50,8 @@ POSITIVE = [
     ("FG405", "same = x.data_ptr() == mask.data_ptr()\nreturn x", "certain"),
     ("FG406", "x.requires_grad = True\nreturn x", "certain"),
     ("FG407", "w = nn.Parameter(torch.ones(4))\nreturn x * w", "certain"),
+    ("FG414", "adj = torch.sparse_coo_tensor(x.nonzero().T, x[x != 0], x.shape)\nreturn adj", "certain"),
+    ("FG414", "return (x @ x).to_sparse_csr()", "certain"),
     ("FG408", "out, _ = self.rnn(x)\nreturn out", "certain"),
     ("FG409", "debug_dump(x)\nreturn x", "certain"),
     ("FG410", "return x * float(np.array(x).std())", "certain"),
@@ -64,6 +68,8 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "return x.to_dense() + 1",  # a dense result: no sparse tensor is made
+    "same = self.config.equal(self.other)\nreturn x, same",  # `.equal` of values not known to be tensors
     "return torch.arange(x.shape[0]) + x.new_zeros(x.size(0))",
     'msg = f"value {x}"\nnote = "{}".format(x)\nreturn x * 2, msg',  # built lazily by Dynamo: no break
     "if x.shape[0] > 2:\n    x = x[:2]\nreturn x",

@@ -89,6 +89,17 @@ RULES = [
         fix_text="Pass a Python int (a shape, a config value) instead, or compute the size outside the region.",
         severity="warning",
     ),
+    Rule(
+        "FG207", "tensor-equal", "`torch.equal()` reads tensor data into a Python bool", ("GB0033",),
+        what="Flags `torch.equal(a, b)` and `a.equal(b)` when an operand is a tensor.",
+        why="`torch.equal` returns a Python bool that depends on the tensors' data (`aten.equal`, a "
+            "data-dependent operator, GB0033): Dynamo breaks the graph there, whether or not an `if` uses it.",
+        example="if not torch.equal(row, col):\n    return False",
+        fixed_example="same = (row.shape == col.shape) and bool((row == col).all())  # outside the region\n"
+                      "# or keep it a tensor inside: (row == col).all()",
+        fix_text="Keep the comparison a tensor (`(a == b).all()`) and let later tensor code use it, or decide "
+                 "it outside the compiled region.",
+    ),
 ]
 
 # Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
@@ -107,8 +118,22 @@ def check_call(node: ast.Call, w) -> None:
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
+    elif operands := _equal_operands(node, w):
+        w.report("FG207", node, f"`{snippet(node)}` reads tensor data into a Python bool",
+                 "certain" if any(w.is_tensor(o) for o in operands) else "likely")
     elif _formats_tensor(node, w) and not _quiet(w) and (not method_call(node, "format") or _text_used(node, w.parent(1))):
         w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+
+
+def _equal_operands(node: ast.Call, w) -> list[ast.expr]:
+    """The tensor operands of `torch.equal(a, b)` or `a.equal(b)` (none for another call)."""
+    if w.resolve(node.func) == "torch.equal":
+        operands = node.args[:2]
+    elif method_call(node, "equal") and len(node.args) == 1:
+        operands = [node.func.value, node.args[0]]
+    else:
+        return []
+    return [o for o in operands if w.kind(o) in TENSORISH]
 
 
 def _formats_tensor(node: ast.Call, w) -> bool:

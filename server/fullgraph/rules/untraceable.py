@@ -146,8 +146,25 @@ RULES = [
         fix_text="Create the context manager inside the compiled code, use a `contextlib.contextmanager` "
                  "function, or enter it outside the compiled call.",
     ),
+    Rule(
+        "FG414", "sparse-tensor", "sparse tensor built in compiled code", ("GB0374", "GB0007", "GB0015", "GB0277"),
+        what="Flags the sparse constructors (`torch.sparse_coo_tensor`, `sparse_csr_tensor`, `sparse_csc_tensor`, "
+             "`sparse_bsr_tensor`, `sparse_bsc_tensor`, `sparse_compressed_tensor`) and `.to_sparse*()` "
+             "conversions of tensors.",
+        why="torch.compile does not support sparse tensors: Dynamo breaks at a sparse constructor (GB0374, or "
+            "GB0007 when it skips the builtin) and when an operation produces a sparse tensor it would have to "
+            "wrap (GB0015, GB0277).",
+        example="adj = torch.sparse_coo_tensor(edge_index, weight, (n, n))\nreturn adj @ x",
+        fixed_example="adj = torch.zeros(n, n).index_put((edge_index[0], edge_index[1]), weight, accumulate=True)\n"
+                      "return adj @ x",
+        fix_text="Keep the computation dense (`index_put`, `scatter_add`), or build the sparse tensor outside "
+                 "the compiled region and pass it in dense form.",
+    ),
 ]
 
+SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
+SPARSE_CONVERSIONS = frozenset(("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
+                                "to_sparse_bsc"))
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
 # Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
@@ -180,6 +197,8 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         elif q in SKIPPED_CALLS:
             w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
+        elif q in SPARSE_CONSTRUCTORS:
+            w.report("FG414", node, f"`{q}(...)` builds a sparse tensor in compiled code", gb_ids=("GB0374", "GB0007"))
         elif is_tensor_qualname(q) and _asks_grad(node):
             w.report("FG406", node, f"`{snippet(node)}` creates a tensor that requires grad in compiled code",
                      "certain" if _asks_grad(node) is True else "likely", gb_ids=("GB0225",))
@@ -190,6 +209,9 @@ def check_call(node: ast.Call, w) -> None:
     if method_call(node, "requires_grad_") and not _is_module(func.value, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
                  gb_ids=("GB0125", "GB8985"))
+    if isinstance(func, ast.Attribute) and func.attr in SPARSE_CONVERSIONS and w.kind(func.value) in TENSORISH:
+        w.report("FG414", node, f"`{snippet(node)}` makes a sparse tensor in compiled code", confidence(w, func.value),
+                 gb_ids=("GB0015", "GB0277"))
     if method_call(node, "backward"):
         w.report("FG412", node, f"`{snippet(node)}` runs autograd in compiled code",
                  confidence(w, func.value), gb_ids=("GB0123",))
