@@ -84,3 +84,26 @@ async def test_findings_in_a_helper_file_show_there(session):
     session.client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=model)))
     await _until(session, helper, lambda d: not d)
+
+
+CONVERT = "def to_int(x):\n    return int(x)\n"
+CALLER = "import torch\nfrom convert import to_int\ndef run(t: torch.Tensor):\n    return to_int(t.shape[0])\n"
+
+
+async def test_callers_in_other_files_give_an_assumed_entry_its_facts(session):
+    """Under `assume_compiled = "all"`, a helper file opened alone takes what the workspace's other
+    files pass its functions once the index knows them; a caller changed on disk changes that."""
+    folder = session.root / "idxcallers"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text('[tool.fullgraph]\nassume_compiled = "all"\n')
+    uri = session.open("convert.py", CONVERT, folder="idxcallers")
+    await _until(session, uri, lambda d: [x.code for x in d] == ["FG204"])  # no caller: `x` guessed a tensor
+    caller = uri.rsplit("/", 1)[0] + "/caller.py"
+    for text, event in ((CALLER, types.FileChangeType.Created), (CALLER.replace("t.shape[0]", "t.sum()"),
+                                                                   types.FileChangeType.Changed)):
+        (folder / "caller.py").write_text(text)
+        session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+            types.FileEvent(uri=caller, type=event)]))
+        if event == types.FileChangeType.Created:
+            await _until(session, uri, lambda d: len(d) == 0)  # a shape passed: `x` is no tensor
+    await _until(session, uri, lambda d: [x.code for x in d] == ["FG204"] and "a guess" not in d[0].message)

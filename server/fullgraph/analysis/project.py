@@ -68,6 +68,7 @@ class IndexUse:
     touched: set[str] = field(default_factory=set)
     readonly: bool = False
     stamps: dict = field(default_factory=dict)  # path -> (size, mtime) seen by this analysis
+    names: set[str] = field(default_factory=set)  # names whose callers across the workspace it asked for
 
 
 @dataclass
@@ -539,6 +540,9 @@ class ProjectIndex:
         many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
         name = qualname.rpartition(".")[2]
         target = os.path.abspath(path), qualname
+        use = getattr(self._local, "use", None)
+        if use is not None:
+            use.names.add(name)
         files = self._called().files(name)
         if limit is not None and len(files) > limit:
             return None
@@ -586,6 +590,11 @@ class ProjectIndex:
         if self.store is not None and fresh != stored:
             self.store.put_marks(self.roots, fresh)
         return marks
+
+    def called_names(self, path: str) -> frozenset[str]:
+        """The names the text of workspace file `path` calls, as the index knows them now."""
+        with self._lock:
+            return self._calls.by_file.get(path, frozenset()) if self._calls is not None else frozenset()
 
     def index_calls(self) -> None:
         """Read which workspace files call which names now (the editor's background indexing)."""

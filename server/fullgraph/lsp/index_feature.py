@@ -36,6 +36,7 @@ class IndexService:
         self.project: ProjectIndex | None = None
         self.ready = False
         self.deps: dict[str, set[str]] = {}  # uri -> files its last analysis used
+        self.asked: dict[str, set[str]] = {}  # uri -> names whose workspace callers it asked for
         self.waiting: dict[str, set[str]] = {}  # uri -> files its last analysis lacked
         self._jobs: queue.Queue = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -58,6 +59,7 @@ class IndexService:
     def analysed(self, uri: str, state) -> None:
         """Note what an analysis of `uri` used and lacked (the record from `readonly()`)."""
         self.deps[uri] = set(state.touched)
+        self.asked[uri] = set(state.names)
         missing = set(state.missing) - self.waiting.get(uri, set())
         self.waiting[uri] = set(state.missing)
         if missing and self.project is not None:
@@ -79,6 +81,7 @@ class IndexService:
 
     def forget(self, uri: str) -> None:
         self.deps.pop(uri, None)
+        self.asked.pop(uri, None)
         self.waiting.pop(uri, None)
 
     # -- on the index thread ---------------------------------------------------------------
@@ -122,11 +125,14 @@ class IndexService:
         self._call(self._reanalyze, [uri])
 
     def _update(self, path: str, text: str | None) -> None:
+        before = self.project.called_names(path)
         if text is None:
             self.project.forget(path)
         else:
             self.project.update(path, text)
-        self._call(self._reanalyze, [u for u, used in self.deps.items() if path in used and to_fs_path(u) != path])
+        calls = self.project.called_names(path) - before  # a new caller of what an analysis asked about
+        self._call(self._reanalyze, [u for u, used in self.deps.items() if to_fs_path(u) != path and (
+            path in used or calls & self.asked.get(u, set()))])
 
     def _reanalyze(self, uris: list[str]) -> None:
         for uri in uris:
