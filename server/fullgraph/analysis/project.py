@@ -102,8 +102,10 @@ class ProjectIndex:
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
         self._calls: _CalledNames | None = None  # which workspace files call a name
+        self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
         self._local = threading.local()  # per thread: a read-only analysis in progress
         self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
+        self._resolutions = 0  # how many of those changes were None
 
     @contextmanager
     def readonly(self):
@@ -171,6 +173,7 @@ class ProjectIndex:
             paths = self._search_paths if self._search_paths is not None else interpreter_paths(self._python)
             self._resolver = Resolver(self.roots, paths)
             self._log.append(None)
+            self._resolutions += 1
         return self._resolver
 
     def in_workspace(self, path: str) -> bool:
@@ -245,6 +248,7 @@ class ProjectIndex:
             if self._calls is not None:
                 self._calls.put(path, _read_text(path))
             self._log.append(path if known and os.path.isfile(path) else None)  # else what imports find may change
+            self._resolutions += self._log[-1] is None
             if self._resolver is not None:
                 self._resolver.clear()  # a new or deleted file changes what imports resolve to
 
@@ -535,7 +539,7 @@ class ProjectIndex:
             self._compile_targets = targets
 
     def call_sites(self, path: str, qualname: str, limit: int | None = None) -> list[tuple[str, CallSite]] | None:
-        """Every call in the workspace that resolves to function or method `qualname` of `path`:
+        """Every call in the other workspace files that resolves to function or method `qualname` of `path`:
         (file, call site) pairs; None when more than `limit` files or calls spell its name (too
         many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
         name = qualname.rpartition(".")[2]
@@ -543,9 +547,15 @@ class ProjectIndex:
         use = getattr(self._local, "use", None)
         if use is not None:
             use.names.add(name)
-        files = self._called().files(name)
+        calls = self._called()
+        files = [f for f in calls.files(name) if f != target[0]]
         if limit is not None and len(files) > limit:
             return None
+        read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
+        known = self._sites.get((target, limit))
+        if known is not None and known[0] == read:
+            return known[1]
+        before = self.misses()
         candidates = []
         for file in files:
             s = self.summary(file)
@@ -555,8 +565,13 @@ class ProjectIndex:
             candidates.extend((file, function.qualname, call) for function in functions for call in function.calls
                               if call.callee.rpartition(".")[2] == name)
             if limit is not None and len(candidates) > limit:
-                return None
-        return [(file, call) for file, caller, call in candidates if self._call_target(file, caller, call.callee) == target]
+                break
+        else:
+            candidates = [c for c in candidates if self._call_target(c[0], c[1], c[2].callee) == target]
+        found = None if limit is not None and len(candidates) > limit else [(file, call) for file, _, call in candidates]
+        if self.misses() == before:
+            self._sites[target, limit] = read, found
+        return found
 
     def _called(self) -> _CalledNames:
         """Which workspace files call a name (not in a read-only analysis: none are known until
@@ -617,10 +632,12 @@ class _CalledNames:
     def __init__(self) -> None:
         self.by_file: dict[str, frozenset[str]] = {}
         self.by_name: dict[str, set[str]] = {}
+        self.versions: dict[str, int] = {}  # file -> how many times its text was read again
 
     def put(self, file: str, text: str | None) -> None:
         for name in self.by_file.get(file, ()):
             self.by_name[name].discard(file)
+        self.versions[file] = self.versions.get(file, 0) + 1
         self.add(file, _text_mark(text)[1])
 
     def add(self, file: str, names: frozenset[str]) -> None:

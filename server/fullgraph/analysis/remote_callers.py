@@ -27,7 +27,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
             found = project.call_sites(index.path, function.qualname, MAX_CALLS)
         except (OSError, RecursionError, ValueError):
             continue
-        callers = sorted({(file, site.caller) for file, site in found or () if file != index.path})
+        callers = sorted({(file, site.caller) for file, site in found or ()})
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
