@@ -90,3 +90,26 @@ def test_configured_source_folders_are_on_the_worker_path(client, tmp_path):
     (target,) = targets_for(str(model), config=load_config(str(model)))
     assert target.paths == (str(tmp_path / "lib"),)
     assert [r["graphs"] for r in client.request(target.payload())["input_sets"]] == [1]
+
+
+SHAPES = fixture("synth_shapes.py")
+
+
+def test_time_series_input_sized_from_the_config(client):
+    result = confirm(client, SHAPES, "SeriesModel")
+    assert result["synthesized"]["description"] == "inputs synthesized: past_values (2, 32, 3)"
+    assert [r["graphs"] for r in result["input_sets"]] == [1]
+
+
+def test_code_sized_for_the_default_head_keeps_the_head_size(client):
+    """Tiny widths break the rotary split; the fallback keeps 128-wide heads with 4 of them."""
+    result = confirm(client, SHAPES, "RotaryModel")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert "RotaryConfig(hidden_size=512, num_attention_heads=4, vocab_size=128)" in result["synthesized"]["example"]
+
+
+def test_inputs_the_error_names_and_larger_images_are_tried(client):
+    result = confirm(client, SHAPES, "PromptedModel")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert result["synthesized"]["description"] == (
+        "inputs synthesized: pixel_values (2, 3, 128, 128), input_ids (2, 16) int64, attention_mask (2, 16) int64")

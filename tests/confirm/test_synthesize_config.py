@@ -43,3 +43,34 @@ def test_per_layer_dicts_and_per_stage_heads():
     out = shrunk(config)
     assert out["per_layer_config"] == {1: "b"} and out["num_attention_heads"] == [1, 2, 2, 2]
     assert out["hidden_sizes"] == [32, 32, 32, 32]
+
+
+def test_a_cycle_of_layer_kinds_puts_each_kind_first():
+    config = Config(num_hidden_layers=26, block_types=["recurrent", "recurrent", "attention"],
+                    out_features=["stage1", "stage2"])
+    out = shrunk(config)
+    assert out["block_types"] == ["recurrent", "attention", "recurrent"] and "out_features" not in out
+
+
+def test_every_special_token_id_below_the_vocabulary():
+    config = Config(vocab_size=32000, eos_token_id=2, blank_token_id=23862, image_token_index=32001)
+    out = shrunk(config)
+    assert out["vocab_size"] == 128 and "eos_token_id" not in out
+    assert {out["blank_token_id"], out["image_token_index"]} == {119, 118}
+
+
+def test_every_nested_config_is_shrunk():
+    config = Config(adaptor_config=Config(hidden_size=1024), text_config=Config(hidden_size=1024))
+    assert shrunk(config) == {"adaptor_config": {"hidden_size": 32}, "text_config": {"hidden_size": 32}}
+
+
+def test_head_size_kept_on_request():
+    config = Config(hidden_size=4096, num_attention_heads=32, text_config=Config(hidden_size=2048, num_attention_heads=8))
+    assert shrunk(config, head_size=True) == {"hidden_size": 512, "num_attention_heads": 4,
+                                              "text_config": {"hidden_size": 1024, "num_attention_heads": 4}}
+
+
+def test_rope_sections_follow_the_rotated_part_of_the_head():
+    config = Config(hidden_size=4096, num_attention_heads=32, head_dim=32,
+                    rope_parameters={"mrope_section": [8, 12, 12], "partial_rotary_factor": 0.5})
+    assert shrunk(config)["rope_parameters"]["mrope_section"] == [2, 3, 3]

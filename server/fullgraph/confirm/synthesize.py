@@ -18,6 +18,7 @@ it, so the factory offered to the user is the one that ran.
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 from dataclasses import dataclass
 
@@ -36,8 +37,9 @@ TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_tok
               "cls_token_id", "mask_token_id", "unk_token_id")
 LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
 EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
-SUB_CONFIGS = ("text_config", "vision_config", "audio_config", "encoder_config", "decoder_config", "encoder",
-               "decoder", "backbone_config", "qformer_config")
+TOKEN_SUFFIXES = ("_token_id", "_token_index")
+TRIALS = 6  # eager runs of input layouts per config before falling back
+LARGE_IMAGE = 128  # the side of the larger images tried (once: memory grows with its square)
 
 
 class CannotSynthesize(Exception):
@@ -112,14 +114,15 @@ class Synthesized:
         return "\n".join(lines) + "\n"
 
 
-def synthesize(module, target: str, torch) -> Synthesized:
-    """A tiny instance of class ``target`` of ``module`` and inputs for it; CannotSynthesize otherwise."""
+def synthesize(module, target: str, torch, trial=None) -> Synthesized:
+    """A tiny instance of class ``target`` of ``module`` and inputs for it; CannotSynthesize otherwise.
+    ``trial(built)`` runs a candidate eagerly: None when it ran, else the error it raised."""
     cls = getattr(module, target, None)
     if not isinstance(cls, type):
         raise CannotSynthesize(f"{target} is not a class of {module.__name__}")
     config_cls = config_class(cls)
     if config_cls is not None:
-        return hugging_face(cls, config_cls, module, torch)
+        return hugging_face(cls, config_cls, module, torch, trial)
     if not issubclass(cls, torch.nn.Module):
         raise CannotSynthesize(f"{target} is not a torch.nn.Module")
     required = [p.name for p in parameters(cls.__init__) if p.default is inspect.Parameter.empty]
@@ -156,8 +159,11 @@ def config_class(cls) -> type | None:
 # --- Hugging Face-style models ----------------------------------------------------------
 
 
-def shrunk(config) -> dict:
-    """Overrides that make ``config`` tiny, by key name (sub-configs as dicts of their own overrides)."""
+def shrunk(config, head_size: bool = False) -> dict:
+    """Overrides that make ``config`` tiny, by key name (sub-configs as dicts of their own overrides).
+
+    With ``head_size``, the width is the shrunk head count times the original head size, for code
+    sized on the default head size (rotary sections written in the model, not the config)."""
     values = {k: v for k, v in vars(config).items() if not k.startswith("_")}
     out: dict = {}
 
@@ -173,6 +179,8 @@ def shrunk(config) -> dict:
     for k, v in values.items():  # per-layer lists (layer_types, ...) and dicts follow their layer count
         if isinstance(v, (list, tuple)) and len(v) in layers and len(v) > 1 and k not in LIST_WIDTHS:
             out[k] = first_of_each(list(v), layers[len(v)])
+        elif layers and repeating_pattern(v) and list(v) != first_of_each(list(v), len(v)):
+            out[k] = first_of_each(list(v), len(v))  # a cycle over the layers: each kind among the first ones
         elif isinstance(v, dict) and v and layers and all(isinstance(i, int) for i in v):
             kept = min(layers.values())
             if any(i >= kept for i in v):
@@ -197,20 +205,27 @@ def shrunk(config) -> dict:
     lower(("vocab_size",), VOCAB)
     vocab = out.get("vocab_size", values.get("vocab_size"))
     if isinstance(vocab, int):
-        for k in TOKEN_KEYS:
+        keys = [*TOKEN_KEYS, *sorted(k for k in values if k.endswith(TOKEN_SUFFIXES) and k not in TOKEN_KEYS)]
+        for n, k in enumerate(keys):  # any special token (blank, image...): distinct ids below the vocabulary
             v = values.get(k)
-            if isinstance(v, int) and v >= vocab:
-                out[k] = vocab - 1 - TOKEN_KEYS.index(k)
+            if isinstance(v, int) and not isinstance(v, bool) and v >= vocab:
+                out[k] = max(vocab - 1 - n, 0)
             elif isinstance(v, list) and any(isinstance(t, int) and t >= vocab for t in v):
                 out[k] = [min(t, vocab - 1) for t in v]
     heads = out.get("num_attention_heads", values.get("num_attention_heads"))
     width = out.get("hidden_size", values.get("hidden_size"))
     head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
         width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
+    if head_size and "hidden_size" in out and isinstance(heads, int) and not isinstance(values.get("head_dim"), int):
+        original = values["hidden_size"] // values.get("num_attention_heads", heads)
+        out["hidden_size"] = heads * original  # the default head size kept, with few heads
+        head_dim = original
     for k in ("rope_parameters", "rope_scaling"):
         rope = values.get(k)
         if head_dim and isinstance(rope, dict) and isinstance(rope.get("mrope_section"), list):
-            sections = fit_sections(rope["mrope_section"], head_dim // 2)
+            partial = rope.get("partial_rotary_factor", values.get("partial_rotary_factor"))
+            rotary = int(head_dim * partial) if isinstance(partial, (int, float)) and 0 < partial <= 1 else head_dim
+            sections = fit_sections(rope["mrope_section"], rotary // 2)  # half the rotated part of a head
             if sections != rope["mrope_section"]:
                 out[k] = {**rope, "mrope_section": sections}
     image, patch = values.get("image_size"), values.get("patch_size")
@@ -225,14 +240,19 @@ def shrunk(config) -> dict:
     depths = values.get("depths")
     if isinstance(depths, (list, tuple)) and all(isinstance(x, int) for x in depths):
         out["depths"] = [1] * len(depths)
-    for k in SUB_CONFIGS:
-        sub = values.get(k)
-        if sub is not None and hasattr(sub, "to_dict") and not isinstance(sub, type):
-            inner = shrunk(sub)
+    for k, sub in values.items():  # every nested config (text, vision, audio, adaptor...), recursively
+        if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
+            inner = shrunk(sub, head_size)
             if inner:  # only the overrides: the sub-config class fills in the rest
                 kind = getattr(sub, "model_type", None)
                 out[k] = {"model_type": kind, **inner} if isinstance(kind, str) and kind else inner
     return out
+
+
+def repeating_pattern(v) -> bool:
+    """Whether ``v`` is a list of layer kinds that repeats (``["recurrent", "recurrent", "attention"]``)."""
+    return (isinstance(v, (list, tuple)) and len(v) > 2 and all(isinstance(x, str) for x in v)
+            and 1 < len(set(v)) < len(v))
 
 
 def fit_sections(sections: list, total: int) -> list:
@@ -256,69 +276,152 @@ def first_of_each(values: list, n: int) -> list:
     return kept + values[: n - len(kept)]
 
 
-def tiny_config(config_cls):
+def tiny_config(config_cls, head_size: bool = False):
     """The class's default config made tiny, and the overrides used (the source repeats them)."""
     try:
         default = config_cls()
     except Exception as e:  # a config that needs arguments
         raise CannotSynthesize(f"{config_cls.__name__}() raised {type(e).__name__}: {e}") from None
-    overrides = shrunk(default)
+    overrides = shrunk(default, head_size)
     try:
         return config_cls(**overrides), overrides
     except Exception as e:
         raise CannotSynthesize(f"a tiny {config_cls.__name__} raised {type(e).__name__}: {e}") from None
 
 
-def main_inputs(cls, config, model) -> list[Input]:
-    """Inputs named after the model's main input, from the config's sizes."""
-    accepted = {p.name for p in parameters(type(model).forward)}
-    main = getattr(cls, "main_input_name", None)
-    if not isinstance(main, str) or main not in accepted:
-        main = next(iter(p.name for p in parameters(type(model).forward)), None)
+class Sizes:
+    """Integer sizes read from a config and its nested configs (own values first)."""
 
-    def size(*keys, default):
-        """The first int config value (own, then sub-configs') among ``keys``."""
+    def __init__(self, config):
+        nested = [v for v in vars(config).values() if hasattr(v, "to_dict") and hasattr(v, "__dict__")]
+        self.configs = [config, *nested]
+
+    def __call__(self, *keys, default):
         for key in keys:
-            for c in (config, *(getattr(config, s, None) for s in SUB_CONFIGS)):
-                v = getattr(c, key, None) if c is not None else None
+            for c in self.configs:
+                v = getattr(c, key, None)
                 if isinstance(v, int) and not isinstance(v, bool):
                     return v
         return default
 
+
+def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
+    """The input called ``name`` (with the mask that goes with it), sized from the config; None when unknown."""
     vocab = size("vocab_size", default=VOCAB)
-    inputs: list[Input]
-    if main in ("input_ids", "decoder_input_ids"):
-        inputs = [Input(main, (BATCH, SEQ), "ids", vocab)]
-        if "attention_mask" in accepted:
+    if name in ("input_ids", "decoder_input_ids"):
+        inputs = [Input(name, (BATCH, SEQ if name == "input_ids" else SEQ // 2), "ids", vocab)]
+        if name == "input_ids" and "attention_mask" in accepted:
             inputs.append(Input("attention_mask", (BATCH, SEQ), "mask"))
-    elif main == "pixel_values":
+        return inputs
+    if name in ("pixel_values", "pixel_values_videos"):
         image = size("image_size", "img_size", default=32)
-        inputs = [Input(main, (BATCH, size("num_channels", "in_chans", default=3), image, image))]
-    elif main == "input_values":
-        inputs = [Input(main, (BATCH, 4000))]
-    elif main == "input_features":
+        return [Input(name, (BATCH, size("num_channels", "in_chans", default=3), image, image))]
+    if name == "input_values":
+        return [Input(name, (BATCH, 4000))]
+    if name == "input_features":
         mel = size("num_mel_bins", default=0)
         if mel:
-            inputs = [Input(main, (BATCH, mel, 2 * size("max_source_positions", default=POSITIONS)))]
-        else:
-            width = size("input_feat_per_channel", "feature_size", default=80) * size("input_channels", default=1)
-            inputs = [Input(main, (BATCH, SEQ * 4, width))]
-            if "attention_mask" in accepted:
-                inputs.append(Input("attention_mask", (BATCH, SEQ * 4), "mask"))
-    else:
-        raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
+            return [Input(name, (BATCH, mel, 2 * size("max_source_positions", default=POSITIONS)))]
+        width = size("input_feat_per_channel", "feature_size", default=80) * size("input_channels", default=1)
+        inputs = [Input(name, (BATCH, SEQ * 4, width))]
+        if "attention_mask" in accepted:
+            inputs.append(Input("attention_mask", (BATCH, SEQ * 4), "mask"))
+        return inputs
+    if name == "past_values":  # a time series: context (plus the largest lag) steps of each channel
+        context = size("context_length", default=SEQ * 2)
+        context = context if context <= 8 * SEQ else max(4 * size("patch_length", default=SEQ), SEQ * 2)
+        lags = getattr(size.configs[0], "lags_sequence", None) or [0]
+        context += max((x for x in lags if isinstance(x, int)), default=0)
+        channels = size("num_input_channels", "input_size", default=1)
+        return [Input(name, (BATCH, context, channels) if channels > 1 else (BATCH, context))]
+    return None
+
+
+def input_names(cls, config, model) -> tuple[str, list[str]]:
+    """The main input's name and the other inputs to make: the forward's required parameters, the
+    images of a dual encoder, the decoder's ids of an encoder-decoder."""
+    params = parameters(type(model).forward)
+    accepted = {p.name for p in params}
+    main = getattr(cls, "main_input_name", None)
+    if not isinstance(main, str) or main not in accepted:
+        main = next(iter(p.name for p in params), None)
+    names = [p.name for p in params if p.default is inspect.Parameter.empty and p.name != main]
     vision = getattr(config, "vision_config", None) is not None
     image_tokens = any(getattr(config, k, None) is not None for k in ("image_token_id", "image_token_index"))
     if main == "input_ids" and "pixel_values" in accepted and vision and not image_tokens:
-        image = size("image_size", default=32)  # a dual encoder (CLIP-style) takes text and images together
-        inputs.append(Input("pixel_values", (BATCH, size("num_channels", default=3), image, image)))
+        names.append("pixel_values")  # a dual encoder (CLIP-style) takes text and images together
     if getattr(config, "is_encoder_decoder", False) and "decoder_input_ids" in accepted and main != "decoder_input_ids":
-        inputs.append(Input("decoder_input_ids", (BATCH, SEQ // 2), "ids", vocab))
+        names.append("decoder_input_ids")
+    return main, names
+
+
+def main_inputs(cls, config, model) -> list[Input]:
+    """Inputs named after the model's main input and its other required ones, from the config's sizes."""
+    accepted = {p.name for p in parameters(type(model).forward)}
+    size = Sizes(config)
+    main, others = input_names(cls, config, model)
+    inputs = make_input(main, size, accepted) if main else None
+    if inputs is None:
+        raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
+    for name in others:
+        made = make_input(name, size, accepted)
+        if made is None:
+            raise CannotSynthesize(f"{cls.__name__}'s input {name!r} is not one fullgraph knows how to make")
+        inputs += [i for i in made if i.name not in {j.name for j in inputs}]
     return inputs
 
 
-def hugging_face(cls, config_cls, module, torch) -> Synthesized:
-    config, overrides = tiny_config(config_cls)
+def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
+    """Inputs to try when the first ones raised: inputs the error names that the forward accepts,
+    time-major audio features, larger images, a series with its channel axis."""
+    have = {i.name for i in inputs}
+    out = []
+    named = [n for n in sorted(accepted - have) if re.search(rf"\b{re.escape(n)}\b", error)]
+    added = [i for n in named for i in make_input(n, size, accepted) or () if i.name not in have]
+    if added:
+        out.append(inputs + added)
+    for k, i in enumerate(inputs):
+        if i.name == "input_features" and len(i.shape) == 3:
+            out.append([*inputs[:k], Input(i.name, (i.shape[0], i.shape[2], i.shape[1])), *inputs[k + 1 :]])
+        if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
+            out.append([*inputs[:k], Input(i.name, (*i.shape[:2], LARGE_IMAGE, LARGE_IMAGE)), *inputs[k + 1 :]])
+        if i.name == "past_values" and len(i.shape) == 2:
+            out.append([*inputs[:k], Input(i.name, (*i.shape, 1)), *inputs[k + 1 :]])
+    return out
+
+
+def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
+    """The first tiny model and inputs that run eagerly (``trial`` returns None, or the error raised):
+    the tiny config, then one that keeps the default head size; the main inputs, then the layouts
+    their error suggests. With none that runs, the first built (its run says what failed)."""
+    first, problem = None, None
+    for head_size in (False, True):
+        try:
+            built, config = hugging_face_built(cls, config_cls, module, head_size)
+        except CannotSynthesize as e:
+            problem = problem or e
+            continue
+        if trial is None:
+            return built
+        first = first or built
+        accepted = {p.name for p in parameters(type(built.model).forward)}
+        candidates, seen = [built.inputs], []
+        while candidates and len(seen) < TRIALS:
+            inputs = candidates.pop(0)
+            seen.append(inputs)
+            attempt = Synthesized(built.model, inputs, False, built.build, built.imports)
+            error = trial(attempt)
+            if error is None:
+                return attempt
+            candidates += [c for c in other_layouts(inputs, error, Sizes(config), accepted)
+                           if c not in seen and c not in candidates]
+    if first is not None:
+        return first
+    raise problem
+
+
+def hugging_face_built(cls, config_cls, module, head_size: bool) -> tuple[Synthesized, object]:
+    config, overrides = tiny_config(config_cls, head_size)
     try:
         model = cls(config).eval()
     except Exception as e:
@@ -328,7 +431,7 @@ def hugging_face(cls, config_cls, module, torch) -> Synthesized:
     imports = [] if getattr(module, name, None) is config_cls else [f"from {config_cls.__module__} import {name}"]
     args = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
     build = [f"config = {name}({args})", f"model = {cls.__name__}(config).eval()"]
-    return Synthesized(model, inputs, positional=False, build=build, imports=imports)
+    return Synthesized(model, inputs, positional=False, build=build, imports=imports), config
 
 
 # --- plain modules ----------------------------------------------------------------------

@@ -206,13 +206,19 @@ def synthesized_sets(module, request: dict) -> list[tuple]:
     target = request["target"]
     seed_all()
     try:
-        built = synthesize.synthesize(module, target, torch)
+        built = synthesize.synthesize(module, target, torch, trial=lambda b: eager_error(torch, b.sets(torch)[0]))
     except synthesize.CannotSynthesize as e:
         raise UserError("factory", f"no factory for {target}, and none could be synthesized: {e}; "
                         f"{how_to_add(module.__file__, target)}") from None
     request["synthesized"] = {"description": built.description(), "example": built.example(target)}
     seed_all()
     return built.sets(torch)
+
+
+def eager_error(torch, sample: tuple) -> str | None:
+    """What a sample set raises when run eagerly, or None when it runs."""
+    result = run_eager(torch, *sample)
+    return result.text if isinstance(result, RaisedError) else None
 
 
 def valid_set(s) -> bool:
