@@ -113,3 +113,9 @@ def test_inputs_the_error_names_and_larger_images_are_tried(client):
     assert not any(r.get("error") for r in result["input_sets"])
     assert result["synthesized"]["description"] == (
         "inputs synthesized: pixel_values (2, 3, 128, 128), input_ids (2, 16) int64, attention_mask (2, 16) int64")
+
+
+def test_widths_tied_in_the_code_keep_the_default_widths(client):
+    result = confirm(client, SHAPES, "LayoutModel")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert "LayoutConfig(num_hidden_layers=2, vocab_size=128)" in result["synthesized"]["example"]

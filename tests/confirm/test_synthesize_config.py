@@ -66,7 +66,7 @@ def test_every_nested_config_is_shrunk():
 
 def test_head_size_kept_on_request():
     config = Config(hidden_size=4096, num_attention_heads=32, text_config=Config(hidden_size=2048, num_attention_heads=8))
-    assert shrunk(config, head_size=True) == {"hidden_size": 512, "num_attention_heads": 4,
+    assert shrunk(config, widths="head") == {"hidden_size": 512, "num_attention_heads": 4,
                                               "text_config": {"hidden_size": 1024, "num_attention_heads": 4}}
 
 
@@ -74,3 +74,9 @@ def test_rope_sections_follow_the_rotated_part_of_the_head():
     config = Config(hidden_size=4096, num_attention_heads=32, head_dim=32,
                     rope_parameters={"mrope_section": [8, 12, 12], "partial_rotary_factor": 0.5})
     assert shrunk(config)["rope_parameters"]["mrope_section"] == [2, 3, 3]
+
+
+def test_kept_widths_shrink_only_depth_vocabulary_and_images():
+    config = Config(hidden_size=768, num_attention_heads=12, num_key_value_heads=4, intermediate_size=3072,
+                    num_hidden_layers=12, vocab_size=30000, image_size=448, patch_size=14)
+    assert shrunk(config, widths="keep") == {"num_hidden_layers": 2, "vocab_size": 128, "image_size": 128}

@@ -39,6 +39,7 @@ LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
 EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
 TOKEN_SUFFIXES = ("_token_id", "_token_index")
 TRIALS = 6  # eager runs of input layouts per config before falling back
+KEPT_WIDTH = 4096  # the widest feed-forward a config may have to be tried with its default widths
 LARGE_IMAGE = 128  # the side of the larger images tried (once: memory grows with its square)
 
 
@@ -159,21 +160,23 @@ def config_class(cls) -> type | None:
 # --- Hugging Face-style models ----------------------------------------------------------
 
 
-def shrunk(config, head_size: bool = False) -> dict:
+def shrunk(config, widths: str = "tiny") -> dict:
     """Overrides that make ``config`` tiny, by key name (sub-configs as dicts of their own overrides).
 
-    With ``head_size``, the width is the shrunk head count times the original head size, for code
-    sized on the default head size (rotary sections written in the model, not the config)."""
+    ``widths`` is ``tiny`` (32 wide), ``head`` (the shrunk head count times the default head size,
+    for code sized on it: rotary sections written in the model, not the config) or ``keep`` (the
+    default widths and heads, 128-pixel images: only depth, vocabulary, positions and experts
+    shrink, for sizes tied to each other in ways no key name tells)."""
     values = {k: v for k, v in vars(config).items() if not k.startswith("_")}
     out: dict = {}
 
-    def lower(keys, to):
-        for k in keys:
+    def lower(keys, to, width=False):
+        for k in keys if not (width and widths == "keep") else ():
             if isinstance(values.get(k), int) and not isinstance(values[k], bool) and values[k] > to:
                 out[k] = to
 
-    lower(WIDTHS, WIDTH)
-    lower(FFNS, FFN)
+    lower(WIDTHS, WIDTH, width=True)
+    lower(FFNS, FFN, width=True)
     lower(LAYER_KEYS, LAYERS)
     layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
     for k, v in values.items():  # per-layer lists (layer_types, ...) and dicts follow their layer count
@@ -185,18 +188,18 @@ def shrunk(config, head_size: bool = False) -> dict:
             kept = min(layers.values())
             if any(i >= kept for i in v):
                 out[k] = {i: x for i, x in v.items() if i < kept}
-    for k in HEAD_KEYS:  # per-stage head counts (hierarchical vision models) must divide 32-wide stages
+    for k in HEAD_KEYS if widths != "keep" else ():  # per-stage head counts must divide 32-wide stages
         v = values.get(k)
         if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) for x in v):
             out[k] = [min(x, 2) for x in v]
-    lower(HEAD_KEYS, HEADS)
+    lower(HEAD_KEYS, HEADS, width=True)
     lower(EXPERT_KEYS, 4)
     lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
     lower(("n_group", "num_expert_group", "topk_group"), 1)
-    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups"), 1)
-    lower(("rotary_dim",), WIDTH // HEADS)  # an explicit head_dim stays: rope sections are sized on it
-    lower(("kv_lora_rank", "q_lora_rank"), 16)
-    for k in KV_HEAD_KEYS:
+    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups"), 1, width=True)
+    lower(("rotary_dim",), WIDTH // HEADS, width=True)  # an explicit head_dim stays: rope sections use it
+    lower(("kv_lora_rank", "q_lora_rank"), 16, width=True)
+    for k in KV_HEAD_KEYS if widths != "keep" else ():
         v = values.get(k)
         if isinstance(v, int) and v > 0:
             heads = next((values[h] for h in HEAD_KEYS if isinstance(values.get(h), int)), v)
@@ -216,7 +219,7 @@ def shrunk(config, head_size: bool = False) -> dict:
     width = out.get("hidden_size", values.get("hidden_size"))
     head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
         width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
-    if head_size and "hidden_size" in out and isinstance(heads, int) and not isinstance(values.get("head_dim"), int):
+    if widths == "head" and "hidden_size" in out and isinstance(heads, int) and not isinstance(values.get("head_dim"), int):
         original = values["hidden_size"] // values.get("num_attention_heads", heads)
         out["hidden_size"] = heads * original  # the default head size kept, with few heads
         head_dim = original
@@ -229,11 +232,13 @@ def shrunk(config, head_size: bool = False) -> dict:
             if sections != rope["mrope_section"]:
                 out[k] = {**rope, "mrope_section": sections}
     image, patch = values.get("image_size"), values.get("patch_size")
-    if isinstance(image, int) and image > 32:
+    if isinstance(image, int) and widths == "keep" and image > LARGE_IMAGE:
+        out["image_size"] = LARGE_IMAGE  # patches and windows kept: a size they still divide
+    elif isinstance(image, int) and image > 32 and widths != "keep":
         out["image_size"] = 32
         if isinstance(patch, int) and patch > 8:
             out["patch_size"] = 8
-    for k in LIST_WIDTHS:
+    for k in LIST_WIDTHS if widths != "keep" else ():
         v = values.get(k)
         if isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
             out[k] = [min(x, WIDTH) for x in v]
@@ -242,7 +247,7 @@ def shrunk(config, head_size: bool = False) -> dict:
         out["depths"] = [1] * len(depths)
     for k, sub in values.items():  # every nested config (text, vision, audio, adaptor...), recursively
         if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
-            inner = shrunk(sub, head_size)
+            inner = shrunk(sub, widths)
             if inner:  # only the overrides: the sub-config class fills in the rest
                 kind = getattr(sub, "model_type", None)
                 out[k] = {"model_type": kind, **inner} if isinstance(kind, str) and kind else inner
@@ -276,17 +281,26 @@ def first_of_each(values: list, n: int) -> list:
     return kept + values[: n - len(kept)]
 
 
-def tiny_config(config_cls, head_size: bool = False):
+def tiny_config(config_cls, widths: str = "tiny"):
     """The class's default config made tiny, and the overrides used (the source repeats them)."""
     try:
         default = config_cls()
     except Exception as e:  # a config that needs arguments
         raise CannotSynthesize(f"{config_cls.__name__}() raised {type(e).__name__}: {e}") from None
-    overrides = shrunk(default, head_size)
+    if widths == "keep" and widest(default) > KEPT_WIDTH:
+        raise CannotSynthesize(f"{config_cls.__name__} is too wide to keep its widths")
+    overrides = shrunk(default, widths)
     try:
         return config_cls(**overrides), overrides
     except Exception as e:
         raise CannotSynthesize(f"a tiny {config_cls.__name__} raised {type(e).__name__}: {e}") from None
+
+
+def widest(config, depth: int = 0) -> int:
+    """The largest width (hidden or feed-forward size) of a config and its nested configs."""
+    values = [v for v in vars(config).values() if hasattr(v, "to_dict") and hasattr(v, "__dict__")] if depth < 4 else []
+    own = [v for k, v in vars(config).items() if k in WIDTHS + FFNS and isinstance(v, int)]
+    return max([*own, *(widest(v, depth + 1) for v in values), 0])
 
 
 class Sizes:
@@ -392,12 +406,13 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -
 
 def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     """The first tiny model and inputs that run eagerly (``trial`` returns None, or the error raised):
-    the tiny config, then one that keeps the default head size; the main inputs, then the layouts
-    their error suggests. With none that runs, the first built (its run says what failed)."""
+    the tiny config, then one that keeps the default head size, then (narrow models) the default
+    widths; the main inputs, then the layouts their error suggests. With none that runs, the first
+    built (its run says what failed)."""
     first, problem = None, None
-    for head_size in (False, True):
+    for widths in ("tiny", "head", "keep") if trial else ("tiny",):
         try:
-            built, config = hugging_face_built(cls, config_cls, module, head_size)
+            built, config = hugging_face_built(cls, config_cls, module, widths)
         except CannotSynthesize as e:
             problem = problem or e
             continue
@@ -420,8 +435,8 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     raise problem
 
 
-def hugging_face_built(cls, config_cls, module, head_size: bool) -> tuple[Synthesized, object]:
-    config, overrides = tiny_config(config_cls, head_size)
+def hugging_face_built(cls, config_cls, module, widths: str) -> tuple[Synthesized, object]:
+    config, overrides = tiny_config(config_cls, widths)
     try:
         model = cls(config).eval()
     except Exception as e:
