@@ -119,3 +119,17 @@ def test_widths_tied_in_the_code_keep_the_default_widths(client):
     result = confirm(client, SHAPES, "LayoutModel")
     assert not any(r.get("error") for r in result["input_sets"])
     assert "LayoutConfig(num_hidden_layers=2, vocab_size=128)" in result["synthesized"]["example"]
+
+
+def test_flattened_patches_with_their_grid(client):
+    result = confirm(client, SHAPES, "PatchTower")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert result["synthesized"]["description"] == "inputs synthesized: hidden_states (32, 1176), grid_thw (2, 3) int64"
+    assert "grid_thw = torch.tensor([[1, 4, 4], [1, 4, 4]])" in result["synthesized"]["example"]
+
+
+def test_embeddings_as_the_main_input(client):
+    result = confirm(client, SHAPES, "EmbedsEncoder")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert result["synthesized"]["description"] == (
+        "inputs synthesized: inputs_embeds (2, 16, 32), attention_mask (2, 16) int64")

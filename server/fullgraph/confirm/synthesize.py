@@ -49,14 +49,18 @@ class CannotSynthesize(Exception):
 
 @dataclass
 class Input:
-    """One synthesized input: a name, a shape, a kind (``ids``, ``mask``, ``float``) and the id range."""
+    """One synthesized input: a name, a shape, a kind (``ids``, ``mask``, ``float``, ``rows``: the
+    integer rows ``value``) and the id range."""
 
     name: str
     shape: tuple
     kind: str = "float"
     high: int = 0
+    value: tuple = ()
 
     def make(self, torch):
+        if self.kind == "rows":
+            return torch.tensor(self.value)
         if self.kind == "ids":
             return torch.randint(0, self.high, self.shape)
         if self.kind == "mask":
@@ -67,6 +71,8 @@ class Input:
 
     def source(self) -> list[str]:
         shape = "(" + ", ".join(map(str, self.shape)) + ("," if len(self.shape) == 1 else "") + ")"
+        if self.kind == "rows":
+            return [f"{self.name} = torch.tensor({list(map(list, self.value)) if self.shape[1:] else list(self.value)})"]
         if self.kind == "ids":
             return [f"{self.name} = torch.randint(0, {self.high}, {shape})"]
         if self.kind == "mask":
@@ -76,7 +82,7 @@ class Input:
 
     def describe(self) -> str:
         dims = "(" + ", ".join(map(str, self.shape)) + ")"
-        return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask") else "")
+        return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask", "rows") else "")
 
 
 @dataclass
@@ -322,6 +328,8 @@ class Sizes:
 def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
     """The input called ``name`` (with the mask that goes with it), sized from the config; None when unknown."""
     vocab = size("vocab_size", default=VOCAB)
+    if "grid_thw" in accepted and name in ("hidden_states", "pixel_values", "grid_thw", "merge_sizes"):
+        return flat_patches(name, size)
     if name in ("input_ids", "decoder_input_ids"):
         inputs = [Input(name, (BATCH, SEQ if name == "input_ids" else SEQ // 2), "ids", vocab)]
         if name == "input_ids" and "attention_mask" in accepted:
@@ -341,6 +349,11 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
         if "attention_mask" in accepted:
             inputs.append(Input("attention_mask", (BATCH, SEQ * 4), "mask"))
         return inputs
+    if name.endswith("inputs_embeds") or name == "input_embeds":  # embeddings: (batch, sequence, width)
+        inputs = [Input(name, (BATCH, SEQ, size(*WIDTHS, default=WIDTH)))]
+        if "attention_mask" in accepted:
+            inputs.append(Input("attention_mask", (BATCH, SEQ), "mask"))
+        return inputs
     if name == "past_values":  # a time series: context (plus the largest lag) steps of each channel
         context = size("context_length", default=SEQ * 2)
         context = context if context <= 8 * SEQ else max(4 * size("patch_length", default=SEQ), SEQ * 2)
@@ -349,6 +362,20 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
         channels = size("num_input_channels", "input_size", default=1)
         return [Input(name, (BATCH, context, channels) if channels > 1 else (BATCH, context))]
     return None
+
+
+def flat_patches(name: str, size: Sizes) -> list[Input]:
+    """Images cut into flattened patches (Qwen-style vision towers): two images of ``grid_thw``
+    (1 frame, a 2x2 grid of merged patch blocks each), one row of channels x frames x patch pixels per patch."""
+    merge = size("spatial_merge_size", "merge_size", default=2)
+    side = 2 * merge
+    if name == "grid_thw":
+        return [Input(name, (BATCH, 3), "rows", value=((1, side, side),) * BATCH)]
+    if name == "merge_sizes":
+        return [Input(name, (BATCH,), "rows", value=(merge,) * BATCH)]
+    patch = size("patch_size", default=14)
+    row = size("in_channels", "num_channels", default=3) * size("temporal_patch_size", default=1) * patch * patch
+    return [Input(name, (BATCH * side * side, row))]
 
 
 def input_names(cls, config, model) -> tuple[str, list[str]]:
