@@ -133,3 +133,10 @@ def test_embeddings_as_the_main_input(client):
     assert not any(r.get("error") for r in result["input_sets"])
     assert result["synthesized"]["description"] == (
         "inputs synthesized: inputs_embeds (2, 16, 32), attention_mask (2, 16) int64")
+
+
+def test_one_named_input_at_a_time_and_the_width_a_linear_asks_for(client):
+    result = confirm(client, SHAPES, "StackedSpeechModel")
+    assert not any(r.get("error") for r in result["input_sets"])
+    assert result["synthesized"]["description"] == (
+        "inputs synthesized: input_ids (2, 16) int64, input_features (2, 64, 320)")

@@ -80,3 +80,22 @@ def test_kept_widths_shrink_only_depth_vocabulary_and_images():
     config = Config(hidden_size=768, num_attention_heads=12, num_key_value_heads=4, intermediate_size=3072,
                     num_hidden_layers=12, vocab_size=30000, image_size=448, patch_size=14)
     assert shrunk(config, widths="keep") == {"num_hidden_layers": 2, "vocab_size": 128, "image_size": 128}
+
+
+class Backbone(Config):
+    def __init__(self, hidden_size=4096, num_hidden_layers=32, out_features=("stage32",), **kwargs):
+        super().__init__(hidden_size=hidden_size, num_hidden_layers=num_hidden_layers, out_features=list(out_features),
+                         **kwargs)
+
+
+def test_a_nested_config_keeps_what_its_parent_chose():
+    """A sub-config rebuilt from overrides alone would take its class's defaults (4096 wide)."""
+    config = Config(backbone_config=Backbone(hidden_size=1024, num_hidden_layers=12, out_features=["stage3", "stage12"]))
+    assert shrunk(config, widths="keep") == {"backbone_config": {"hidden_size": 1024, "num_hidden_layers": 2,
+                                                                 "out_features": ["stage2"]}}
+
+
+def test_backbone_stages_handed_on_stay_among_the_layers_left():
+    config = Config(num_hidden_layers=12, out_indices=[1, 4, 12], out_features=["stage1", "stage4", "stage12"])
+    out = shrunk(config)
+    assert out["out_indices"] == [1, 2] and out["out_features"] == ["stage1", "stage2"]

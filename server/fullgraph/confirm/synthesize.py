@@ -194,6 +194,14 @@ def shrunk(config, widths: str = "tiny") -> dict:
             kept = min(layers.values())
             if any(i >= kept for i in v):
                 out[k] = {i: x for i, x in v.items() if i < kept}
+    if layers:  # the stages a backbone hands on, among those left
+        kept = min(layers.values())
+        for k, v in ((k, getattr(config, k, None)) for k in ("out_indices", "out_features")):  # properties too
+            if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) or stage_number(x) for x in v):
+                fit = sorted({min(x if isinstance(x, int) else stage_number(x), kept) for x in v})
+                new = fit if k == "out_indices" else [f"stage{n}" for n in fit]
+                if new != list(v):
+                    out[k] = new
     for k in HEAD_KEYS if widths != "keep" else ():  # per-stage head counts must divide 32-wide stages
         v = values.get(k)
         if isinstance(v, (list, tuple)) and v and all(isinstance(x, int) for x in v):
@@ -254,10 +262,27 @@ def shrunk(config, widths: str = "tiny") -> dict:
     for k, sub in values.items():  # every nested config (text, vision, audio, adaptor...), recursively
         if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
             inner = shrunk(sub, widths)
-            if inner:  # only the overrides: the sub-config class fills in the rest
+            if inner:  # the overrides and what the parent set apart from the sub-config class's defaults
                 kind = getattr(sub, "model_type", None)
-                out[k] = {"model_type": kind, **inner} if isinstance(kind, str) and kind else inner
+                out[k] = {**({"model_type": kind} if isinstance(kind, str) and kind else {}), **own_values(sub), **inner}
     return out
+
+
+def stage_number(name) -> int:
+    """N of a backbone stage called ``stageN`` (0 otherwise)."""
+    return int(name[5:]) if isinstance(name, str) and name.startswith("stage") and name[5:].isdigit() else 0
+
+
+def own_values(config) -> dict:
+    """The values of a nested config that differ from its class's defaults (a parent's choices,
+    lost when the sub-config is rebuilt from overrides alone)."""
+    try:
+        default = type(config)().to_dict()
+        values = config.to_dict()
+    except Exception:  # a class that needs arguments: the overrides alone
+        return {}
+    return {k: v for k, v in values.items()
+            if not k.startswith("_") and k not in ("transformers_version", "model_type") and default.get(k, v) != v}
 
 
 def repeating_pattern(v) -> bool:
@@ -413,15 +438,20 @@ def main_inputs(cls, config, model) -> list[Input]:
 
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
-    """Inputs to try when the first ones raised: inputs the error names that the forward accepts,
-    time-major audio features, larger images, a series with its channel axis."""
+    """Inputs to try when the first ones raised: each input the error names that the forward accepts
+    (``exactly one of A or B``: A, then B), the width a linear layer asked for, time-major audio
+    features, larger images, a series with its channel axis."""
     have = {i.name for i in inputs}
     out = []
-    named = [n for n in sorted(accepted - have) if re.search(rf"\b{re.escape(n)}\b", error)]
-    added = [i for n in named for i in make_input(n, size, accepted) or () if i.name not in have]
-    if added:
-        out.append(inputs + added)
+    named = sorted((m.start(), n) for n in accepted - have if (m := re.search(rf"\b{re.escape(n)}\b", error)))
+    for _, n in named:
+        added = [i for i in make_input(n, size, accepted) or () if i.name not in have]
+        if added:
+            out.append(inputs + added)
+    widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
     for k, i in enumerate(inputs):
+        if widths and i.kind == "float" and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
+            out.append([*inputs[:k], Input(i.name, (*i.shape[:-1], int(widths[2]))), *inputs[k + 1 :]])
         if i.name == "input_features" and len(i.shape) == 3:
             out.append([*inputs[:k], Input(i.name, (i.shape[0], i.shape[2], i.shape[1])), *inputs[k + 1 :]])
         if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
