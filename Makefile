@@ -74,7 +74,7 @@ ecosystem-fix: $(ECO_STAMP) $(STAMP)
 # Share of transformers model types `fullgraph confirm` runs without a factory, and its break lines
 # against the ecosystem ground truth (the bench venv's interpreter has transformers).
 bench-confirm: $(ECO_STAMP) $(STAMP)
-	$(BIN)/python bench/confirm_without_factory.py --python $(ECO)/.venv/bin/python
+	$(BIN)/python bench/confirm_without_factory.py --python $(ECO)/.venv/bin/python --limit 100
 
 docs: $(STAMP)
 	$(BIN)/python -m fullgraph.rules.docs docs/rules
