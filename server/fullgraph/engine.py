@@ -443,7 +443,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"epilogue": True} if raw.epilogue else {}),  # already after all tensor work
               **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
-              **({"assumed": True} if visit.entry.assumed else {})},  # entry only by assume_compiled="all"
+              **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
+              **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {})},
     )
     if rule.fix_kind:
         def declined():

@@ -107,3 +107,18 @@ def test_linked_folders_are_in_the_workspace_once(tmp_path):
     files = ProjectIndex(roots=[tmp_path / "ws"], search_paths=()).workspace_files()
     assert sorted(os.path.basename(f) for f in files) == ["caller.py", "helpers.py"]
     assert findings(project, tmp_path) == []
+
+
+def test_facts_from_other_files_take_no_rewrite(tmp_path):
+    # `to_int(2.5)` at a script's module level is no call the index records: keeping `int(x)` a
+    # tensor because `caller.py` passes one would break that script.
+    project = make(tmp_path, """
+        import torch
+        from helpers import to_int
+
+        def run(t: torch.Tensor):
+            return to_int(t.sum())
+        """)
+    path = tmp_path / "ws" / "helpers.py"
+    [finding] = analyze_document(path.read_text(), str(path), ALL, project=project).findings
+    assert "takes its parameters' facts from calls in `caller.py`" in finding.fix_blocked

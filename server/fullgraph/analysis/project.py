@@ -548,10 +548,11 @@ class ProjectIndex:
         if use is not None:
             use.names.add(name)
         calls = self._called()
-        files = [f for f in calls.files(name) if f != target[0]]
+        with self._lock:  # the index thread updates `calls`
+            files = [f for f in calls.files(name) if f != target[0]]
+            read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
         if limit is not None and len(files) > limit:
             return None
-        read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
         known = self._sites.get((target, limit))
         if known is not None and known[0] == read:
             return known[1]

@@ -37,6 +37,7 @@ class FunctionInfo:
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
+    callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
 

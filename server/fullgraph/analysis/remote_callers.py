@@ -31,6 +31,15 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
+        if sites.of(function.node) and _unannotated(function.node):
+            function.callers_elsewhere = tuple(dict.fromkeys(project.display_path(file) for file, _ in callers))
+
+
+def _unannotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a parameter other than `self`/`cls` has no annotation."""
+    args = node.args
+    return any(a.annotation is None and a.arg not in ("self", "cls") for a in
+               [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
 def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[tuple[ast.Call, dict[str, Passed]], ...]:
