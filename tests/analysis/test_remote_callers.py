@@ -101,11 +101,21 @@ def test_only_assumed_entries_take_remote_call_sites(tmp_path):
     assert [(c, g) for _, c, g in findings(project, tmp_path)] == [("FG204", ["x"])]
 
 
-def test_linked_folders_are_in_the_workspace_once(tmp_path):
-    project = make(tmp_path, "from helpers import to_int\ndef run(n: int):\n    return to_int(n)\n")
-    os.symlink(tmp_path / "ws", tmp_path / "ws" / "again")
+def test_linked_packages_are_in_the_workspace_once(tmp_path):
+    project = make(tmp_path, "x = 1\n")
+    (tmp_path / "ws" / "caller.py").unlink()
+    package = tmp_path / "lib" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "caller.py").write_text("from helpers import to_int\ndef run(n: int):\n    return to_int(n)\n")
+    os.symlink(package, tmp_path / "ws" / "pkg")  # a package linked in: followed
+    os.symlink(package, package / "again")  # a loop: each real folder once
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "big.py").write_text("")
+    os.symlink(tmp_path / "data", tmp_path / "ws" / "data")  # not a package: not followed
     files = ProjectIndex(roots=[tmp_path / "ws"], search_paths=()).workspace_files()
-    assert sorted(os.path.basename(f) for f in files) == ["caller.py", "helpers.py"]
+    assert sorted(os.path.relpath(f, tmp_path / "ws") for f in files) == ["helpers.py", "pkg/__init__.py",
+                                                                          "pkg/caller.py"]
     assert findings(project, tmp_path) == []
 
 

@@ -494,7 +494,7 @@ class ProjectIndex:
 
     def workspace_files(self) -> list[str]:
         """Every Python file under the workspace roots (tool and environment folders skipped;
-        linked folders followed, each real folder once)."""
+        linked Python packages followed, each real folder once)."""
         if self._workspace is None:
             files, seen = [], set()
             for root in self.roots:
@@ -507,7 +507,9 @@ class ProjectIndex:
                         dirs[:] = []
                         continue
                     seen.add(real)
-                    dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                    dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".") and (
+                        not os.path.islink(os.path.join(folder, d))
+                        or os.path.isfile(os.path.join(folder, d, "__init__.py"))))
                     files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
             self._workspace = files
         return self._workspace
