@@ -132,3 +132,32 @@ def test_facts_from_other_files_take_no_rewrite(tmp_path):
     path = tmp_path / "ws" / "helpers.py"
     [finding] = analyze_document(path.read_text(), str(path), ALL, project=project).findings
     assert "takes its parameters' facts from calls in `caller.py`" in finding.fix_blocked
+
+
+def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
+    # `run` passes tensors, so `if k > 0` would be predicated; `script` in another file passes
+    # Python numbers, and `torch.where(2 > 0, ...)` would raise there.
+    compiled = """
+        import torch
+
+        def scale(x, k):
+            if k > 0:
+                return x * 2
+            return x
+
+        @torch.compile
+        def run(t: torch.Tensor):
+            return scale(t, t.sum())
+        """
+    for name, text in {"ws/model.py": compiled, "ws/script.py": "from model import scale\ndef script():\n"
+                                                               "    return scale(3.0, 2)\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    path = tmp_path / "ws" / "model.py"
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
+    assert finding.fix_blocked.startswith("`scale` is also called from `script.py`")
+    (tmp_path / "ws" / "script.py").unlink()
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
+    assert finding.fix_blocked is None

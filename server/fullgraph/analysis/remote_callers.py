@@ -63,3 +63,20 @@ def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[
                      if passed is not None and target.qualname == qualname
                      and target.module is not None and target.module.path == index.path)
     return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()
+
+
+def called_elsewhere(function: FunctionInfo, index: ModuleIndex) -> str | None:
+    """Why a rewrite of `function` is declined when other workspace files call it: what they pass
+    was not checked (a rewrite that assumes tensors would break a call passing Python numbers)."""
+    home = function.module or index
+    if home.project is None or function.callers_elsewhere:
+        return None
+    try:
+        found = home.project.call_sites(home.path, function.qualname, MAX_CALLS)
+    except (OSError, RecursionError, ValueError):
+        return None
+    files = list(dict.fromkeys(home.project.display_path(file) for file, _ in found or ()))
+    if not files:
+        return None
+    return (f"`{function.qualname}` is also called from {', '.join(f'`{f}`' for f in files[:3])}"
+            f"{' and more' if len(files) > 3 else ''}, whose arguments the rewrite was not checked against")
