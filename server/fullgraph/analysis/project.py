@@ -34,6 +34,7 @@ from fullgraph.analysis.summary import (
     CompileSite,
     FileSummary,
     ImportRef,
+    TYPED_DICTS,
     summarize,
 )
 from fullgraph.analysis.summary_store import SummaryStore
@@ -405,6 +406,23 @@ class ProjectIndex:
         return None
 
     # -- questions -----------------------------------------------------------------------
+
+    def typed_dict(self, path: str, name: str, depth: int = 0) -> tuple[bool, bool]:
+        """Whether class `name` of `path` is a TypedDict, and whether it (or a base) declares
+        optional keys."""
+        s = self.summary(path)
+        cls = s.classes.get(name) if s is not None else None
+        if cls is None or depth > MAX_DEPTH:
+            return False, False
+        typed, optional = False, cls.optional_keys
+        for base in cls.bases:
+            symbol = self.lookup(path, base)
+            if symbol is not None and symbol.kind == "external":
+                typed = typed or symbol.qualname in TYPED_DICTS
+            elif symbol is not None and symbol.kind == "class" and symbol.path is not None:
+                base_typed, base_optional = self.typed_dict(symbol.path, symbol.qualname, depth + 1)
+                typed, optional = typed or base_typed, optional or (base_typed and base_optional)
+        return typed, optional
 
     def is_module_class(self, path: str, name: str) -> bool | None:
         """True when class `name` of `path` derives from `torch.nn.Module` through any number of
