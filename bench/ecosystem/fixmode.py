@@ -199,13 +199,19 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
             outcome = "fixed"
         outcomes[outcome] += 1
         site_rows.append({"file": s.file, "line": s.line, "gb_type": s.gb_type, "outcome": outcome,
-                          "reason": flagged[0].get("fix_blocked") if flagged else None})
+                          "reason": flagged[0].get("fix_blocked") if flagged else None,
+                          "codes": sorted({f["code"] for f in flagged})})
     return {
         "fix_summary": summary, "fix_seconds": round(fix_seconds, 1), "site_files": len(site_files),
         "changed_files": changed, "not_idempotent": not_idempotent, "import_errors": import_errors,
         "runs": rows, "site_outcomes": dict(outcomes), "decline_reasons": dict(reasons.most_common()),
         "sites": site_rows,
     }
+
+
+# The classes of GraphMend's rewrites (and keep-tensor), by the codes whose fixes make them.
+REWRITE_CLASSES = {"predication": {"FG101", "FG102", "FG103", "FG105"}, "deferral": {"FG301", "FG302", "FG303"},
+                   "trap": {"FG104", "FG107"}, "keep-tensor": {"FG201", "FG204"}}
 
 
 def print_report(package: str, results: dict[str, dict]) -> None:
@@ -233,6 +239,19 @@ def print_report(package: str, results: dict[str, dict]) -> None:
     print("|---|" + "---:|" * len(kinds))
     for name, r in results.items():
         print(f"| {name} | " + " | ".join(str(r["site_outcomes"].get(k, 0)) for k in kinds) + " |")
+    print("\nby rewrite class (a site's class from the codes it is flagged with):\n")
+    print("| setting | " + " | ".join(f"{c}: fixed / sites" for c in REWRITE_CLASSES) + " | all sites: fixed | runs to one graph |")
+    print("|---|" + "---:|" * (len(REWRITE_CLASSES) + 2))
+    for name, r in results.items():
+        cells = []
+        for codes in REWRITE_CLASSES.values():
+            members = [x for x in r["sites"] if codes & set(x.get("codes", ()))]
+            fixed = sum(x["outcome"] == "fixed" for x in members)
+            cells.append(f"{fixed} / {len(members)}" + (f" ({100 * fixed / len(members):.0f}%)" if members else ""))
+        fixed = sum(x["outcome"] == "fixed" for x in r["sites"])
+        share = f"{fixed} / {len(r['sites'])}" + (f" ({100 * fixed / len(r['sites']):.0f}%)" if r["sites"] else "")
+        whole = sum((x["graphs"][0] or 0) > 1 and x["graphs"][1] == 1 for x in r["runs"])
+        print(f"| {name} | " + " | ".join(cells) + f" | {share} | {whole} of {len(r['runs'])} |")
     for name, r in results.items():
         if r["decline_reasons"]:
             print(f"\n{name}: decline reasons: " + "; ".join(f"{k} ({n})" for k, n in list(r["decline_reasons"].items())[:10]))

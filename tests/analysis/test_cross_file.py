@@ -158,3 +158,35 @@ def test_submodules_and_processors_of_other_files_are_followed(tmp_path):
     })
     report = run(project, tmp_path, "model.py")
     assert [(f.path.rpartition("/")[2], f.line, f.code) for f in report.elsewhere] == [("blocks.py", 6, "FG101")]
+
+
+def test_typed_dicts_with_optional_keys_across_files(tmp_path):
+    """FG415 for a TypedDict class another file declares with optional keys (directly or through
+    a base); not for one whose keys are all required, nor for a local variable of that name."""
+    project = make(tmp_path, {
+        "ws/messages.py": """
+            from typing import NotRequired, TypedDict
+            class Message(TypedDict, total=False):
+                name: str
+            class Base(TypedDict):
+                mask: NotRequired[int]
+            class Site(Base):
+                name: str
+            class Full(TypedDict):
+                name: str
+            """,
+        "ws/model.py": """
+            import torch
+            from messages import Full, Message, Site
+            @torch.compile
+            def step(x):
+                a = Message(name="a")
+                b = Site(name="b")
+                c = Full(name="c")
+                return x
+            @torch.compile
+            def local(x, Message):
+                return Message(name="d"), x
+            """,
+    })
+    assert codes(run(project, tmp_path, "model.py")) == [(6, "FG415"), (7, "FG415")]

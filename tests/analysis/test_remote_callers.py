@@ -101,9 +101,63 @@ def test_only_assumed_entries_take_remote_call_sites(tmp_path):
     assert [(c, g) for _, c, g in findings(project, tmp_path)] == [("FG204", ["x"])]
 
 
-def test_linked_folders_are_in_the_workspace_once(tmp_path):
-    project = make(tmp_path, "from helpers import to_int\ndef run(n: int):\n    return to_int(n)\n")
-    os.symlink(tmp_path / "ws", tmp_path / "ws" / "again")
+def test_linked_packages_are_in_the_workspace_once(tmp_path):
+    project = make(tmp_path, "x = 1\n")
+    (tmp_path / "ws" / "caller.py").unlink()
+    package = tmp_path / "lib" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "caller.py").write_text("from helpers import to_int\ndef run(n: int):\n    return to_int(n)\n")
+    os.symlink(package, tmp_path / "ws" / "pkg")  # a package linked in: followed
+    os.symlink(package, package / "again")  # a loop: each real folder once
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "big.py").write_text("")
+    os.symlink(tmp_path / "data", tmp_path / "ws" / "data")  # not a package: not followed
     files = ProjectIndex(roots=[tmp_path / "ws"], search_paths=()).workspace_files()
-    assert sorted(os.path.basename(f) for f in files) == ["caller.py", "helpers.py"]
+    assert sorted(os.path.relpath(f, tmp_path / "ws") for f in files) == ["helpers.py", "pkg/__init__.py",
+                                                                          "pkg/caller.py"]
     assert findings(project, tmp_path) == []
+
+
+def test_facts_from_other_files_take_no_rewrite(tmp_path):
+    # `to_int(2.5)` at a script's module level is no call the index records: keeping `int(x)` a
+    # tensor because `caller.py` passes one would break that script.
+    project = make(tmp_path, """
+        import torch
+        from helpers import to_int
+
+        def run(t: torch.Tensor):
+            return to_int(t.sum())
+        """)
+    path = tmp_path / "ws" / "helpers.py"
+    [finding] = analyze_document(path.read_text(), str(path), ALL, project=project).findings
+    assert "takes its parameters' facts from calls in `caller.py`" in finding.fix_blocked
+
+
+def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
+    # `run` passes tensors, so `if k > 0` would be predicated; `script` in another file passes
+    # Python numbers, and `torch.where(2 > 0, ...)` would raise there.
+    compiled = """
+        import torch
+
+        def scale(x, k):
+            if k > 0:
+                return x * 2
+            return x
+
+        @torch.compile
+        def run(t: torch.Tensor):
+            return scale(t, t.sum())
+        """
+    for name, text in {"ws/model.py": compiled, "ws/script.py": "from model import scale\ndef script():\n"
+                                                               "    return scale(3.0, 2)\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    path = tmp_path / "ws" / "model.py"
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
+    assert finding.fix_blocked.startswith("`scale` is also called from `script.py`")
+    (tmp_path / "ws" / "script.py").unlink()
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
+    assert finding.fix_blocked is None

@@ -34,6 +34,7 @@ from fullgraph.analysis.summary import (
     CompileSite,
     FileSummary,
     ImportRef,
+    TYPED_DICTS,
     summarize,
 )
 from fullgraph.analysis.summary_store import SummaryStore
@@ -406,6 +407,23 @@ class ProjectIndex:
 
     # -- questions -----------------------------------------------------------------------
 
+    def typed_dict(self, path: str, name: str, depth: int = 0) -> tuple[bool, bool]:
+        """Whether class `name` of `path` is a TypedDict, and whether it (or a base) declares
+        optional keys."""
+        s = self.summary(path)
+        cls = s.classes.get(name) if s is not None else None
+        if cls is None or depth > MAX_DEPTH:
+            return False, False
+        typed, optional = False, cls.optional_keys
+        for base in cls.bases:
+            symbol = self.lookup(path, base)
+            if symbol is not None and symbol.kind == "external":
+                typed = typed or symbol.qualname in TYPED_DICTS
+            elif symbol is not None and symbol.kind == "class" and symbol.path is not None:
+                base_typed, base_optional = self.typed_dict(symbol.path, symbol.qualname, depth + 1)
+                typed, optional = typed or base_typed, optional or (base_typed and base_optional)
+        return typed, optional
+
     def is_module_class(self, path: str, name: str) -> bool | None:
         """True when class `name` of `path` derives from `torch.nn.Module` through any number of
         files; False when its bases are all known and none does; None when a base is unknown."""
@@ -494,7 +512,7 @@ class ProjectIndex:
 
     def workspace_files(self) -> list[str]:
         """Every Python file under the workspace roots (tool and environment folders skipped;
-        linked folders followed, each real folder once)."""
+        linked Python packages followed, each real folder once)."""
         if self._workspace is None:
             files, seen = [], set()
             for root in self.roots:
@@ -507,7 +525,9 @@ class ProjectIndex:
                         dirs[:] = []
                         continue
                     seen.add(real)
-                    dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                    dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".") and (
+                        not os.path.islink(os.path.join(folder, d))
+                        or os.path.isfile(os.path.join(folder, d, "__init__.py"))))
                     files.extend(os.path.join(folder, n) for n in sorted(names) if n.endswith(".py"))
             self._workspace = files
         return self._workspace
@@ -548,10 +568,11 @@ class ProjectIndex:
         if use is not None:
             use.names.add(name)
         calls = self._called()
-        files = [f for f in calls.files(name) if f != target[0]]
+        with self._lock:  # the index thread updates `calls`
+            files = [f for f in calls.files(name) if f != target[0]]
+            read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
         if limit is not None and len(files) > limit:
             return None
-        read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
         known = self._sites.get((target, limit))
         if known is not None and known[0] == read:
             return known[1]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases, dotted
-from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, false_flags, import_refs
+from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, TYPED_DICTS, false_flags, import_refs, optional_keys
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex, Symbol
@@ -23,6 +23,7 @@ DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dy
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
 # What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
 MODULE_ENTRIES = ("forward", "__call__")
+MAX_BASES = 8  # in-file base-class chains followed this deep
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 
 
@@ -37,6 +38,7 @@ class FunctionInfo:
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
+    callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
 
@@ -410,6 +412,29 @@ class ModuleIndex:
         if symbol.kind != "class":
             return None
         return self.project.is_module_class(symbol.path, symbol.qualname)
+
+    def optional_typed_dict(self, spelling: str) -> bool:
+        """Whether the class `spelling` stands for (of this file, or imported) is a TypedDict with
+        optional keys (its own or a base's)."""
+        return all(self._typed_dict(spelling))
+
+    def _typed_dict(self, spelling: str, depth: int = 0) -> tuple[bool, bool]:
+        info = self.classes.get(spelling)
+        if info is None:
+            symbol = self.lookup(spelling)
+            if symbol is None or symbol.kind != "class" or symbol.path is None:
+                return False, False
+            try:
+                return self.project.typed_dict(symbol.path, symbol.qualname)
+            except (OSError, RecursionError, ValueError):
+                return False, False
+        if depth > MAX_BASES:
+            return False, False
+        typed, optional = any(q in TYPED_DICTS for q in info.base_qualnames), optional_keys(info.node)
+        for base in [*info.base_names, *info.base_spellings]:
+            base_typed, base_optional = self._typed_dict(base, depth + 1)
+            typed, optional = typed or base_typed, optional or (base_typed and base_optional)
+        return typed, optional
 
     def is_enum(self, name: str) -> bool:
         """An Enum subclass of the file (through in-file bases)."""

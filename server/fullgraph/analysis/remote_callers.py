@@ -31,6 +31,15 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
+        if sites.of(function.node) and _unannotated(function.node):
+            function.callers_elsewhere = tuple(dict.fromkeys(project.display_path(file) for file, _ in callers))
+
+
+def _unannotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a parameter other than `self`/`cls` has no annotation."""
+    args = node.args
+    return any(a.annotation is None and a.arg not in ("self", "cls") for a in
+               [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
 def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[tuple[ast.Call, dict[str, Passed]], ...]:
@@ -54,3 +63,20 @@ def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[
                      if passed is not None and target.qualname == qualname
                      and target.module is not None and target.module.path == index.path)
     return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()
+
+
+def called_elsewhere(function: FunctionInfo, index: ModuleIndex) -> str | None:
+    """Why a rewrite of `function` is declined when other workspace files call it: what they pass
+    was not checked (a rewrite that assumes tensors would break a call passing Python numbers)."""
+    home = function.module or index
+    if home.project is None or function.callers_elsewhere:
+        return None
+    try:
+        found = home.project.call_sites(home.path, function.qualname, MAX_CALLS)
+    except (OSError, RecursionError, ValueError):
+        return None
+    files = list(dict.fromkeys(home.project.display_path(file) for file, _ in found or ()))
+    if not files:
+        return None
+    return (f"`{function.qualname}` is also called from {', '.join(f'`{f}`' for f in files[:3])}"
+            f"{' and more' if len(files) > 3 else ''}, whose arguments the rewrite was not checked against")

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from fullgraph.analysis.imports import dotted
 
-SCHEMA = 1  # bump when the summary layout changes (the disk cache is keyed by it)
+TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
+SCHEMA = 2  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -74,6 +75,7 @@ class ClassSummary:
     bases: tuple[str, ...] = ()
     methods: dict[str, FunctionSummary] = field(default_factory=dict)
     false_flags: frozenset[str] = frozenset()
+    optional_keys: bool = False  # declares keys a TypedDict may lack (`total=False`, `NotRequired[...]`)
 
 
 @dataclass
@@ -179,7 +181,17 @@ def _class(node: ast.ClassDef) -> ClassSummary:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
     info.false_flags = false_flags(node)
+    info.optional_keys = optional_keys(node)
     return info
+
+
+def optional_keys(node: ast.ClassDef) -> bool:
+    """Whether a class body declares keys a TypedDict may lack: `total=False`, or a field
+    annotated `NotRequired[...]`."""
+    if any(k.arg == "total" and isinstance(k.value, ast.Constant) and k.value.value is False for k in node.keywords):
+        return True
+    return any(isinstance(stmt, ast.AnnAssign) and isinstance(stmt.annotation, ast.Subscript)
+               and (dotted(stmt.annotation.value) or "").rpartition(".")[2] == "NotRequired" for stmt in node.body)
 
 
 def false_flags(node: ast.ClassDef) -> frozenset[str]:

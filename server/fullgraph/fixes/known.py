@@ -32,6 +32,17 @@ def guess_reason(finding) -> str | None:
             "or annotation says so); annotate the parameter `torch.Tensor` to allow the rewrite")
 
 
+def callers_reason(finding) -> str | None:
+    """Why a finding whose facts come from calls in other files takes no rewrite: those need not be
+    all the calls (module-level code, callbacks and other projects are not seen)."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    files = data.get("callers_elsewhere")
+    if not files:
+        return None
+    return (f"`{data.get('entry')}` takes its parameters' facts from calls in {', '.join(f'`{f}`' for f in files)}, "
+            "which need not be all its calls; annotate its parameters to allow the rewrite")
+
+
 def _text(node: ast.AST) -> str:
     return ast.unparse(node)
 

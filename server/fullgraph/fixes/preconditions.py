@@ -22,6 +22,7 @@ from fullgraph.fixes.conditions import (
 from fullgraph.fixes.deferral_chain import chain_reason
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
+    callers_reason,
     guess_reason,
     is_known,
     known_tensors,
@@ -53,7 +54,7 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         if fn is not None and _unreachable_code(fn):
             return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
         known = known_tensors(finding)
-        reason = guess_reason(finding)
+        reason = guess_reason(finding) or callers_reason(finding)
         if reason is not None:
             return reason
         if finding.code == "FG101":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
+from fullgraph.analysis.imports import dotted
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -160,6 +161,17 @@ RULES = [
         fix_text="Keep the computation dense (`index_put`, `scatter_add`), or build the sparse tensor outside "
                  "the compiled region and pass it in dense form.",
     ),
+    Rule(
+        "FG415", "optional-typeddict", "a TypedDict with optional keys built in compiled code", ("GB0257",),
+        what="Flags calls of a `TypedDict` class (of the file, or imported through the project index) that "
+             "declares keys it may lack (`total=False`, `NotRequired[...]`, or a base that does).",
+        why="Dynamo does not trace building a TypedDict with optional keys (GB0257); a dict literal of the "
+            "same keys, which is what the call returns at run time, traces without a break.",
+        example="class Message(TypedDict, total=False):\n    name: str\n    value: torch.Tensor\n...\n"
+                "msg = Message(name=\"x\", value=x * 2)",
+        fixed_example="msg: Message = {\"name\": \"x\", \"value\": x * 2}",
+        fix_text="Build the dict with a literal (annotated with the TypedDict for type checkers).",
+    ),
 ]
 
 SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
@@ -181,6 +193,10 @@ TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backend
 
 def check_call(node: ast.Call, w) -> None:
     func = node.func
+    spelling = dotted(func)
+    if spelling and spelling.partition(".")[0] not in w.facts.env and w.index.optional_typed_dict(spelling):
+        w.report("FG415", node, f"`{spelling}(...)` builds a TypedDict with optional keys in compiled code")
+        return
     q = w.resolve(func)
     if q is not None:
         if q == "copy.deepcopy":
