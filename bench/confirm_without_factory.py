@@ -112,7 +112,8 @@ def main() -> int:
     for r in compared:
         if r not in same:
             mine, theirs = {tuple(b) for b in r["breaks"]}, truth[r["model"]]
-            print(f"  {r['model']}: only confirm {sorted(mine - theirs)[:4]}; only truth {sorted(theirs - mine)[:4]}")
+            only_mine, only_theirs = sorted(mine - theirs, key=str)[:4], sorted(theirs - mine, key=str)[:4]
+            print(f"  {r['model']}: only confirm {only_mine}; only truth {only_theirs}")  # str: lines may be None
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
