@@ -78,5 +78,5 @@ def called_elsewhere(function: FunctionInfo, index: ModuleIndex) -> str | None:
     files = list(dict.fromkeys(home.project.display_path(file) for file, _ in found or ()))
     if not files:
         return None
-    return (f"`{function.qualname}` is also called from {', '.join(f'`{f}`' for f in files[:3])}"
-            f"{' and more' if len(files) > 3 else ''}, whose arguments the rewrite was not checked against")
+    named = ", ".join(f"`{f}`" for f in files[:3]) + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
+    return f"`{function.qualname}` is also called from {named}, whose arguments the rewrite was not checked against"

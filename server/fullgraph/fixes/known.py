@@ -39,8 +39,9 @@ def callers_reason(finding) -> str | None:
     files = data.get("callers_elsewhere")
     if not files:
         return None
-    return (f"`{data.get('entry')}` takes its parameters' facts from calls in {', '.join(f'`{f}`' for f in files)}, "
-            "which need not be all its calls; annotate its parameters to allow the rewrite")
+    named = ", ".join(f"`{f}`" for f in files[:3]) + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
+    return (f"`{data.get('entry')}` takes its parameters' facts from calls in {named}, which need not be all its "
+            "calls; annotate its parameters to allow the rewrite")
 
 
 def _text(node: ast.AST) -> str:
