@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.outside import outside_call_sites
-from fullgraph.analysis.remote_callers import called_elsewhere, remote_call_sites
+from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
-from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason
+from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
 from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
@@ -451,8 +451,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             scope = scopes.get(id(visit.function))
             if scope is None:
                 scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            return decline_reason(scope, finding) or (None if finding.code in DEFER_CODES else
-                                                      called_elsewhere(visit.function, index))
+            return decline_reason(scope, finding, calling_files(visit.function, index))
         try:
             reason = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None else declined()
             finding = finding.with_(fix_blocked=reason)

@@ -152,3 +152,14 @@ def test_readonly_never_reads_and_lists_what_it_lacked(tmp_path):
     with p.readonly() as used:
         assert p.is_module_class(app, "Net") is True
     assert not used.missing
+
+
+def test_an_answer_that_lacked_a_file_again_is_not_kept(tmp_path):
+    """A read-only analysis that lacks a file twice (two questions reach it) keeps neither answer."""
+    p = project(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 2\n"})
+    a, b = str(tmp_path / "ws/a.py"), str(tmp_path / "ws/b.py")
+    p.summary(a)
+    with p.readonly() as use:
+        assert p.summary(b) is None and use.missing == {b}
+        assert p.derived(a, "b's names", lambda: p.summary(b)) is None  # lacked b again: partial
+    assert p.derived(a, "b's names", lambda: sorted(p.summary(b).constants)) == ["y"]

@@ -36,6 +36,7 @@ from fullgraph.analysis.summary import (
     ImportRef,
     TYPED_DICTS,
     summarize,
+    typed_dict_of,
 )
 from fullgraph.analysis.summary_store import SummaryStore
 
@@ -70,6 +71,7 @@ class IndexUse:
     readonly: bool = False
     stamps: dict = field(default_factory=dict)  # path -> (size, mtime) seen by this analysis
     names: set[str] = field(default_factory=set)  # names whose callers across the workspace it asked for
+    lacked: int = 0  # times it lacked a file (one file may be lacked by several questions)
 
 
 @dataclass
@@ -102,6 +104,7 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
+        self._marks: dict[str, tuple[bool, frozenset[str]]] | None = None  # `_text_marks()`, until a file changes
         self._calls: _CalledNames | None = None  # which workspace files call a name
         self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
         self._local = threading.local()  # per thread: a read-only analysis in progress
@@ -158,11 +161,13 @@ class ProjectIndex:
 
     def _miss(self, path: str) -> None:
         self._local.use.missing.add(path)
+        self._local.use.lacked += 1
 
     def misses(self) -> int:
-        """How many files a read-only analysis in this thread has lacked so far (0 when eager):
-        an answer computed while this grew is partial and must not be memoised."""
-        return 0 if self.eager else len(self._local.use.missing)
+        """How many times a read-only analysis in this thread has lacked a file so far (0 when
+        eager; a file lacked again counts again): an answer computed while this grew is partial
+        and must not be memoised."""
+        return 0 if self.eager else self._local.use.lacked
 
     # -- files ---------------------------------------------------------------------------
 
@@ -235,7 +240,7 @@ class ProjectIndex:
         entry = _Entry((-1, hash(text)), summarize(tree, text), {"tree": (tree, text)})
         with self._lock:
             self._files[path] = entry
-            self._compile_targets = None
+            self._compile_targets = self._marks = None
             self._log.append(path)
             if self._calls is not None and path in self._calls.by_file:
                 self._calls.put(path, text)
@@ -244,7 +249,7 @@ class ProjectIndex:
         """Drop what is known of `path` (a watched file changed or was deleted)."""
         with self._lock:
             known = self._files.pop(path, None) is not None
-            self._compile_targets = None
+            self._compile_targets = self._marks = None
             self._workspace = None
             if self._calls is not None:
                 self._calls.put(path, _read_text(path))
@@ -414,15 +419,14 @@ class ProjectIndex:
         cls = s.classes.get(name) if s is not None else None
         if cls is None or depth > MAX_DEPTH:
             return False, False
-        typed, optional = False, cls.optional_keys
-        for base in cls.bases:
-            symbol = self.lookup(path, base)
+        def base(spelling: str) -> tuple[bool, bool]:
+            symbol = self.lookup(path, spelling)
             if symbol is not None and symbol.kind == "external":
-                typed = typed or symbol.qualname in TYPED_DICTS
-            elif symbol is not None and symbol.kind == "class" and symbol.path is not None:
-                base_typed, base_optional = self.typed_dict(symbol.path, symbol.qualname, depth + 1)
-                typed, optional = typed or base_typed, optional or (base_typed and base_optional)
-        return typed, optional
+                return symbol.qualname in TYPED_DICTS, False
+            if symbol is not None and symbol.kind == "class" and symbol.path is not None:
+                return self.typed_dict(symbol.path, symbol.qualname, depth + 1)
+            return False, False
+        return typed_dict_of(cls.optional_keys, (base(b) for b in cls.bases))
 
     def is_module_class(self, path: str, name: str) -> bool | None:
         """True when class `name` of `path` derives from `torch.nn.Module` through any number of
@@ -569,6 +573,8 @@ class ProjectIndex:
             use.names.add(name)
         calls = self._called()
         with self._lock:  # the index thread updates `calls`
+            if limit is not None and len(calls.by_name.get(name, ())) > limit + 1:
+                return None  # (the function's own file may be among them)
             files = [f for f in calls.files(name) if f != target[0]]
             read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
         if limit is not None and len(files) > limit:
@@ -589,7 +595,8 @@ class ProjectIndex:
                 break
         else:
             candidates = [c for c in candidates if self._call_target(c[0], c[1], c[2].callee) == target]
-        found = None if limit is not None and len(candidates) > limit else [(file, call) for file, _, call in candidates]
+        too_many = limit is not None and len(candidates) > limit
+        found = None if too_many else [(file, call) for file, _, call in candidates]
         if self.misses() == before:
             self._sites[target, limit] = read, found
         return found
@@ -609,7 +616,11 @@ class ProjectIndex:
 
     def _text_marks(self) -> dict[str, tuple[bool, frozenset[str]]]:
         """Workspace file -> (whether its text calls `compile(`, the names its text calls), from
-        an open editor buffer or the file, kept on disk while the file's stamp holds."""
+        an open editor buffer or the file, kept on disk while the file's stamp holds (and in memory
+        until a file changes)."""
+        with self._lock:
+            if self._marks is not None:
+                return self._marks
         stored = self.store.get_marks(self.roots) if self.store is not None else {}
         marks, fresh = {}, {}
         for path in self.workspace_files():
@@ -625,6 +636,8 @@ class ProjectIndex:
             marks[path] = mark
         if self.store is not None and fresh != stored:
             self.store.put_marks(self.roots, fresh)
+        with self._lock:
+            self._marks = marks
         return marks
 
     def called_names(self, path: str) -> frozenset[str]:

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module
 from fullgraph.analysis.imports import Aliases, dotted
-from fullgraph.analysis.summary import LOGGER, LOGGER_FACTORY, ImportRef, TYPED_DICTS, false_flags, import_refs, optional_keys
+from fullgraph.analysis.summary import (
+    LOGGER,
+    LOGGER_FACTORY,
+    TYPED_DICTS,
+    ImportRef,
+    false_flags,
+    import_refs,
+    optional_keys,
+    typed_dict_of,
+)
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex, Symbol
@@ -430,11 +439,9 @@ class ModuleIndex:
                 return False, False
         if depth > MAX_BASES:
             return False, False
-        typed, optional = any(q in TYPED_DICTS for q in info.base_qualnames), optional_keys(info.node)
-        for base in [*info.base_names, *info.base_spellings]:
-            base_typed, base_optional = self._typed_dict(base, depth + 1)
-            typed, optional = typed or base_typed, optional or (base_typed and base_optional)
-        return typed, optional
+        return typed_dict_of(optional_keys(info.node), [*((q in TYPED_DICTS, False) for q in info.base_qualnames),
+                                                        *(self._typed_dict(b, depth + 1) for b in
+                                                          [*info.base_names, *info.base_spellings])])
 
     def is_enum(self, name: str) -> bool:
         """An Enum subclass of the file (through in-file bases)."""

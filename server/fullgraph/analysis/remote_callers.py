@@ -32,7 +32,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
         if sites.of(function.node) and _unannotated(function.node):
-            function.callers_elsewhere = tuple(dict.fromkeys(project.display_path(file) for file, _ in callers))
+            function.callers_elsewhere = _shown(project, callers)
 
 
 def _unannotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -42,7 +42,8 @@ def _unannotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
                [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
-def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[tuple[ast.Call, dict[str, Passed]], ...]:
+def _passed(index: ModuleIndex, file: str, caller: str,
+            qualname: str) -> tuple[tuple[ast.Call, dict[str, Passed]], ...]:
     """What each call of `qualname` (a function of the analysed file) in function `caller` of
     `file` passes, the caller walked as an entry (its own parameters guessed); memoised with the
     caller's file."""
@@ -65,18 +66,18 @@ def _passed(index: ModuleIndex, file: str, caller: str, qualname: str) -> tuple[
     return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()
 
 
-def called_elsewhere(function: FunctionInfo, index: ModuleIndex) -> str | None:
-    """Why a rewrite of `function` is declined when other workspace files call it: what they pass
-    was not checked (a rewrite that assumes tensors would break a call passing Python numbers)."""
+def calling_files(function: FunctionInfo, index: ModuleIndex) -> tuple[str, ...]:
+    """The other workspace files that call `function` (none known when there are too many to
+    resolve, or when its parameters already took their facts from them)."""
     home = function.module or index
     if home.project is None or function.callers_elsewhere:
-        return None
+        return ()
     try:
-        found = home.project.call_sites(home.path, function.qualname, MAX_CALLS)
+        return _shown(home.project, home.project.call_sites(home.path, function.qualname, MAX_CALLS) or ())
     except (OSError, RecursionError, ValueError):
-        return None
-    files = list(dict.fromkeys(home.project.display_path(file) for file, _ in found or ()))
-    if not files:
-        return None
-    named = ", ".join(f"`{f}`" for f in files[:3]) + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
-    return f"`{function.qualname}` is also called from {named}, whose arguments the rewrite was not checked against"
+        return ()
+
+
+def _shown(project, found) -> tuple[str, ...]:
+    """The files of (file, ...) pairs as the project shows them, once each, in order."""
+    return tuple(dict.fromkeys(project.display_path(file) for file, *_ in found))

@@ -194,6 +194,15 @@ def optional_keys(node: ast.ClassDef) -> bool:
                and (dotted(stmt.annotation.value) or "").rpartition(".")[2] == "NotRequired" for stmt in node.body)
 
 
+def typed_dict_of(optional: bool, bases) -> tuple[bool, bool]:
+    """(a TypedDict, with optional keys) for a class whose own body declares optional keys or not,
+    from the same pair of each of its bases (a `typing.TypedDict` base: `(True, False)`)."""
+    typed = False
+    for base_typed, base_optional in bases:
+        typed, optional = typed or base_typed, optional or (base_typed and base_optional)
+    return typed, optional
+
+
 def false_flags(node: ast.ClassDef) -> frozenset[str]:
     """`self._x = False` in `__init__` with no other assignment to `self._x` anywhere in the class
     (statements only: an assignment expression or `setattr` escapes this). Public attributes are

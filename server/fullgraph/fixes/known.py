@@ -32,16 +32,23 @@ def guess_reason(finding) -> str | None:
             "or annotation says so); annotate the parameter `torch.Tensor` to allow the rewrite")
 
 
-def callers_reason(finding) -> str | None:
-    """Why a finding whose facts come from calls in other files takes no rewrite: those need not be
-    all the calls (module-level code, callbacks and other projects are not seen)."""
+def callers_reason(finding, called_from: tuple[str, ...] = ()) -> str | None:
+    """Why a rewrite is declined where calls in other files are involved: its parameters took
+    their facts from them (those need not be all the calls: module-level code and callbacks are
+    not seen), or other files call the function and what they pass was not checked (`called_from`,
+    for rewrites that assume tensor arguments)."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    files = data.get("callers_elsewhere")
-    if not files:
-        return None
-    named = ", ".join(f"`{f}`" for f in files[:3]) + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
-    return (f"`{data.get('entry')}` takes its parameters' facts from calls in {named}, which need not be all its "
-            "calls; annotate its parameters to allow the rewrite")
+    if data.get("callers_elsewhere"):
+        return (f"`{data.get('entry')}` takes its parameters' facts from calls in {_files(data['callers_elsewhere'])}, "
+                "which need not be all its calls; annotate its parameters to allow the rewrite")
+    if called_from:
+        return (f"`{data.get('function')}` is also called from {_files(called_from)}, whose arguments the rewrite "
+                "was not checked against")
+    return None
+
+
+def _files(files) -> str:
+    return ", ".join(f"`{f}`" for f in files[:3]) + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
 
 
 def _text(node: ast.AST) -> str:

@@ -44,8 +44,9 @@ KEEP_TENSOR_CODES = {"FG201", "FG204"}
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
 
 
-def decline_reason(tree: ast.Module, finding) -> str | None:
-    """Why ``finding`` cannot be fixed safely, or None when its fix applies."""
+def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> str | None:
+    """Why ``finding`` cannot be fixed safely, or None when its fix applies; ``called_from``: the
+    other workspace files that call the function holding it."""
     try:
         node = finding_node(tree, finding)
         if node is None:
@@ -54,7 +55,7 @@ def decline_reason(tree: ast.Module, finding) -> str | None:
         if fn is not None and _unreachable_code(fn):
             return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
         known = known_tensors(finding)
-        reason = guess_reason(finding) or callers_reason(finding)
+        reason = guess_reason(finding) or callers_reason(finding, () if finding.code in DEFER_CODES else called_from)
         if reason is not None:
             return reason
         if finding.code == "FG101":
