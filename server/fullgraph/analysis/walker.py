@@ -7,7 +7,7 @@ import ast
 import threading
 from dataclasses import dataclass
 
-from fullgraph.analysis.callers import UNKNOWN, Passed, bind_arguments
+from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
@@ -317,6 +317,7 @@ class Walker:
             guess: tuple[str, ...] = ()
             if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
+            mask = fact in (TENSOR, None) and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == MASK
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
                 if guess and not may_be_tensor(arg.annotation):
@@ -324,8 +325,9 @@ class Walker:
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
                     and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
+            fact = TENSOR if fact == MASK else fact
             self.facts.env[arg.arg] = fact
-            if fact == TENSOR and bool_annotation(arg.annotation):
+            if fact == TENSOR and (mask or bool_annotation(arg.annotation)):
                 self.facts.masks.add(arg.arg)
             if guess:
                 self.facts.guessed[arg.arg] = guess
@@ -520,9 +522,11 @@ class Walker:
             self.calls.append((target, node, passed, self.in_loop))
 
     def passed(self, arg: ast.expr) -> Passed:
-        """What an argument passes: its fact and the guesses it rests on."""
+        """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
+        guesses it rests on."""
         fact = self.kind(arg)
-        return fact, (self.facts.guess(arg) if fact in TENSORISH else ())
+        guess = self.facts.guess(arg) if fact in TENSORISH else ()
+        return (MASK if fact == TENSOR and not guess and self.facts.is_mask(arg) else fact), guess
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
