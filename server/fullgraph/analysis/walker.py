@@ -4,6 +4,7 @@ rules registered for each node type, and collect in-file callees for the region 
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 import threading
 from dataclasses import dataclass
 
@@ -419,12 +420,47 @@ class Walker:
                 self.conditions.append((node.test, holds))
             saved = dict(self.facts.nones)
             narrow(node.test, holds, self._value_under_compile, self.facts.nones)
-            self._visit_all(branch) if statement else self.visit(branch)
+            with self._tensor_narrowed(node.test, holds, branch):
+                self._visit_all(branch) if statement else self.visit(branch)
             self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
+            name = self._isinstance_tensor(node.test, False)
+            if name is not None:  # `if not isinstance(x, Tensor): return ...`: a tensor from here on
+                self.facts.env[name] = TENSOR
+                self.facts.guessed.pop(name, None)
+
+    def _isinstance_tensor(self, test: ast.AST, holds: bool) -> str | None:
+        """The name a test proves a tensor where it ``holds``: `isinstance(x, Tensor)` (or `not ...` where
+        it fails), every type spelled a tensor type."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._isinstance_tensor(test.operand, not holds)
+        if not (holds and isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and self.is_builtin("isinstance")):
+            return None
+        types = test.args[1]
+        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
+        return test.args[0].id if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
+
+    @contextmanager
+    def _tensor_narrowed(self, test: ast.AST, holds: bool, branch):
+        """Inside a branch `isinstance(x, Tensor)` proves, `x` is a known tensor (as before after it,
+        unless the branch rebinds it)."""
+        name = self._isinstance_tensor(test, holds)
+        if name is None:
+            yield
+            return
+        before, guess = self.facts.env.get(name), self.facts.guessed.pop(name, None)
+        self.facts.env[name] = TENSOR
+        yield
+        nodes = branch if isinstance(branch, list) else [branch]
+        if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                   for node in nodes for n in ast.walk(node)):
+            self.facts.env[name] = before
+            if guess is not None:
+                self.facts.guessed[name] = guess
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
