@@ -143,13 +143,18 @@ def _annotation_text(annotation: ast.expr) -> str:
         else ast.unparse(annotation)
 
 
+# `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
+TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                             "torch.nn.parameter.Buffer"))
+
+
 def is_tensor_qualname(q: str) -> bool:
     """True for `torch.*` names whose call returns a tensor."""
     if q.startswith(TENSOR_NAMESPACES):
         return True
     parts = q.split(".")
     if len(parts) != 2 or parts[0] != "torch":
-        return q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
+        return q in TENSOR_WRAPPERS
     name = parts[1]
     if name in TORCH_VALUE_FUNCS or name.startswith("_"):
         return False

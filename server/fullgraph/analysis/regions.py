@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module
+from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, TENSOR_WRAPPERS, VALUE, Module
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.summary import (
     LOGGER,
@@ -201,7 +201,7 @@ class ModuleIndex:
             return None
         if q in MODULE_CONTAINERS:
             return Module(q, self._element(value, local or {}))
-        if q in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        if q in TENSOR_WRAPPERS:
             return TENSOR
         head, _, last = q.rpartition(".")
         if head.startswith("torch.nn") and last[:1].isupper():

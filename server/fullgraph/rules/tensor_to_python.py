@@ -100,6 +100,17 @@ RULES = [
         fix_text="Keep the comparison a tensor (`(a == b).all()`) and let later tensor code use it, or decide "
                  "it outside the compiled region.",
     ),
+    Rule(
+        "FG208", "check-tensor-all", "`torch._check_tensor_all()` reads tensor data into Python", ("GB0124",),
+        what="Flags `torch._check_tensor_all(cond, ...)` calls in compiled regions.",
+        why="`torch._check_tensor_all` takes `cond.all().item()` to decide whether to raise: with the default "
+            "`capture_scalar_outputs=False` Dynamo breaks the graph at that `.item()` (GB0124). `torch._check` "
+            "on Python and symbolic values does not.",
+        example="torch._check_tensor_all(lengths > 0, lambda: \"empty sequence\")",
+        fixed_example="torch._assert_async((lengths > 0).all(), \"empty sequence\")  # checked on the device",
+        fix_text="Use `torch._assert_async(cond.all(), msg)`, which Dynamo keeps in the graph, or check "
+                 "outside the compiled region.",
+    ),
 ]
 
 # Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
@@ -117,6 +128,9 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG202", node, f"`{snippet(node)}` converts a tensor to Python lists", confidence(w, func.value))
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
+                 confidence(w, node.args[0]))
+    elif w.resolve(func) == "torch._check_tensor_all" and node.args:
+        w.report("FG208", node, f"`{snippet(node)}` reads a tensor's value to decide whether to raise",
                  confidence(w, node.args[0]))
     elif operands := _equal_operands(node, w):
         w.report("FG207", node, f"`{snippet(node)}` reads tensor data into a Python bool",
