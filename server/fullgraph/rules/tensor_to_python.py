@@ -234,16 +234,32 @@ def _sizes(node: ast.Call, w) -> list[ast.expr]:
 REDUCTIONS = frozenset(("max", "min", "sum", "prod", "amax", "amin", "argmax", "argmin", "count_nonzero"))
 
 
-def _reads_data(node: ast.AST, w) -> bool:
-    """A size computed from tensor data (`lengths.max()`, `torch.sum(mask)`): Dynamo knows a tensor
-    made from shapes and ints (`torch.div(x.size(1), 2)`) symbolically, but not a reduction's value."""
+def _reads_data(node: ast.AST, w, depth: int = 3) -> bool:
+    """A size computed from tensor data (`lengths.max()`, `torch.sum(mask)`, or a local name the
+    function last bound to one before this line): Dynamo knows a tensor made from shapes and ints
+    (`torch.div(x.size(1), 2)`) symbolically, but not a reduction's value."""
     for sub in ast.walk(node):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in REDUCTIONS:
             q = w.resolve(sub.func)
             operand = sub.args[0] if q is not None and sub.args else sub.func.value if q is None else None
             if operand is not None and w.is_tensor(operand):
                 return True
+        elif isinstance(sub, ast.Name) and depth:
+            value = _last_binding(w.function.node, sub.id, getattr(node, "lineno", 0))
+            if value is not None and _reads_data(value, w, depth - 1):
+                return True
     return False
+
+
+def _last_binding(fn: ast.AST, name: str, line: int) -> ast.expr | None:
+    """The value of the last plain `name = value` in ``fn`` before ``line`` (None if there is none)."""
+    best = None
+    for sub in ast.walk(fn):
+        if isinstance(sub, ast.Assign) and sub.lineno < line and any(
+                isinstance(t, ast.Name) and t.id == name for t in sub.targets):
+            if best is None or sub.lineno > best.lineno:
+                best = sub
+    return best.value if best is not None else None
 
 
 def check_size(node: ast.Call, w) -> None:
