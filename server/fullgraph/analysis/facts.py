@@ -265,23 +265,21 @@ class Facts:
         if isinstance(node, ast.Name):
             return node.id in self.masks
         if isinstance(node, ast.Compare):
-            return self.is_tensor(node) and not any(
-                isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops)
+            return not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops) \
+                and self.is_tensor(node)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
             return self.is_mask(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self.is_mask(node.left) or self.is_mask(node.right)
         if isinstance(node, ast.Subscript):  # `mask[:, 0]` is still boolean (a mask index is not a mask)
             return self.is_mask(node.value)
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call):  # the cheap tests of the spelling first: `is_tensor` may walk a helper
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if not self.is_tensor(node):
-                return False
             if name in MASK_FUNCS or _bool_dtype(node):
-                return True
-            return isinstance(func, ast.Attribute) and self.is_mask(func.value) and (
-                name in SAME_DTYPE_METHODS or name == "to" and _device_move(node))
+                return self.is_tensor(node)
+            return isinstance(func, ast.Attribute) and (name in SAME_DTYPE_METHODS or name == "to" and _device_move(node)) \
+                and self.is_mask(func.value) and self.is_tensor(node)
         return False
 
     def masks_in(self, index: ast.AST) -> bool:

@@ -104,7 +104,8 @@ class ProjectIndex:
         self._lock = threading.RLock()
         self._workspace: list[str] | None = None
         self._compile_targets: dict[tuple[str, str], list[CompileTarget]] | None = None
-        self._marks: dict[str, tuple[bool, frozenset[str]]] | None = None  # `_text_marks()`, until a file changes
+        self._marks: dict[str, tuple[bool, frozenset[str] | None]] | None = None  # `_text_marks()`, until a file changes
+        self._marks_named = False  # whether `_marks` holds the called names too
         self._calls: _CalledNames | None = None  # which workspace files call a name
         self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
         self._local = threading.local()  # per thread: a read-only analysis in progress
@@ -608,36 +609,37 @@ class ProjectIndex:
             if self._calls is not None or not self.eager:
                 return self._calls or _CalledNames()
         calls = _CalledNames()
-        for path, (_, names) in self._text_marks().items():
+        for path, (_, names) in self._text_marks(names=True).items():
             calls.add(path, names)
         with self._lock:
             self._calls = calls
         return calls
 
-    def _text_marks(self) -> dict[str, tuple[bool, frozenset[str]]]:
-        """Workspace file -> (whether its text calls `compile(`, the names its text calls), from
-        an open editor buffer or the file, kept on disk while the file's stamp holds (and in memory
-        until a file changes)."""
+    def _text_marks(self, names: bool = False) -> dict[str, tuple[bool, frozenset[str] | None]]:
+        """Workspace file -> (whether its text calls `compile(`, the names its text calls or None
+        when not asked for: finding them costs most of the pass), from an open editor buffer or the
+        file, kept on disk while the file's stamp holds (and in memory until a file changes)."""
         with self._lock:
-            if self._marks is not None:
+            if self._marks is not None and (self._marks_named or not names):
                 return self._marks
         stored = self.store.get_marks(self.roots) if self.store is not None else {}
         marks, fresh = {}, {}
         for path in self.workspace_files():
             entry = self._files.get(path)
             if entry is not None and entry.stamp[0] < 0:
-                marks[path] = _text_mark(entry.derived["tree"][1])
+                marks[path] = _text_mark(entry.derived["tree"][1], names)
                 continue
             stamp = _stamp(path)
             known = stored.get(path)
-            mark = known[1] if known is not None and known[0] == stamp and isinstance(known[1], tuple) \
-                else _text_mark(_read_text(path))
+            usable = known is not None and known[0] == stamp and isinstance(known[1], tuple) \
+                and (not names or known[1][1] is not None)
+            mark = known[1] if usable else _text_mark(_read_text(path), names)
             fresh[path] = stamp, mark
             marks[path] = mark
         if self.store is not None and fresh != stored:
             self.store.put_marks(self.roots, fresh)
         with self._lock:
-            self._marks = marks
+            self._marks, self._marks_named = marks, names
         return marks
 
     def called_names(self, path: str) -> frozenset[str]:
@@ -672,7 +674,7 @@ class _CalledNames:
         for name in self.by_file.get(file, ()):
             self.by_name[name].discard(file)
         self.versions[file] = self.versions.get(file, 0) + 1
-        self.add(file, _text_mark(text)[1])
+        self.add(file, _text_mark(text, True)[1])
 
     def add(self, file: str, names: frozenset[str]) -> None:
         self.by_file[file] = names
@@ -712,11 +714,11 @@ def _read_and_parse(path: str) -> tuple[ast.Module, str] | None:
         return None
 
 
-def _text_mark(text: str | None) -> tuple[bool, frozenset[str]]:
-    """Whether `text` calls `compile(`, and the names it calls."""
+def _text_mark(text: str | None, names: bool) -> tuple[bool, frozenset[str] | None]:
+    """Whether `text` calls `compile(`, and (when `names`) the names it calls."""
     if not text:
         return False, frozenset()
-    return bool(_COMPILE_TEXT.search(text)), frozenset(_CALLED.findall(text))
+    return bool(_COMPILE_TEXT.search(text)), frozenset(_CALLED.findall(text)) if names else None
 
 
 def _read_text(path: str) -> str | None:
