@@ -19,6 +19,7 @@ CASES = [
     ("fg451_nonzero.py", "FG451", "capture_dynamic_output_shape_ops"),
     ("fg452_unique.py", "FG452", "capture_dynamic_output_shape_ops"),
     ("fg453_bool_mask.py", "FG453", "capture_dynamic_output_shape_ops"),
+    ("fg455_repeat_by_durations.py", "FG455", "capture_dynamic_output_shape_ops"),
     ("fg408_lstm.py", "FG408", "allow_rnn"),
 ]
 

@@ -66,6 +66,7 @@ POSITIVE = [
     ("FG453", "return x[~torch.isnan(x)]", "certain"),
     ("FG454", "return F.one_hot(x.long())", "certain"),
     ("FG208", "torch._check_tensor_all(x > 0)\nreturn x", "certain"),
+    ("FG455", "return x.repeat_interleave(x.long(), dim=0)", "certain"),
     ("FG416", "f = functools.partial(F.relu, inplace=False)\nf.tag = 1\nreturn f(x)", "certain"),
     ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
 ]
@@ -109,6 +110,7 @@ NEGATIVE = [
     "def inner(y):\n    return y\ninner.tag = 1\nself.lin.tag = 1\nreturn inner(x)",  # Dynamo tracks these objects
     "f = make(x)\nf.tag = 1\nreturn x",  # not known to be a partial
     "torch._check(x.shape[0] > 0)\nreturn x",  # a shape check: traced
+    "return x.repeat_interleave(2, dim=0), torch.repeat_interleave(x, x.long(), output_size=8)",
 ]
 
 

@@ -14,7 +14,7 @@ _SHAPES = ("capture_dynamic_output_shape_ops",
            "Let Dynamo trace the data-dependent shape (capture_dynamic_output_shape_ops)")
 KNOBS = {
     "FG201": _SCALARS, "FG202": _SCALARS, "FG204": _SCALARS,
-    "FG451": _SHAPES, "FG452": _SHAPES, "FG453": _SHAPES,
+    "FG451": _SHAPES, "FG452": _SHAPES, "FG453": _SHAPES, "FG455": _SHAPES,
     "FG408": ("allow_rnn", "Let Dynamo trace the RNN module (allow_rnn)"),
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.facts import TENSORISH
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -57,6 +58,20 @@ RULES = [
         fix_text="Pass `num_classes` explicitly.",
         severity="info",
     ),
+    Rule(
+        "FG455", "repeat-interleave-without-output-size", "`repeat_interleave` by a tensor without `output_size`",
+        ("GB0036",),
+        what="Flags `torch.repeat_interleave(x, repeats)` and `x.repeat_interleave(repeats)` where `repeats` is a "
+             "tensor and no `output_size` is given, and the one-argument `torch.repeat_interleave(repeats)`.",
+        why="The output length is the sum of `repeats`, read from the data: with the default "
+            "`capture_dynamic_output_shape_ops=False` Dynamo breaks the graph (GB0036). With `output_size` "
+            "the length is known and the op traces.",
+        example="expanded = torch.repeat_interleave(tokens, durations, dim=0)",
+        fixed_example="expanded = torch.repeat_interleave(tokens, durations, dim=0, output_size=max_frames)",
+        fix_text="Pass `output_size` when the total is known (a padded length, a config value), or " +
+                 _CAPTURE[0].lower() + _CAPTURE[1:],
+        severity="info",
+    ),
 ]
 
 NONZERO = frozenset(("torch.nonzero", "torch.argwhere", "torch.masked_select"))
@@ -79,6 +94,12 @@ def check_call(node: ast.Call, w) -> None:
     elif (q == "torch.bincount" or (q is None and method_call(node, "bincount") and w.is_tensor(node.func.value))) \
             and _keyword(node, "minlength") is None and len(node.args) < (3 if q else 2):
         w.report("FG452", node, f"`{snippet(node)}` without `minlength` has a data-dependent output shape")
+    elif (q == "torch.repeat_interleave" or (q is None and method_call(node, "repeat_interleave")
+                                               and w.is_tensor(node.func.value))) and _keyword(node, "output_size") is None:
+        repeats = _keyword(node, "repeats") or (node.args[1] if q and len(node.args) > 1 else
+                                                node.args[0] if node.args else None)
+        if repeats is not None and w.kind(repeats) in TENSORISH:
+            w.report("FG455", node, f"`{snippet(node)}` repeats by a tensor without `output_size`", confidence(w, repeats))
     elif q == "torch.nn.functional.one_hot":
         classes = _keyword(node, "num_classes") or (node.args[1] if len(node.args) > 1 else None)
         negative = isinstance(classes, ast.UnaryOp) and isinstance(classes.op, ast.USub)
