@@ -42,6 +42,8 @@ def test_select_and_ignore(tmp_path, capsys):
     assert main(["fix", "--select", "FG301", str(path)]) == 1  # a deferral is a quick fix to choose: left
     assert "joins the graphs around it, but Dynamo still breaks" in capsys.readouterr().out
     assert path.read_text() == before
+    assert main(["fix", "--select", "FG301", "--unsafe-fixes", str(path)]) == 0  # asked for: applied
+    assert path.read_text() == (FIXTURES / "defer/print_item.out.py").read_text()
     branch = copy(tmp_path, "predicate/if_else_assign.in.py")
     original = branch.read_text()
     assert main(["fix", "--select", "FG3", str(branch)]) == 0 and branch.read_text() == original

@@ -32,6 +32,9 @@ NOT_REWRITTEN = "no safe rewrite here (the fix did not apply)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_arguments(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="also apply the unsafe fixes: deferrals of print/logging/warnings, which join the graphs "
+                             "around the call but leave Dynamo's break at the replayed call")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
@@ -45,9 +48,10 @@ def why_not_fixed(finding) -> str:
 
 
 def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | None = None,
-             project=None) -> tuple[int, list]:
+             project=None, unsafe: bool = False) -> tuple[int, list]:
     """Fix one file: (fixes that went in, findings left afterwards); `-` is stdin to stdout.
-    ``project``: the project index `check` uses, told of each file written."""
+    ``project``: the project index `check` uses, told of each file written; ``unsafe``: apply the
+    unsafe fixes too."""
     from fullgraph.engine import analyze
     from fullgraph.fixes import fix_all
 
@@ -58,7 +62,7 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         print(f"fullgraph fix: skipping {path}: {exc}", file=sys.stderr)
         return 0, []
     name = stdin_name or path if path == "-" else path
-    result = fix_all(source, name, config, project)
+    result = fix_all(source, name, config, project, unsafe)
     fixed = result.source
     if fixed != source and verifier is not None and not verifier(path, source, config, result):
         fixed = source
@@ -89,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     project = None if args.no_index else project_for(config, [p for p in args.paths if p != "-"])
     try:
         for path in collect_files(args.paths, config):
-            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename, project)
+            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename, project,
+                                        args.unsafe_fixes)
             changed += bool(count)
             fixed += count
             left += remaining

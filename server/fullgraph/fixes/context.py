@@ -31,16 +31,16 @@ class FixContext:
         return self.lowering.text(node)
 
     def make_fix(self, title: str, edit: TextEdit | None, kind: str, needs_torch: bool = True,
-                 preferred: bool = True) -> list[Fix]:
+                 preferred: bool = True, unsafe: bool = False) -> list[Fix]:
         """A one-fix list (with ``import torch`` added when needed), or [] when there is no edit;
-        ``preferred`` fixes are the ones fix-all applies."""
+        ``preferred`` fixes are the ones fix-all applies, ``unsafe`` ones only when asked."""
         if edit is None:
             return []
         edits = [edit]
         extra = torch_import_edit(self.tree) if needs_torch else None
         if extra is not None:
             edits.insert(0, extra)
-        return [Fix(title, tuple(edits), preferred=preferred, kind=kind)]
+        return [Fix(title, tuple(edits), preferred=preferred, kind=kind, unsafe=unsafe)]
 
     def expression_edit(self, node: ast.expr, replacement: str) -> TextEdit | None:
         """An edit replacing one expression's exact source range; None if a comment sits inside it."""

@@ -238,7 +238,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if module is None:
         return []
     return ctx.make_fix(f"Defer to the end of the compiled function {STILL_BREAKS}", piece.edit(module), "defer",
-                        needs_torch=False, preferred=False)
+                        needs_torch=False, preferred=False, unsafe=True)
 
 
 def epilogue_module(ctx: FixContext, piece, replacements: dict, epilogue: str, top: list[str], after: int):
@@ -294,7 +294,7 @@ def defer_through_chain(ctx: FixContext, helper: ast.FunctionDef, call: ast.Call
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
     return [Fix(f"Defer to the end of the compiled entry {STILL_BREAKS}",
-                tuple(edits), preferred=False, kind="defer")]
+                tuple(edits), preferred=False, kind="defer", unsafe=True)]
 
 
 def _line_of(piece, stmt: ast.stmt):

@@ -24,8 +24,9 @@ class Fix:
 
     title: str
     edits: tuple[TextEdit, ...]
-    preferred: bool = False
+    preferred: bool = False  # fix-all applies it
     kind: str | None = None
+    unsafe: bool = False  # it leaves or changes behaviour the user must accept: fix-all applies it only when asked
 
 
 def apply_edits(text: str, edits) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
+from fullgraph.fixes.preconditions import DEFER_CODES
 from fullgraph.fixes.sites import enclosing_function, finding_node
 from fullgraph.text import Text, split_lines_keepends, to_lf
 
@@ -35,7 +36,7 @@ def _identity(finding) -> tuple:
 
 
 def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
-           budget: Counter) -> tuple[list[TextEdit], int, set[tuple]]:
+           budget: Counter, unsafe: bool = False) -> tuple[list[TextEdit], int, set[tuple]]:
     """Main fixes for this round: at most one per function, none overlapping, all on one parse;
     also the findings whose fix did not parse (``failed`` ones are not tried again). A finding is
     fixed at most once more than the original text had it (``budget``, spent here), so a fix that
@@ -47,14 +48,16 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
     spans: list[tuple[int, int]] = []
     seen_functions: set[int] = set()
     for finding in findings:
-        if not finding.fix or finding.fix_blocked or _identity(finding) in failed or budget[_identity(finding)] < 0:
+        chosen_fix = unsafe and finding.code in DEFER_CODES  # its `fix_blocked` is the break the replay keeps
+        if not finding.fix or (finding.fix_blocked and not chosen_fix) or _identity(finding) in failed \
+                or budget[_identity(finding)] < 0:
             continue
         node = finding_node(tree, finding)
         fn = enclosing_function(tree, node) if node is not None else None
         key = fn.lineno if fn is not None else -finding.line
         if key in seen_functions:
             continue
-        fix = next((f for f in guarded_fixes(ctx, finding) if f.preferred), None)
+        fix = next((f for f in guarded_fixes(ctx, finding) if f.preferred or (unsafe and f.unsafe)), None)
         if fix is None or not fix.edits:
             continue
         new_edits = [e for e in fix.edits if e not in flat]
@@ -96,9 +99,10 @@ def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
     return tuple(edits)
 
 
-def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None) -> FixAllResult:
-    """Apply every safe fix to a fixpoint. Never raises; unparsable input comes back unchanged.
-    ``project`` (the project index `check` and the editor use) makes each round find what they find."""
+def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None, unsafe: bool = False) -> FixAllResult:
+    """Apply every safe fix to a fixpoint (with ``unsafe``, the unsafe ones too: deferrals). Never
+    raises; unparsable input comes back unchanged. ``project`` (the project index `check` and the
+    editor use) makes each round find what they find."""
     from fullgraph.engine import analyze
 
     parsed = parse(source)
@@ -113,7 +117,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
         findings = analyze(text, path, config, project=project)
         if budget is None:
             budget = Counter(_identity(f) for f in findings if f.fix)  # spent below zero: stop
-        edits, count, dropped = _round(text, tree, findings, failed, budget)
+        edits, count, dropped = _round(text, tree, findings, failed, budget, unsafe)
         failed |= dropped
         if not edits and not dropped:
             break

@@ -565,7 +565,7 @@ def replay_reason(finding) -> str:
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry") or "the compiled function"
     return (f"deferring it to the end of `{entry}` joins the graphs around it, but Dynamo still breaks at the "
-            "replayed call, so it is a quick fix to choose, not applied by fix-all")
+            "replayed call, so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
