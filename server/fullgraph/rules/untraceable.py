@@ -315,6 +315,8 @@ def check_assign(node: ast.Assign | ast.AugAssign | ast.AnnAssign, w) -> None:
 
 def _function_attribute(node: ast.AST, name: str, w) -> None:
     """FG416 when ``name`` is a partial made in this function or a module-level function of the file."""
+    if name == "self" or w.facts.env.get(name) is not None:  # a module, a tensor, a value: not a function object
+        return
     local = _bindings(w.function.node)
     made = local.get(name)
     if name not in local and name not in w.facts.env:
