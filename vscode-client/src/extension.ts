@@ -148,14 +148,14 @@ class Controller implements vscode.Disposable {
       }
       this.client = undefined;
       await client.dispose().catch(() => undefined);  // a failed start leaves nothing running to stop
-      if (await changed) {
-        this.setState('stopped');  // the Python extension reports another interpreter: the scheduled restart uses it
-      } else if (!outcome.probe.ok) {
-        this.failProbe(launch, outcome.probe);
-      } else {
-        this.setState('failed');
-        void this.notifyError(`fullgraph: the language server failed to start: ${outcome.error}`, 'Show output').then((pick) => pick && this.log.show());
-      }
+      this.setState('failed');
+      // Explained unless the Python extension then reports another interpreter (the scheduled restart
+      // uses it) or another start has begun meanwhile.
+      void changed.then((differs) => {
+        if (differs || this.client) return;
+        if (!outcome.probe.ok) this.failProbe(launch, outcome.probe);
+        else void this.notifyError(`fullgraph: the language server failed to start: ${outcome.error}`, 'Show output').then((pick) => pick && this.log.show());
+      });
     });
   }
 
