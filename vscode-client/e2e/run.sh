@@ -160,8 +160,8 @@ with open(out, "w") as f:
     json.dump(report, f, indent=2)
 print(json.dumps({k: report[k] for k in ("ok", "vsix_installed", "screenshot", "install_s", "total_s")}))
 load = os.getloadavg()[0]
-print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (click in the explorer); "
-      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument); "
+print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (clicked in the explorer as soon as it lists the file); "
+      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument once VS Code has started); "
       f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
       f"load average {load:.2f} on {os.cpu_count()} CPUs")
 print("packaged run, ms from the click: " + ", ".join(f"{label} {ms:+d}" if ms is not None else f"{label} ?" for label, ms in report["timeline"].items()))
