@@ -156,15 +156,18 @@ report = {"exttest": load("exttest.json"), "shot": load("shot.json"), "vsix_inst
           "log": "".join(open(p, errors="replace").read() for p in sorted(glob.glob(f"{run}/ud/logs/*/exthost*/fullgraph.fullgraph/fullgraph.log"), key=os.path.getmtime)), "install_s": int(install_s), "total_s": int(total_s)}
 report["timeline"] = shot_timeline(run, report["shot"])
 report["ok"] = bool(report["exttest"].get("ok")) and test_rc == "0" and shot_rc == "0" and bool(installed)
+loadavg = os.getloadavg()[0]
+report["cold_start"] = [
+    f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (clicked in the explorer as soon as it lists the file); "
+    f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument once VS Code has started); "
+    f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
+    f"load average {loadavg:.2f} on {os.cpu_count()} CPUs",
+    "packaged run, ms from the click: " + ", ".join(f"{label} {ms:+d}" if ms is not None else f"{label} ?" for label, ms in report["timeline"].items()),
+]
 with open(out, "w") as f:
     json.dump(report, f, indent=2)
 print(json.dumps({k: report[k] for k in ("ok", "vsix_installed", "screenshot", "install_s", "total_s")}))
-load = os.getloadavg()[0]
-print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (clicked in the explorer as soon as it lists the file); "
-      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument once VS Code has started); "
-      f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
-      f"load average {load:.2f} on {os.cpu_count()} CPUs")
-print("packaged run, ms from the click: " + ", ".join(f"{label} {ms:+d}" if ms is not None else f"{label} ?" for label, ms in report["timeline"].items()))
+print("\n".join(report["cold_start"]))
 PY
 log "result: $RESULT"
 [ "$SHOT_RC" = 0 ] && [ "$TEST_RC" = 0 ] && [ -n "$INSTALLED" ]
