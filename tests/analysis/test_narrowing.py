@@ -68,3 +68,36 @@ def test_a_name_rebound_in_a_loop_loses_the_narrowing_at_the_loop_top():
         m = x > 0
     return x
 """) == [(9, "FG101")]
+
+
+ISINSTANCE = """
+import torch
+@torch.compile
+def f(edges: "Adjacency", mask: torch.Tensor):
+    before = edges[mask > 0]
+{body}
+"""
+
+
+def test_isinstance_tensor_makes_the_name_a_tensor_in_its_branch_only():
+    assert lines(ISINSTANCE.format(body="""\
+    if isinstance(edges, torch.Tensor):
+        return edges[mask > 0]
+    return edges[mask > 0]
+""")) == [(7, "FG453")]
+
+
+def test_a_failed_not_isinstance_that_returns_makes_the_name_a_tensor_after_it():
+    assert lines(ISINSTANCE.format(body="""\
+    if not isinstance(edges, (torch.Tensor, torch.nn.Parameter)):
+        return edges
+    return edges[mask > 0]
+""")) == [(8, "FG453")]
+
+
+def test_a_branch_that_rebinds_the_name_keeps_its_binding():
+    assert lines(ISINSTANCE.format(body="""\
+    if isinstance(edges, torch.Tensor):
+        edges = edges.tolist()
+    return edges[mask > 0]
+""")) == [(7, "FG202")]

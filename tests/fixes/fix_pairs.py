@@ -45,9 +45,10 @@ def _unflagged(source: str, path: str, code: str, line: int) -> Finding:
 
 
 def apply_header_fixes(source: str, path: str) -> str:
-    """Apply each named finding's main fix, last line first so earlier positions stay valid."""
+    """Apply each named finding's main fix (the first: a deferral is offered but not preferred),
+    last line first so earlier positions stay valid."""
     for finding in sorted(header_findings(source, path), key=lambda f: -f.line):
-        fix = next((f for f in fixes_for(source, finding) if f.preferred), None)
+        fix = next(iter(fixes_for(source, finding)), None)
         assert fix is not None, f"{path}: no fix for {finding.code} at line {finding.line}"
         source = apply_edits(source, fix.edits)
     return source

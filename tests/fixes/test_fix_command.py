@@ -25,11 +25,11 @@ def test_fix_in_place_then_nothing_left(tmp_path, capsys):
 
 
 def test_diff_prints_and_does_not_write(tmp_path, capsys):
-    path = copy(tmp_path, "defer/print_item.in.py")
+    path = copy(tmp_path, "predicate/if_else_assign.in.py")
     before = path.read_text()
     assert main(["fix", "--diff", str(path)]) == 1
     out = capsys.readouterr().out
-    assert "+        h_mean_for_print = h.mean()" in out and out.startswith("--- a/")
+    assert "torch.where(" in out and out.startswith("--- a/")
     assert path.read_text() == before
 
 
@@ -39,9 +39,13 @@ def test_select_and_ignore(tmp_path, capsys):
     assert main(["fix", "--select", "FG1", str(path)]) == 0
     assert main(["fix", "--ignore", "FG3", str(path)]) == 1  # FG201 has no safe fix here: it is left
     assert "FG201" in capsys.readouterr().out
+    assert main(["fix", "--select", "FG301", str(path)]) == 1  # a deferral is a quick fix to choose: left
+    assert "joins the graphs around it, but Dynamo still breaks" in capsys.readouterr().out
     assert path.read_text() == before
-    assert main(["fix", "--select", "FG301", str(path)]) == 0
-    assert path.read_text() != before
+    branch = copy(tmp_path, "predicate/if_else_assign.in.py")
+    original = branch.read_text()
+    assert main(["fix", "--select", "FG3", str(branch)]) == 0 and branch.read_text() == original
+    assert main(["fix", "--select", "FG101", str(branch)]) == 0 and branch.read_text() != original
 
 
 def test_folder_and_missing_path(tmp_path, capsys):

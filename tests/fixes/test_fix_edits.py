@@ -143,16 +143,14 @@ DEFER = textwrap.dedent('''\
 ''')
 
 
-def test_defer_offers_dynamo_config_alternative_once():
-    print_fixes = fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27))  # a logging call follows: no deferral
-    assert [f.preferred for f in print_fixes] == [False]
-    alternative = apply_edits(DEFER, print_fixes[-1].edits)
-    assert "torch._dynamo.config.reorderable_logging_functions.add(print)\n" in alternative
-    assert fixes_for(alternative, finding(alternative, "FG301", 11, 8, 11, 27)) == []  # the alternative is in place
+def test_defer_offers_the_logger_config_alternative_once_and_no_print_reordering():
+    assert fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27)) == []  # a logging call follows: no deferral
     log_fixes = fixes_for(DEFER, finding(DEFER, "FG302", 11, 8, 11, 37))
+    assert [f.preferred for f in log_fixes] == [False, False]  # deferral and config line: never applied by fix-all
     with_logger = apply_edits(DEFER, log_fixes[1].edits)
     line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
     assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")
+    assert fixes_for(with_logger, finding(with_logger, "FG302", 12, 8, 12, 37))[1:] == []  # the line is in place
 
 
 def test_fix_all_skips_a_fix_that_breaks_the_code_and_applies_the_rest(monkeypatch):

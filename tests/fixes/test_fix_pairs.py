@@ -29,9 +29,11 @@ def test_quick_fix_gives_expected_output(path):
 
 @pytest.mark.parametrize("path", PAIRS, ids=IDS)
 def test_fix_all_gives_expected_output_and_is_idempotent(path):
+    """Fix-all gives the `.out.py` (deferrals excepted: fix-all leaves them), and is idempotent."""
     source, expected = path.read_text(), expected_path(path).read_text()
     result = fix_all(source, str(path))
-    if path.parent.name + "/" + path.name[:-6] in NOT_FLAGGED:
+    if path.parent.name + "/" + path.name[:-6] in NOT_FLAGGED or path.parent.name == "defer":
+        # a deferral keeps Dynamo's break at the replay: a quick fix to choose, never applied by fix-all
         assert result.source == source and result.applied == 0
         return
     assert result.source == expected

@@ -136,23 +136,23 @@ def test_trap_keeps_message(path):
         assert str(want.value) in str(got.value)
 
 
-def test_reorderable_print_alternative(tmp_path):
-    """The second quick fix: Dynamo itself moves the print after the graph."""
-    from fullgraph.findings import Finding
-    from fullgraph.fixes import apply_edits, fixes_for
-
+def test_reordered_print_in_an_inlined_function_is_dropped(tmp_path):
+    """Why the deferral rules do not offer ``reorderable_logging_functions``: Dynamo replays a
+    reordered print only in the frame it compiles; in a submodule's ``forward``, which it inlines,
+    the print is silently lost. If a torch release fixes this, the alternative can come back."""
+    path = tmp_path / "reordered.py"
+    path.write_text(
+        "import torch\nfrom torch import nn\n\n\n"
+        "class Inner(nn.Module):\n    def forward(self, x):\n        print('inner', x.sum())\n        return x * 2\n\n\n"
+        "class Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = Inner()\n\n"
+        "    def forward(self, x):\n        print('outer', x.sum())\n        return self.inner(x) + 1\n")
+    module = load(path, "reordered_print")
+    torch._dynamo.reset()
+    with torch._dynamo.config.patch(reorderable_logging_functions={print}), captured() as text:
+        torch.compile(module.Outer(), backend="eager")(torch.ones(3))
+    assert "outer tensor(3.)" in text[0] and "inner" not in text[0]
     source = (ROOT_FIXES / "defer" / "print_early_return.in.py").read_text()
-    alternative = fixes_for(source, Finding("m.py", 10, 8, 10, 27, "FG301", "", fix="defer"))[1]
-    path = tmp_path / "print_reordered.py"
-    path.write_text(apply_edits(source, alternative.edits))
-    original = load(ROOT_FIXES / "defer" / "print_early_return.in.py", "alt_in")
-    with torch._dynamo.config.patch(reorderable_logging_functions=set()):
-        fixed = load(path, "alt_out")
-        (fn0, args0, kwargs0), (fn1, args1, kwargs1) = examples(original)[0], examples(fixed)[0]
-        torch._dynamo.reset()
-        with captured() as text0:
-            want = fn0(*args0, **kwargs0)
-        counter = GraphCounter()
-        with captured() as text1:
-            got = torch.compile(fn1, backend=counter)(*args1, **kwargs1)
-    assert same(got, want) and text1 == text0 and counter.graphs == 1
+    from fullgraph.findings import Finding
+    from fullgraph.fixes import fixes_for
+    offered = fixes_for(source, Finding("m.py", 10, 8, 10, 27, "FG301", "", fix="defer"))
+    assert offered and not any("reorderable" in e.new_text for f in offered for e in f.edits)

@@ -24,7 +24,7 @@ def test_neovim_receives_diagnostics_and_applies_a_quick_fix(tmp_path):
     model = tmp_path / "model.py"
     model.write_text(MODEL)
     out = tmp_path / "result.json"
-    env = {**os.environ, "OUT": str(out), "TEST_FILE": str(model), "FIX_CODE": "FG301",
+    env = {**os.environ, "OUT": str(out), "TEST_FILE": str(model), "FIX_CODE": "FG101",
            "LSP_CMD_JSON": json.dumps([sys.executable, "-m", "fullgraph", "serve"])}
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(tmp_path / name.lower())
@@ -37,8 +37,8 @@ def test_neovim_receives_diagnostics_and_applies_a_quick_fix(tmp_path):
     assert ranges == [("FG101", 6, 4, 18), ("FG301", 5, 4, 26)]
     assert sorted((d["code"], d["lnum"], d["col"]) for d in result["nvim_diagnostics"]) == [
         ("FG101", 6, 4), ("FG301", 5, 4)]
-    assert "fullgraph (FG301): disable for this line" in result["titles"]
+    assert "fullgraph (FG101): disable for this line" in result["titles"]
     assert result["lines_after_fix"] != MODEL.splitlines()
     assert result["version_after_fix"] > 0
     moved = [(d["code"], d["range"]["start"]["line"]) for d in result["diagnostics_after_fix"]]
-    assert ("FG301", 5) not in moved and model.read_text() == MODEL  # fixed in the buffer, file untouched
+    assert "FG101" not in [c for c, _ in moved] and model.read_text() == MODEL  # fixed in the buffer, file untouched

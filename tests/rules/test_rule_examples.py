@@ -65,6 +65,8 @@ POSITIVE = [
     ("FG453", "return x[x > 0]", "certain"),
     ("FG453", "return x[~torch.isnan(x)]", "certain"),
     ("FG454", "return F.one_hot(x.long())", "certain"),
+    ("FG416", "f = functools.partial(F.relu, inplace=False)\nf.tag = 1\nreturn f(x)", "certain"),
+    ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
 ]
 
 NEGATIVE = [
@@ -103,6 +105,8 @@ NEGATIVE = [
     "return x / float(np.sqrt(x.shape[-1])) * np.pi",
     "ok = mask is None or use_cache\nreturn x",
     'return x, f"result {x}"',
+    "def inner(y):\n    return y\ninner.tag = 1\nself.lin.tag = 1\nreturn inner(x)",  # Dynamo tracks these objects
+    "f = make(x)\nf.tag = 1\nreturn x",  # not known to be a partial
 ]
 
 

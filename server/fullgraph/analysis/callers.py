@@ -17,6 +17,7 @@ from fullgraph.analysis.facts import LIKELY, TENSOR, VALUE, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
+MASK = "boolean mask"  # the fact passed for a boolean tensor (`edge_type == i`): a tensor, and a mask
 
 
 @dataclass(frozen=True)
@@ -89,9 +90,13 @@ def _default_fact(default: ast.expr) -> Passed:
 
 
 def combine(passed: list[Passed]) -> Passed:
-    """One parameter's fact over the call sites that know what they pass: a tensor if any passes a
-    known tensor (else a guessed one), a value if all pass values, unknown otherwise."""
+    """One parameter's fact over the call sites that know what they pass: a mask if every one
+    passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value if
+    all pass values, unknown otherwise."""
     passed = [p for p in passed if p[0] is not None]
+    if passed and all(fact == MASK and not guess for fact, guess in passed):
+        return MASK, ()
+    passed = [(TENSOR if fact == MASK else fact, guess) for fact, guess in passed]
     facts = [fact for fact, _ in passed]
     if any(fact == TENSOR and not guess for fact, guess in passed):
         return TENSOR, ()

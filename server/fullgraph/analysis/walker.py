@@ -4,10 +4,11 @@ rules registered for each node type, and collect in-file callees for the region 
 from __future__ import annotations
 
 import ast
+from contextlib import contextmanager
 import threading
 from dataclasses import dataclass
 
-from fullgraph.analysis.callers import UNKNOWN, Passed, bind_arguments
+from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
@@ -317,6 +318,7 @@ class Walker:
             guess: tuple[str, ...] = ()
             if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
+            mask = fact in (TENSOR, None) and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == MASK
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
                 if guess and not may_be_tensor(arg.annotation):
@@ -324,8 +326,9 @@ class Walker:
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
                     and may_be_tensor(arg.annotation):
                 fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
+            fact = TENSOR if fact == MASK else fact
             self.facts.env[arg.arg] = fact
-            if fact == TENSOR and bool_annotation(arg.annotation):
+            if fact == TENSOR and (mask or bool_annotation(arg.annotation)):
                 self.facts.masks.add(arg.arg)
             if guess:
                 self.facts.guessed[arg.arg] = guess
@@ -417,12 +420,47 @@ class Walker:
                 self.conditions.append((node.test, holds))
             saved = dict(self.facts.nones)
             narrow(node.test, holds, self._value_under_compile, self.facts.nones)
-            self._visit_all(branch) if statement else self.visit(branch)
+            with self._tensor_narrowed(node.test, holds, branch):
+                self._visit_all(branch) if statement else self.visit(branch)
             self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
+            name = self._isinstance_tensor(node.test, False)
+            if name is not None:  # `if not isinstance(x, Tensor): return ...`: a tensor from here on
+                self.facts.env[name] = TENSOR
+                self.facts.guessed.pop(name, None)
+
+    def _isinstance_tensor(self, test: ast.AST, holds: bool) -> str | None:
+        """The name a test proves a tensor where it ``holds``: `isinstance(x, Tensor)` (or `not ...` where
+        it fails), every type spelled a tensor type."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self._isinstance_tensor(test.operand, not holds)
+        if not (holds and isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and self.is_builtin("isinstance")):
+            return None
+        types = test.args[1]
+        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
+        return test.args[0].id if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
+
+    @contextmanager
+    def _tensor_narrowed(self, test: ast.AST, holds: bool, branch):
+        """Inside a branch `isinstance(x, Tensor)` proves, `x` is a known tensor (as before after it,
+        unless the branch rebinds it)."""
+        name = self._isinstance_tensor(test, holds)
+        if name is None:
+            yield
+            return
+        before, guess = self.facts.env.get(name), self.facts.guessed.pop(name, None)
+        self.facts.env[name] = TENSOR
+        yield
+        nodes = branch if isinstance(branch, list) else [branch]
+        if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                   for node in nodes for n in ast.walk(node)):
+            self.facts.env[name] = before
+            if guess is not None:
+                self.facts.guessed[name] = guess
 
     def _boolop(self, node: ast.BoolOp) -> None:
         """Visit operands up to one a compile-time guard decides (the rest never runs under Dynamo)."""
@@ -520,9 +558,11 @@ class Walker:
             self.calls.append((target, node, passed, self.in_loop))
 
     def passed(self, arg: ast.expr) -> Passed:
-        """What an argument passes: its fact and the guesses it rests on."""
+        """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
+        guesses it rests on."""
         fact = self.kind(arg)
-        return fact, (self.facts.guess(arg) if fact in TENSORISH else ())
+        guess = self.facts.guess(arg) if fact in TENSORISH else ()
+        return (MASK if fact == TENSOR and not guess and self.facts.is_mask(arg) else fact), guess
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))

@@ -30,15 +30,17 @@ class FixContext:
         """Original source text of a node (parenthesized when it spans lines)."""
         return self.lowering.text(node)
 
-    def make_fix(self, title: str, edit: TextEdit | None, kind: str, needs_torch: bool = True) -> list[Fix]:
-        """A one-fix list (with ``import torch`` added when needed), or [] when there is no edit."""
+    def make_fix(self, title: str, edit: TextEdit | None, kind: str, needs_torch: bool = True,
+                 preferred: bool = True) -> list[Fix]:
+        """A one-fix list (with ``import torch`` added when needed), or [] when there is no edit;
+        ``preferred`` fixes are the ones fix-all applies."""
         if edit is None:
             return []
         edits = [edit]
         extra = torch_import_edit(self.tree) if needs_torch else None
         if extra is not None:
             edits.insert(0, extra)
-        return [Fix(title, tuple(edits), preferred=True, kind=kind)]
+        return [Fix(title, tuple(edits), preferred=preferred, kind=kind)]
 
     def expression_edit(self, node: ast.expr, replacement: str) -> TextEdit | None:
         """An edit replacing one expression's exact source range; None if a comment sits inside it."""

@@ -2,7 +2,9 @@
 
 The tensor values an argument needs are captured where the call stood; whatever turns them
 into Python values (``.item()``, ``str()``, f-strings, ``%``) runs in the epilogue, after the
-graph, so the printed text is unchanged.
+graph, so the printed text is unchanged. Dynamo still breaks at the replayed call (nothing
+inside the compiled frame can emit output without a break), so a deferral joins the graphs
+around the call without removing the break: it is a quick fix to choose, never applied by fix-all.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
+STILL_BREAKS = "(one graph; Dynamo still breaks at the replay)"
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
 
 
@@ -192,7 +195,7 @@ def _returns(fn: ast.AST) -> list[ast.Return]:
 
 def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
-    if decline_reason(ctx.tree, finding) is not None:
+    if decline_reason(ctx.tree, finding, chosen=True) is not None:
         return []
     fn = enclosing_function(ctx.tree, call)  # not None, and no return inside a loop: decline_reason checked
     if in_helper(fn, finding):
@@ -234,7 +237,8 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     module = epilogue_module(ctx, piece, replacements, epilogue, top, stmt.lineno)
     if module is None:
         return []
-    return ctx.make_fix("Defer to the end of the compiled function", piece.edit(module), "defer", needs_torch=False)
+    return ctx.make_fix(f"Defer to the end of the compiled function {STILL_BREAKS}", piece.edit(module), "defer",
+                        needs_torch=False, preferred=False)
 
 
 def epilogue_module(ctx: FixContext, piece, replacements: dict, epilogue: str, top: list[str], after: int):
@@ -289,7 +293,8 @@ def defer_through_chain(ctx: FixContext, helper: ast.FunctionDef, call: ast.Call
         edits.append(TextEdit(line_no, 0, line_no, 0, f"\n{QUEUE} = []  # calls deferred by compiled helpers, replayed at the end of their entry\n"))
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
-    return [Fix("Defer to the end of the compiled entry", tuple(edits), preferred=True, kind="defer")]
+    return [Fix(f"Defer to the end of the compiled entry {STILL_BREAKS}",
+                tuple(edits), preferred=False, kind="defer")]
 
 
 def _line_of(piece, stmt: ast.stmt):
@@ -328,20 +333,20 @@ def _add_top_and_tail(piece, module: cst.Module, top: list[str], epilogue: str, 
 
 
 def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
-    """Let Dynamo reorder (print, warnings) or ignore (logger methods) the call: one module-level line."""
+    """Let Dynamo ignore a logger method: one module-level line (the message is lost under
+    torch.compile, as the rule page says). Dynamo's ``reorderable_logging_functions`` is not
+    offered for print and warnings: it applies to every compiled function, and a reordered call in
+    a function Dynamo inlines (a helper, a submodule's ``forward``) is silently dropped (torch 2.13,
+    ``tests/fixes/test_fixes_dynamo.py``)."""
     callee = dotted(call.func)
-    if callee is None:
+    if callee is None or finding.code != "FG302":
         return []
-    torch = ctx.torch
-    knob = "ignore_logger_methods" if finding.code == "FG302" else "reorderable_logging_functions"
-    line_text = f"{torch}._dynamo.config.{knob}.add({callee})"
     fn = enclosing_function(ctx.tree, call)
     if fn is not None and callee.split(".")[0] in _local_names(fn):
         return []
     position = _after_definition(ctx.tree, callee.split(".")[0])
-    title = ("Let Dynamo skip this logger method (ignore_logger_methods)" if finding.code == "FG302"
-             else "Let Dynamo reorder this call (reorderable_logging_functions)")
-    return module_line_fix(ctx, line_text, position, title, "defer")
+    line_text = f"{ctx.torch}._dynamo.config.ignore_logger_methods.add({callee})"
+    return module_line_fix(ctx, line_text, position, "Let Dynamo skip this logger method (ignore_logger_methods)", "defer")
 
 
 def _after_definition(tree: ast.Module, name: str) -> int:

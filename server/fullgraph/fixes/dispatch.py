@@ -12,7 +12,7 @@ from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.names import taken_names
-from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
@@ -79,10 +79,9 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     if node is None:
         return []
     code = finding.code
-    declined = bool(finding.fix) and decline_reason(ctx.tree, finding) is not None
-    if code in ("FG301", "FG302", "FG303") and isinstance(node, ast.Call):  # the config line needs no rewrite
-        return ([] if declined else defer_call(ctx, node, finding)) + config_alternative(ctx, node, finding)
-    if declined:
+    if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
+        return (defer_call(ctx, node, finding) if finding.fix else []) + config_alternative(ctx, node, finding)
+    if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:
         return []
     if code == "FG101" and isinstance(node, ast.If):
         return predicate_if(ctx, node)

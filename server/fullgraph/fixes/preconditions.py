@@ -44,9 +44,10 @@ KEEP_TENSOR_CODES = {"FG201", "FG204"}
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
 
 
-def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> str | None:
+def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (), chosen: bool = False) -> str | None:
     """Why ``finding`` cannot be fixed safely, or None when its fix applies; ``called_from``: the
-    other workspace files that call the function holding it."""
+    other workspace files that call the function holding it; ``chosen``: the user picks the quick
+    fix, so a deferral's remaining break (:func:`replay_reason`) does not decline it."""
     try:
         node = finding_node(tree, finding)
         if node is None:
@@ -70,7 +71,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
         if finding.code == "FG107":
             return _guard_reason(tree, node, known)
         if finding.code in DEFER_CODES:
-            return defer_reason(tree, node, finding)
+            return defer_reason(tree, node, finding) or (None if chosen else replay_reason(finding))
         if finding.code in KEEP_TENSOR_CODES:
             return scalar_reason(tree, node, finding, known)
     except RecursionError:
@@ -557,6 +558,14 @@ def _side_effect_statement(stmt: ast.stmt) -> bool:
     func = stmt.value.func
     return (isinstance(func, ast.Name) and func.id == "print") or (isinstance(func, ast.Attribute)
                                                                      and func.attr in LOG_METHODS)
+
+
+def replay_reason(finding) -> str:
+    """Why ``fullgraph fix`` leaves a deferral to the user: the replayed call still breaks."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    entry = data.get("entry") or "the compiled function"
+    return (f"deferring it to the end of `{entry}` joins the graphs around it, but Dynamo still breaks at the "
+            "replayed call, so it is a quick fix to choose, not applied by fix-all")
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:

@@ -7,7 +7,7 @@ from contextlib import nullcontext
 from lsprotocol import types
 
 from fullgraph import fixes  # its names import libcst on first use
-from fullgraph.fixes.config_alternatives import has_config_alternative
+from fullgraph.fixes.config_alternatives import has_alternatives
 from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import (
     SOURCE,
@@ -74,7 +74,7 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
             continue
         rewrites = finding.fix and not finding.fix_blocked
         found = fixes.fixes_for(source, finding, _parse_of(uri, version, source)) \
-            if rewrites or has_config_alternative(finding.code) else []
+            if rewrites or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
         for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
             actions.append(types.CodeAction(

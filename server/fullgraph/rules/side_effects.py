@@ -15,23 +15,24 @@ _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after s
              "by other print/logging/warnings calls and a plain `return` (names, non-tensor attributes, "
              "constants). Dynamo still breaks there, but the graph before the break holds all the tensor "
              "work, so no second graph follows; the deferral quick fix produces exactly this shape.")
-_DEFER_FIX = ("Collect the values in the compiled code and emit them after the compiled call "
-              "(the quick fix defers the call to an epilogue that runs after the traced code).")
+_DEFER_FIX = ("Emit the message outside the compiled call to remove the break. The quick fix defers the call "
+              "to an epilogue at the end of the compiled entry, its tensor values captured where it stood: the "
+              "graphs around the call become one, but Dynamo still breaks at the replayed call (nothing inside "
+              "a compiled frame can print or log without a break), so `fullgraph fix` and fix-all never "
+              "apply it; choose it as a quick fix.")
 
 RULES = [
     Rule(
         "FG301", "print", "`print()` in compiled code", ("GB0059",),
         what="Flags `print()` calls in compiled regions." + _EPILOGUE,
         why="`print` is a Python builtin with side effects that Dynamo does not trace; it breaks the "
-            "graph (GB0059) unless `print` is added to `torch._dynamo.config.reorderable_logging_functions`.",
+            "graph (GB0059).",
         example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.shape)\n    return y.relu()",
         fixed_example="def forward(self, x):\n    y = self.proj(x)\n    out = y.relu()\n"
                       "    print(\"y\", y.shape)  # deferred: runs after the traced code\n    return out",
-        fix_text=_DEFER_FIX + " Alternatively add `print` to "
-                 "`torch._dynamo.config.reorderable_logging_functions` (second quick fix, one line at module "
-                 "level): no code moves, but Dynamo then reorders every print in every compiled function, only "
-                 "accepts constant and tensor arguments, and prints a tensor mutated in place after the call "
-                 "with its later value.",
+        fix_text=_DEFER_FIX + " Adding `print` to `torch._dynamo.config.reorderable_logging_functions` is not "
+                 "offered: it applies to every compiled function, and in torch 2.13 a reordered call in a "
+                 "function Dynamo inlines (a helper, a submodule's `forward`) is silently dropped.",
         fix_kind="defer", fix_title="Defer print to the end of the function",
     ),
     Rule(

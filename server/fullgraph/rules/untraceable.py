@@ -172,6 +172,19 @@ RULES = [
         fixed_example="msg: Message = {\"name\": \"x\", \"value\": x * 2}",
         fix_text="Build the dict with a literal (annotated with the TypedDict for type checkers).",
     ),
+    Rule(
+        "FG416", "function-attribute-set", "attribute set on a `functools.partial` or a function in compiled code",
+        ("GB0467",),
+        what="Flags assignments (`p.attr = ...`, `setattr(p, ...)`) to an attribute of a `functools.partial` "
+             "object made in the compiled function, or of a function the file defines at module level.",
+        why="Dynamo supports `setattr()` only on objects it can track (modules, user objects, tensors); on a "
+            "partial or a function object it breaks the graph (GB0467, 'setattr() on unsupported type').",
+        example="cond_nn = partial(self.nn, context=context)\ncond_nn.permutation = self.nn.permutation",
+        fixed_example="class ConditionedNN(nn.Module):  # an object Dynamo tracks, built outside or in __init__\n"
+                      "    ...\ncond_nn = ConditionedNN(self.nn, context)",
+        fix_text="Keep the extra attribute on an object Dynamo tracks (a small module or class holding the "
+                 "callable and its attributes), or set it once outside the compiled region.",
+    ),
 ]
 
 SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
@@ -236,6 +249,9 @@ def check_call(node: ast.Call, w) -> None:
         if isinstance(fact, Module) and fact.cls in RNN_CLASSES:
             w.report("FG408", node, f"`self.{func.attr}` is an `nn.{fact.cls.rpartition('.')[2]}` module, which Dynamo "
                                     "does not trace")
+    if isinstance(func, ast.Name) and func.id == "setattr" and func.id not in w.facts.env and node.args \
+            and isinstance(node.args[0], ast.Name):
+        _function_attribute(node, node.args[0].id, w)
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
@@ -293,6 +309,40 @@ def check_assign(node: ast.Assign | ast.AugAssign | ast.AnnAssign, w) -> None:
             confidence = "certain" if w.is_tensor(target.value) else "likely"
             w.report("FG406", target, f"`{snippet(target)} = ...` mutates requires_grad in compiled code",
                      confidence)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            _function_attribute(target, target.value.id, w)
+
+
+def _function_attribute(node: ast.AST, name: str, w) -> None:
+    """FG416 when ``name`` is a partial made in this function or a module-level function of the file."""
+    local = _bindings(w.function.node)
+    made = local.get(name)
+    if name not in local and name not in w.facts.env:
+        kind = "function" if name in w.index.functions else None
+    else:
+        kind = "partial" if made and all(isinstance(v, ast.Call) and w.resolve(v.func) == "functools.partial"
+                                         for v in made) else None
+    if kind is not None:
+        what = "a `functools.partial` object" if kind == "partial" else f"the module-level function `{name}`"
+        shown = f"{snippet(node)} = ..." if isinstance(node, ast.Attribute) else snippet(node)
+        w.report("FG416", node, f"`{shown}` sets an attribute of {what} in compiled code")
+
+
+def _bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
+    """Local names of ``fn`` -> the values every assignment binds them to (None: some other binding,
+    a parameter, a loop variable, a nested ``def``)."""
+    out: dict[str, list[ast.expr] | None] = {}
+    for sub in ast.walk(fn):
+        if isinstance(sub, ast.Assign):
+            for target in sub.targets:
+                if isinstance(target, ast.Name):
+                    known = out.get(target.id, [])
+                    out[target.id] = None if known is None else known + [sub.value]
+        elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            out.setdefault(sub.id, None)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not fn:
+            out[sub.name] = None
+    return out
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:

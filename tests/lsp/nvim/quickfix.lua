@@ -11,7 +11,7 @@ vim.g.loaded_python3_provider = 0
 local out_path = assert(os.getenv('OUT'), 'OUT not set')
 local test_file = assert(os.getenv('TEST_FILE'), 'TEST_FILE not set')
 local cmd = vim.fn.json_decode((assert(os.getenv('LSP_CMD_JSON'), 'LSP_CMD_JSON not set')))
-local fix_code = os.getenv('FIX_CODE') or 'FG301'
+local fix_code = os.getenv('FIX_CODE') or 'FG101'
 local timeout = tonumber(os.getenv('TIMEOUT_MS') or '20000')
 local result = { nvim = tostring(vim.version().major .. '.' .. vim.version().minor .. '.' .. vim.version().patch) }
 
