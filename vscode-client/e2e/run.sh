@@ -140,9 +140,11 @@ TEST_RC=0; drive exttest "http://127.0.0.1:$PORT" "$RUN/ws" "$CLIENT" "$CLIENT/e
 stop_code_server
 log "stopped code-server"
 
-"$PYTHON" - "$RUN" "$RESULT" "$INSTALLED" "$SHOT" "$SHOT_RC" "$TEST_RC" "$INSTALL_S" "$((SECONDS - START))" <<'PY'
+"$PYTHON" - "$RUN" "$RESULT" "$INSTALLED" "$SHOT" "$SHOT_RC" "$TEST_RC" "$INSTALL_S" "$((SECONDS - START))" "$CLIENT/e2e" <<'PY'
 import glob, json, os, sys
-run, out, installed, shot, shot_rc, test_rc, install_s, total_s = sys.argv[1:]
+run, out, installed, shot, shot_rc, test_rc, install_s, total_s, here = sys.argv[1:]
+sys.path.insert(0, here)
+from timeline import shot_timeline
 def load(name):
     try:
         with open(os.path.join(run, name)) as f:
@@ -152,15 +154,20 @@ def load(name):
 report = {"exttest": load("exttest.json"), "shot": load("shot.json"), "vsix_installed": installed,
           "screenshot": shot if os.path.exists(shot) else None,
           "log": "".join(open(p, errors="replace").read() for p in sorted(glob.glob(f"{run}/ud/logs/*/exthost*/fullgraph.fullgraph/fullgraph.log"), key=os.path.getmtime)), "install_s": int(install_s), "total_s": int(total_s)}
+report["timeline"] = shot_timeline(run, report["shot"])
 report["ok"] = bool(report["exttest"].get("ok")) and test_rc == "0" and shot_rc == "0" and bool(installed)
+loadavg = os.getloadavg()[0]
+report["cold_start"] = [
+    f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (clicked in the explorer as soon as it lists the file); "
+    f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument once VS Code has started); "
+    f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
+    f"load average {loadavg:.2f} on {os.cpu_count()} CPUs",
+    "packaged run, ms from the click: " + ", ".join(f"{label} {ms:+d}" if ms is not None else f"{label} ?" for label, ms in report["timeline"].items()),
+]
 with open(out, "w") as f:
     json.dump(report, f, indent=2)
 print(json.dumps({k: report[k] for k in ("ok", "vsix_installed", "screenshot", "install_s", "total_s")}))
-load = os.getloadavg()[0]
-print(f"cold start, open -> first squiggle: packaged .vsix {report['shot'].get('openToSquiggleMs')} ms (click in the explorer); "
-      f"extension host {report['exttest'].get('openToDiagnosticsMs')} ms (openTextDocument); "
-      f"server start {report['exttest'].get('firstStart')}, after restart {report['exttest'].get('restartStart')}; "
-      f"load average {load:.2f} on {os.cpu_count()} CPUs")
+print("\n".join(report["cold_start"]))
 PY
 log "result: $RESULT"
 [ "$SHOT_RC" = 0 ] && [ "$TEST_RC" = 0 ] && [ -n "$INSTALLED" ]

@@ -1,8 +1,8 @@
 /** Starting `<interpreter> -m fullgraph serve` as a vscode-languageclient LanguageClient. */
 import { execFile } from 'child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature } from 'vscode-languageclient/node';
-import { Launch, probeCommand, serverCommand } from './launch';
+import { CloseAction, ErrorHandler, LanguageClient, LanguageClientOptions, ServerOptions, StaticFeature } from 'vscode-languageclient/node';
+import { Launch, Probe, probeCommand, serverCommand } from './launch';
 import { LineRouter } from './log';
 import { serverSettings } from './settings';
 
@@ -19,10 +19,7 @@ export const DOCUMENT_SELECTOR = [
   { notebook: '*', language: 'python' },
 ];
 
-/** Result of checking that fullgraph imports in the interpreter. */
-export type Probe = { ok: true } | { ok: false; missingInterpreter: boolean; detail: string };
-
-/** Runs the interpreter once with `import fullgraph`. */
+/** Runs the interpreter once with `import fullgraph` (after a failed start, to say why). */
 export function probe(launch: Launch): Promise<Probe> {
   const { command, args } = probeCommand(launch);
   return new Promise((resolve) => {
@@ -55,13 +52,34 @@ const pushDiagnosticsOnly: StaticFeature = {
 
 /**
  * vscode-languageclient logs every exit of the server process as an error, also the normal
- * `exit 0` after a stop or restart; that one is information.
+ * `exit 0` after a stop or restart; that one is information. Until the first start succeeds,
+ * its errors only go to the log: the controller explains a failed start (not installed,
+ * interpreter missing) in one notification.
  */
 class FullgraphLanguageClient extends LanguageClient {
+  starting = true;
+
+  /** Rejects when the server is not running afterwards (a server that exits while starting resolves `super.start()`). */
+  override async start(): Promise<void> {
+    await super.start();
+    if (!this.isRunning()) throw new Error('the server process ended while starting');
+    this.starting = false;
+  }
+
   override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
     if (message === 'Server process exited with code 0.') this.info(message);
-    else super.error(message, data, showNotification);
+    else super.error(message, data, this.starting ? false : showNotification);
   }
+}
+
+/** A server that dies before its first start is not restarted (the controller says why); later, the default restarts. */
+function errorHandler(client: () => FullgraphLanguageClient): ErrorHandler {
+  let fallback: ErrorHandler | undefined;
+  const defaults = () => (fallback ??= client().createDefaultErrorHandler());
+  return {
+    error: (error, message, count) => defaults().error(error, message, count),
+    closed: () => (client().starting ? { action: CloseAction.DoNotRestart, handled: true } : defaults().closed()),
+  };
 }
 
 /** An output channel that writes each line once, at its level, into the extension's log channel. */
@@ -82,11 +100,14 @@ function routedChannel(log: vscode.LogOutputChannel): vscode.OutputChannel {
 /** Builds (does not start) the client for a checked launch. */
 export function createClient(launch: Launch, log: vscode.LogOutputChannel): LanguageClient {
   const { command, args } = serverCommand(launch);
+  let client: FullgraphLanguageClient;  // assigned below, read by the error handler later
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   // No `transport`: stdio without an extra `--stdio` argument.
   const serverOptions: ServerOptions = { command, args, options: { cwd, env: { ...process.env, PYTHONUNBUFFERED: '1' } } };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
+    errorHandler: errorHandler(() => client),
+    initializationFailedHandler: () => false,  // stop without a pop-up: the controller explains
     outputChannel: routedChannel(log),
     traceOutputChannel: routedChannel(log),
     initializationOptions: { settings: settingsFor(vscode.workspace.workspaceFolders?.[0]?.uri) },
@@ -111,7 +132,7 @@ export function createClient(launch: Launch, log: vscode.LogOutputChannel): Lang
     },
   };
   // The id `fullgraph` makes the client read `fullgraph.trace.server` itself.
-  const client = new FullgraphLanguageClient(SECTION, 'fullgraph', serverOptions, clientOptions);
+  client = new FullgraphLanguageClient(SECTION, 'fullgraph', serverOptions, clientOptions);
   client.registerFeature(pushDiagnosticsOnly);
   return client;
 }

@@ -2,18 +2,17 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 import { createClient, probe, SECTION, settingsFor, UNTRUSTED_MESSAGE } from './client';
-import { INSTALL, installChoices, installCommand, Launch, launchKey, PICK_INTERPRETER, resolveInterpreter } from './launch';
+import { INSTALL, installChoices, installCommand, Launch, PICK_INTERPRETER, resolveInterpreter } from './launch';
 import { quickInterpreter } from './discovery';
 import { activeInterpreter, onInterpreterChange, pickWithPythonExtension } from './python';
 import { clientSettings, RESTART_KEYS, shouldNotify } from './settings';
+import { startOrExplain } from './startup';
 import { countBreaks, ServerState, statusView } from './status';
 
 /** Server command ids (distinct from the client's palette commands). */
 const SERVER_FIX_ALL = 'fullgraph.applyFixAll';
 const SERVER_CONFIRM = 'fullgraph.confirm';
 const RESTART_DELAY_MS = 1000;
-/** globalState key: launches whose interpreter imported fullgraph last time (checked again in parallel). */
-const IMPORTS_FULLGRAPH = 'fullgraph.importsFullgraph';
 /** globalState key: the Python extension's interpreter at the last start. */
 const PYTHON_ENVIRONMENT = 'fullgraph.pythonEnvironment';
 /** What the server answers when fix-all has nothing to change: not worth a notification (as ruff). */
@@ -24,6 +23,14 @@ export interface Shown {
   level: 'error' | 'warning' | 'info';
   message: string;
   actions: string[];
+}
+
+/** How long the last successful start took, from the start request (milliseconds). */
+export interface StartTiming {
+  /** To the running server (spawned, imports done, `initialize` answered). */
+  ms: number;
+  /** Of which choosing the interpreter (the setting, what the last start learned, or discovery). */
+  interpreterMs: number;
 }
 
 /** What the server's commands answer. */
@@ -39,8 +46,9 @@ class Controller implements vscode.Disposable {
   private restartTimer: NodeJS.Timeout | undefined;
   private queue: Promise<void> = Promise.resolve();
   readonly shown: Shown[] = [];
-  /** Milliseconds from the start request to the running server, and whether the check was cached. */
-  lastStart: { ms: number; cached: boolean } | undefined;
+  lastStart: StartTiming | undefined;
+  /** Import checks run so far (only after failed starts). */
+  importChecks = 0;
 
   constructor(
     readonly log: vscode.LogOutputChannel,
@@ -98,16 +106,11 @@ class Controller implements vscode.Disposable {
     void (level === 'warning' ? vscode.window.showWarningMessage(message) : vscode.window.showInformationMessage(message));
   }
 
-  private async remember(launch: Launch, importsFullgraph: boolean): Promise<void> {
-    const key = launchKey(launch);
-    const known = this.memory.get<string[]>(IMPORTS_FULLGRAPH, []).filter((k) => k !== key);
-    await this.memory.update(IMPORTS_FULLGRAPH, importsFullgraph ? [...known, key].slice(-20) : known);
-  }
-
-  private async launch(): Promise<Launch> {
+  /** The interpreter to start with, and whether discovery later finds another (then a restart is scheduled). */
+  private async launch(): Promise<{ launch: Launch; changed: Promise<boolean> }> {
     const folder = this.folder();
     const own = clientSettings(vscode.workspace.getConfiguration(SECTION, folder)).interpreter;
-    if (own.length) return resolveInterpreter(own, undefined, folder?.fsPath);
+    if (own.length) return { launch: resolveInterpreter(own, undefined, folder?.fsPath), changed: Promise.resolve(false) };
     // The Python extension may take seconds to activate: start with what the last start learned.
     const quick = await quickInterpreter(this.memory.get<string[]>(PYTHON_ENVIRONMENT), () => activeInterpreter(folder),
       (argv) => this.memory.update(PYTHON_ENVIRONMENT, argv));
@@ -116,7 +119,12 @@ class Controller implements vscode.Disposable {
       this.log.info("The Python extension's interpreter differs from the last start's: restarting");
       this.scheduleRestart();
     });
-    return resolveInterpreter(own, quick.argv, folder?.fsPath);
+    return { launch: resolveInterpreter(own, quick.argv, folder?.fsPath), changed: quick.changed };
+  }
+
+  private checkImports(launch: Launch): ReturnType<typeof probe> {
+    this.importChecks++;
+    return probe(launch);
   }
 
   start(): Promise<void> {
@@ -124,40 +132,30 @@ class Controller implements vscode.Disposable {
       if (this.client) return;
       this.setState('starting');
       const started = Date.now();
-      const launch = await this.launch();
+      const { launch, changed } = await this.launch();
+      const interpreterMs = Date.now() - started;
       this.log.info(`Interpreter (${launch.origin}): ${[launch.command, ...launch.args].join(' ')}`);
-      // The import check runs in parallel with the server when this interpreter passed it last time.
-      const cached = this.memory.get<string[]>(IMPORTS_FULLGRAPH, []).includes(launchKey(launch));
-      const checking = probe(launch);
-      if (!cached) {
-        const checked = await checking;
-        if (!checked.ok) {
-          this.failProbe(launch, checked);
-          return;
-        }
-        await this.remember(launch, true);
-      }
       const client = createClient(launch, this.log);
       client.onDidChangeState((e) => {
         if (this.client === client) this.setState(e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped');
       });
       this.client = client;
-      if (cached) {
-        void checking.then((checked) => {
-          if (checked.ok) return;
-          void this.remember(launch, false);  // the next start checks first again
-          if (this.client === client) void this.stop().then(() => this.failProbe(launch, checked));
-        });
+      const outcome = await startOrExplain(() => client.start(), () => this.checkImports(launch));
+      if (outcome.ok) {
+        this.lastStart = { ms: Date.now() - started, interpreterMs };
+        this.log.info(`Server running ${this.lastStart.ms} ms after the start request (${interpreterMs} ms of it choosing the interpreter)`);
+        return;
       }
-      try {
-        await client.start();
-        this.lastStart = { ms: Date.now() - started, cached };
-        this.log.info(`Server running ${this.lastStart.ms} ms after the start request (import check ${cached ? 'cached, run in parallel' : 'run first'})`);
-      } catch (err) {
-        this.client = undefined;
-        this.setState('failed');
-        void this.notifyError(`fullgraph: the language server failed to start: ${err}`, 'Show output').then((pick) => pick && this.log.show());
-      }
+      this.client = undefined;
+      await client.dispose().catch(() => undefined);  // a failed start leaves nothing running to stop
+      this.setState('failed');
+      // Explained unless the Python extension then reports another interpreter (the scheduled restart
+      // uses it) or another start has begun meanwhile.
+      void changed.then((differs) => {
+        if (differs || this.client) return;
+        if (!outcome.probe.ok) this.failProbe(launch, outcome.probe);
+        else void this.notifyError(`fullgraph: the language server failed to start: ${outcome.error}`, 'Show output').then((pick) => pick && this.log.show());
+      });
     });
   }
 
@@ -287,11 +285,16 @@ export interface FullgraphApi {
   serverState(): ServerState;
   statusText(): string;
   shownMessages(): Shown[];
-  lastStart(): { ms: number; cached: boolean } | undefined;
+  lastStart(): StartTiming | undefined;
+  importChecks(): number;
+  /** Milliseconds from the extension host's start to this extension's activation. */
+  activatedAfterHostMs: number;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<FullgraphApi> {
+export function activate(context: vscode.ExtensionContext): FullgraphApi {
+  const activatedAfterHostMs = Math.round(process.uptime() * 1000);
   const log = vscode.window.createOutputChannel('fullgraph', { log: true });
+  log.info(`Activated ${activatedAfterHostMs} ms after the extension host started`);
   const status = vscode.window.createStatusBarItem('fullgraph.status', vscode.StatusBarAlignment.Right, 100);
   status.name = 'fullgraph';
   status.command = 'fullgraph.showOutput';
@@ -316,12 +319,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Fullgr
       if (e.uris.some((u) => u.toString() === active)) ctl.updateStatus();
     }),
   );
-  const pythonChange = await onInterpreterChange(() => {
+  void ctl.start();  // first: following the Python extension's changes may wait for it to activate
+  void onInterpreterChange(() => {
     if (!clientSettings(vscode.workspace.getConfiguration(SECTION)).interpreter.length) ctl.scheduleRestart();
-  });
-  if (pythonChange) context.subscriptions.push(pythonChange);
-  void ctl.start();
-  return { serverState: () => ctl.state, statusText: () => status.text, shownMessages: () => [...ctl.shown], lastStart: () => ctl.lastStart };
+  }).then((pythonChange) => pythonChange && context.subscriptions.push(pythonChange));
+  return {
+    serverState: () => ctl.state,
+    statusText: () => status.text,
+    shownMessages: () => [...ctl.shown],
+    lastStart: () => ctl.lastStart,
+    importChecks: () => ctl.importChecks,
+    activatedAfterHostMs,
+  };
 }
 
 export async function deactivate(): Promise<void> {

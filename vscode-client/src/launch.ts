@@ -11,7 +11,10 @@ export interface Launch {
 
 export const DEFAULT_INTERPRETER = 'python3';
 export const SERVER_ARGS = ['-m', 'fullgraph', 'serve'];
-/** Exits 0 exactly when fullgraph and the language-server packages it needs can be imported (cheap: package roots only). */
+/**
+ * Exits 0 exactly when fullgraph and the language-server packages it needs can be imported
+ * (cheap: package roots only). Run only to explain a failed server start.
+ */
 export const PROBE_ARGS = ['-c', 'import fullgraph, lsprotocol, pygls'];
 
 /** Expands `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and a leading `~`. */
@@ -45,6 +48,9 @@ export function serverCommand(launch: Launch): { command: string; args: string[]
   return { command: launch.command, args: [...launch.args, ...SERVER_ARGS] };
 }
 
+/** Result of checking that fullgraph imports in the interpreter. */
+export type Probe = { ok: true } | { ok: false; missingInterpreter: boolean; detail: string };
+
 /** argv that checks that fullgraph is importable in the chosen interpreter. */
 export function probeCommand(launch: Launch): { command: string; args: string[] } {
   return { command: launch.command, args: [...launch.args, ...PROBE_ARGS] };
@@ -61,11 +67,6 @@ export function shellQuote(arg: string, platform: NodeJS.Platform = process.plat
 export function installCommand(launch: Launch, platform: NodeJS.Platform = process.platform): string {
   const prefix = platform === 'win32' && /\s/.test(launch.command) ? '& ' : '';
   return prefix + [launch.command, ...launch.args, '-m', 'pip', 'install', 'fullgraph'].map((a) => shellQuote(a, platform)).join(' ');
-}
-
-/** Key of a launch in the cache of launches whose interpreter imported fullgraph last time. */
-export function launchKey(launch: Launch): string {
-  return JSON.stringify([launch.command, ...launch.args]);
 }
 
 /** What the "fullgraph is not installed" notification offers. */

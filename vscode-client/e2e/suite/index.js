@@ -50,6 +50,8 @@ exports.run = async function run() {
     const diags = await waitFor('fullgraph diagnostics', () => ours(uri).length && ours(uri), 60000);
     report.openToDiagnosticsMs = Date.now() - opened;  // cold start: activation, interpreter check, server, analysis
     report.firstStart = api.lastStart();
+    report.importChecksAtFirstStart = api.importChecks();
+    report.activatedAfterHostMs = api.activatedAfterHostMs;
     report.diagnostics = diags.map(plain);
     step('diagnostics', { codes: report.diagnostics.map((d) => d.code) });
     const commands = await vscode.commands.getCommands(true);
@@ -128,6 +130,8 @@ exports.run = async function run() {
     await config.update('interpreter', [...interpreter, '-S'], vscode.ConfigurationTarget.Global);
     await waitFor('the failed state without fullgraph', () => api.serverState() === 'failed', 20000);
     report.notInstalledMessage = await waitFor('the not-installed notification', () => api.shownMessages().find((m) => m.message.includes('not installed')), 10000);
+    report.shownWhenNotInstalled = api.shownMessages().filter((m) => m.level === 'error');
+    report.importChecksWhenNotInstalled = api.importChecks();
     step('notInstalled', { state: api.serverState() });
     await config.update('interpreter', interpreter, vscode.ConfigurationTarget.Global);
     await waitFor('the server to run again', () => api.serverState() === 'running', 30000);
