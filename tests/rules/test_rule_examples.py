@@ -109,6 +109,7 @@ NEGATIVE = [
     'return x, f"result {x}"',
     "def inner(y):\n    return y\ninner.tag = 1\nself.lin.tag = 1\nreturn inner(x)",  # Dynamo tracks these objects
     "f = make(x)\nf.tag = 1\nreturn x",  # not known to be a partial
+    "f = functools.partial(F.relu)\nfor f in self.hooks:\n    f.tag = 1\nreturn x",  # rebound by the loop
     "torch._check(x.shape[0] > 0)\nreturn x",  # a shape check: traced
     "return x.repeat_interleave(2, dim=0), torch.repeat_interleave(x, x.long(), output_size=8)",
 ]
