@@ -1,6 +1,6 @@
 """Score ``fullgraph fix`` on the real packages (fix mode): break sites and graphs before -> after.
 
-``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--json OUT]``
+``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--unsafe-fixes] [--json OUT]``
 
 For each package and setting (default, ``assume_compiled = "all"``): copies the package to a
 scratch folder, runs ``fullgraph fix`` of the current checkout on the files holding break sites,
@@ -36,6 +36,8 @@ from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
 from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, truth_files, workspace  # noqa: E402
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
+
+DEFERRALS = {"FG301", "FG302", "FG303"}  # unsafe fixes: applied only with --unsafe-fixes
 
 
 def digest(path: Path) -> str:
@@ -105,7 +107,7 @@ def rerun(package: str, model: str, variants: list[str], outdir: Path, pythonpat
 
 
 def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
-                timeout: float, originals: dict) -> dict:
+                timeout: float, originals: dict, unsafe: bool = False) -> dict:
     sites, _ = collect_sites(runs)
     site_files = sorted({s.file for s in sites.values() if (root / s.file).exists()})
     top = site_files[0].split("/")[0] if site_files else package
@@ -115,11 +117,12 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
     findings = run_check(root, [f for f in truth_files(runs) if (root / f).exists()], extra, jobs)
     t = time.monotonic()
-    summary = run_fix(scratch, site_files, extra)
+    fix_extra = [*extra, "--unsafe-fixes"] if unsafe else extra
+    summary = run_fix(scratch, site_files, fix_extra)
     fix_seconds = time.monotonic() - t
     changed = [f for f in site_files if digest(scratch / f) != digest(root / f)]
     hashes = {f: digest(scratch / f) for f in site_files}
-    run_fix(scratch, site_files, extra)
+    run_fix(scratch, site_files, fix_extra)
     not_idempotent = [f for f in site_files if digest(scratch / f) != hashes[f]]
     modules = [f[:-3].replace("/", ".").removesuffix(".__init__") for f in changed]
     import_errors = import_check(scratch, [top, *modules]) if changed else []
@@ -176,7 +179,7 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     site_rows = []
     for s in sorted(sites.values(), key=lambda s: (s.file, s.line)):
         flagged = by_stmt.get((s.file, stmts[s.file].of(s.line)) if s.file in stmts else None, [])
-        fixable = [f for f in flagged if f.get("fix") and not f.get("fix_blocked")]
+        fixable = [f for f in flagged if f.get("fix") and (not f.get("fix_blocked") or unsafe and f["code"] in DEFERRALS)]
         reruns = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in after_sites]
         failed = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in failed_after]
         span = stmts[s.file].of(s.line) if s.file in stmts else (s.line, s.line)
@@ -273,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="run `fullgraph fix --unsafe-fixes` (deferrals too; a deferral site that still breaks "
+                             "at its replay counts as flagged, still breaks)")
     args = parser.parse_args(argv)
     truth = Path(args.truth)
     root = Path(args.source) if args.source else bench_site_packages()
@@ -283,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
         runs = load_runs(truth / f"{package}.jsonl")
         originals: dict = {}
         with tempfile.TemporaryDirectory(prefix=f"fullgraph-fix-{package}-") as work:
-            results = {s: fix_package(package, runs, root, s, Path(work), args.jobs, args.timeout, originals)
+            results = {s: fix_package(package, runs, root, s, Path(work), args.jobs, args.timeout, originals,
+                                      args.unsafe_fixes)
                        for s in args.settings.split(",")}
         print_report(package, results)
         report[package] = results
