@@ -18,6 +18,13 @@ def confirm(client, path, target):
     return client.request(targets_for(path, name=target, explicit=True)[0].payload())
 
 
+def synthesized(client, path, target) -> dict:
+    """What confirm synthesized for ``target``, once every input set ran without an error."""
+    result = confirm(client, path, target)
+    assert not any(r.get("error") for r in result["input_sets"])
+    return result["synthesized"]
+
+
 def test_hf_style_model_in_a_package_with_config_class(client):
     result = confirm(client, XLM, "XLMModel")
     (brk,) = result["breaks"]
@@ -103,40 +110,34 @@ def test_time_series_input_sized_from_the_config(client):
 
 def test_code_sized_for_the_default_head_keeps_the_head_size(client):
     """Tiny widths break the rotary split; the fallback keeps 128-wide heads with 4 of them."""
-    result = confirm(client, SHAPES, "RotaryModel")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert "RotaryConfig(hidden_size=512, num_attention_heads=4, vocab_size=128)" in result["synthesized"]["example"]
+    made = synthesized(client, SHAPES, "RotaryModel")
+    assert "RotaryConfig(hidden_size=512, num_attention_heads=4, vocab_size=128)" in made["example"]
 
 
 def test_inputs_the_error_names_and_larger_images_are_tried(client):
-    result = confirm(client, SHAPES, "PromptedModel")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert result["synthesized"]["description"] == (
+    made = synthesized(client, SHAPES, "PromptedModel")
+    assert made["description"] == (
         "inputs synthesized: pixel_values (2, 3, 128, 128), input_ids (2, 16) int64, attention_mask (2, 16) int64")
 
 
 def test_widths_tied_in_the_code_keep_the_default_widths(client):
-    result = confirm(client, SHAPES, "LayoutModel")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert "LayoutConfig(num_hidden_layers=2, vocab_size=128)" in result["synthesized"]["example"]
+    made = synthesized(client, SHAPES, "LayoutModel")
+    assert "LayoutConfig(num_hidden_layers=2, vocab_size=128)" in made["example"]
 
 
 def test_flattened_patches_with_their_grid(client):
-    result = confirm(client, SHAPES, "PatchTower")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert result["synthesized"]["description"] == "inputs synthesized: hidden_states (32, 1176), grid_thw (2, 3) int64"
-    assert "grid_thw = torch.tensor([[1, 4, 4], [1, 4, 4]])" in result["synthesized"]["example"]
+    made = synthesized(client, SHAPES, "PatchTower")
+    assert made["description"] == "inputs synthesized: hidden_states (32, 1176), grid_thw (2, 3) int64"
+    assert "grid_thw = torch.tensor([[1, 4, 4], [1, 4, 4]])" in made["example"]
 
 
 def test_embeddings_as_the_main_input(client):
-    result = confirm(client, SHAPES, "EmbedsEncoder")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert result["synthesized"]["description"] == (
+    made = synthesized(client, SHAPES, "EmbedsEncoder")
+    assert made["description"] == (
         "inputs synthesized: inputs_embeds (2, 16, 32), attention_mask (2, 16) int64")
 
 
 def test_one_named_input_at_a_time_and_the_width_a_linear_asks_for(client):
-    result = confirm(client, SHAPES, "StackedSpeechModel")
-    assert not any(r.get("error") for r in result["input_sets"])
-    assert result["synthesized"]["description"] == (
+    made = synthesized(client, SHAPES, "StackedSpeechModel")
+    assert made["description"] == (
         "inputs synthesized: input_ids (2, 16) int64, input_features (2, 64, 320)")

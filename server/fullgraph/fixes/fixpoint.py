@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
-from fullgraph.fixes.preconditions import DEFER_CODES
 from fullgraph.fixes.sites import enclosing_function, finding_node
 from fullgraph.text import Text, split_lines_keepends, to_lf
 
@@ -48,8 +47,8 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
     spans: list[tuple[int, int]] = []
     seen_functions: set[int] = set()
     for finding in findings:
-        chosen_fix = unsafe and finding.code in DEFER_CODES  # its `fix_blocked` is the break the replay keeps
-        if not finding.fix or (finding.fix_blocked and not chosen_fix) or _identity(finding) in failed \
+        # with `unsafe`, a blocked finding may still have an unsafe fix (a deferral keeps its replay's break)
+        if not finding.fix or (finding.fix_blocked and not unsafe) or _identity(finding) in failed \
                 or budget[_identity(finding)] < 0:
             continue
         node = finding_node(tree, finding)
