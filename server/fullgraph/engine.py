@@ -444,6 +444,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
+              **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {})},
     )
     if rule.fix_kind:

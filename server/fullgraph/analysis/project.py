@@ -43,6 +43,7 @@ from fullgraph.analysis.summary_store import SummaryStore
 MAX_DEPTH = 24  # re-export and base-class chains longer than this are left unresolved
 STAR_DEPTH = 2  # `from x import *` followed through at most this many modules
 MAX_STARS = 16  # star imports of one module searched for a name
+MAX_DISPATCH = 64  # base-class methods followed from a module's call entry
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
                        ".pytest_cache", "build", "dist", "site-packages"))
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
@@ -457,6 +458,38 @@ class ProjectIndex:
                 if result is None:
                     answer = None
         return answer
+
+    def dispatched(self, path: str, name: str) -> frozenset[str]:
+        """Methods of class `name` of `path` that run when it is called as a module, though no code
+        of its own calls them: the `self.<method>(...)` calls of its `forward`/`__call__` and of the
+        base-class methods those reach (in any file) that land on a method this file overrides
+        (a base's `forward` calling `self.apply_transform`, which the class defines)."""
+        return self.derived(path, ("dispatched", name), lambda: self._dispatched(Symbol(path, name, "class")))
+
+    def _dispatched(self, cls: Symbol) -> frozenset[str]:
+        found: set[str] = set()
+        todo = [m for m in (self.method(cls, "forward"), self.method(cls, "__call__")) if m is not None]
+        seen = {(m.path, m.qualname) for m in todo}
+        while todo and len(seen) <= MAX_DISPATCH:
+            caller = todo.pop(0)
+            owner_name, _, method_name = caller.qualname.rpartition(".")
+            s = self.summary(caller.path)
+            info = s.classes.get(owner_name) if s is not None else None
+            summary = info.methods.get(method_name) if info is not None else None
+            owner = Symbol(caller.path, owner_name, "class")
+            for call in summary.calls if summary is not None else ():
+                head, _, attr = call.callee.partition(".")
+                if head != "self" or not attr or "." in attr:
+                    continue
+                here = self.method(cls, attr)
+                if here is None or (here.path, here.qualname) in seen:
+                    continue
+                if here.path == cls.path and here != self.method(owner, attr):
+                    found.add(attr)  # overridden in this file: the class's own method runs
+                    continue
+                seen.add((here.path, here.qualname))
+                todo.append(here)
+        return frozenset(found)
 
     def returns(self, path: str, qualname: str) -> str | None:
         """What a function returns: TENSOR, VALUE, MODULE, LOGGER, or None when unknown."""

@@ -47,6 +47,7 @@ class FunctionInfo:
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
     compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
+    dispatched: bool = False  # an entry because an inherited `forward` calls it on `self`: it runs inside that frame
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
@@ -499,14 +500,16 @@ class ModuleIndex:
         found: dict[int, FunctionInfo] = {}
         everything = [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]
         targets = {id(info) for info in self.compiled_targets}
+        dispatched = {id(info) for info in self._dispatched()} if assume_compiled != "decorated" else set()
         for info in everything:
             if info.disabled:
                 continue
-            declared = self._decorated(info.node) or id(info) in targets or info.cls is not None \
-                and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name)
+            own_entry = info.cls is not None and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name)
+            info.dispatched = id(info) in dispatched and not own_entry
+            module_entry = own_entry or info.dispatched
+            declared = self._decorated(info.node) or id(info) in targets or module_entry
             info.assumed = assume_compiled == "all" and not declared
-            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" \
-                    and info.cls is not None and info.node.name in MODULE_ENTRIES and self.is_module_class(info.cls.name):
+            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" and module_entry:
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:
@@ -515,6 +518,17 @@ class ModuleIndex:
             if not info.disabled:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
+
+    def _dispatched(self) -> list[FunctionInfo]:
+        """Methods of this file's module classes that an inherited `forward`/`__call__` calls on
+        `self` (the project index follows the base classes' methods in any file)."""
+        if self.project is None:
+            return []
+        out = []
+        for cls in self.classes.values():
+            names = self.project.dispatched(self.path, cls.name) if self.is_module_class(cls.name) else ()
+            out.extend(m for m in (self.method(cls.name, n) for n in sorted(names or ())) if m is not None)
+        return out
 
     def _decorated(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         for dec in node.decorator_list:

@@ -174,8 +174,8 @@ class WalkCache:
         holder, key = self._holder(function.node), _key(function, visit)
         if holder is None or key is None:
             return
-        if index.project is not None:
-            self.touched |= index.project.used()
+        if index.project is not None:  # the own file's changes reach the walks through the body's diff
+            self.touched |= index.project.used() - {self._path}
         local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
                  for t, call, passed, in_loop in calls]
         variants = [k for k in self._kept if k[0] == key[0]]

@@ -1,0 +1,98 @@
+"""A module class without a `forward` of its own runs the methods its inherited `forward`
+(a base class's, in this file or another) calls on `self`: the template-method shape of
+augmentation and flow libraries, where the subclass only overrides `apply_transform`."""
+
+import textwrap
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+
+BASE = """
+    import torch
+    from torch import nn
+
+    class Augmentation(nn.Module):
+        def forward(self, x):
+            params = self.generate(x)
+            return self.apply_func(x, params)
+
+        def generate(self, x):
+            return {"p": torch.rand(x.shape[0])}
+
+        def apply_func(self, x, params):
+            return self.apply_transform(x, params)
+
+        def apply_transform(self, x, params):
+            raise NotImplementedError
+
+        def inverse(self, x, params):
+            return self.invert(x, params)
+    """
+
+SUBCLASS = """
+    import torch
+    from base import Augmentation
+
+    class Rain(Augmentation):
+        def apply_transform(self, x, params):
+            drops = int(params["p"].sum().item())
+            return x + drops
+
+        def invert(self, x, params):
+            return x - params["p"].max().item()
+
+        def unused(self, x):
+            return x.sum().item()
+    """
+
+
+def findings(tmp_path, files: dict[str, str], target: str, config=Config()):
+    for name, text in files.items():
+        path = tmp_path / "ws" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    path = tmp_path / "ws" / target
+    report = analyze_document(path.read_text(), str(path), config, project=project)
+    return sorted((f.line, f.code) for f in report.findings)
+
+
+def test_a_method_the_inherited_forward_calls_through_another_files_base_is_checked(tmp_path):
+    found = findings(tmp_path, {"base.py": BASE, "rain.py": SUBCLASS}, "rain.py")
+    assert found == [(7, "FG201")]  # `invert` (reached only from `inverse`) and `unused` are not compiled
+
+
+def test_a_method_the_inherited_forward_calls_in_the_same_file_is_checked(tmp_path):
+    source = textwrap.dedent(BASE) + textwrap.dedent(SUBCLASS).replace("from base import Augmentation\n", "")
+    found = findings(tmp_path, {"one.py": source}, "one.py")
+    line = source.splitlines().index("        drops = int(params[\"p\"].sum().item())") + 1
+    assert found == [(line, "FG201")]
+
+
+def test_a_class_with_its_own_forward_runs_its_overrides_only_through_it(tmp_path):
+    own = SUBCLASS.replace("    class Rain(Augmentation):\n",
+                           "    class Rain(Augmentation):\n        def forward(self, x):\n            return x * 2\n\n")
+    assert findings(tmp_path, {"base.py": BASE, "rain.py": own}, "rain.py") == []
+
+
+def test_decorated_mode_does_not_take_module_methods(tmp_path):
+    found = findings(tmp_path, {"base.py": BASE, "rain.py": SUBCLASS}, "rain.py", Config(assume_compiled="decorated"))
+    assert found == []
+
+
+def test_a_dispatched_method_is_inlined_into_the_inherited_forward(tmp_path):
+    """Its epilogue would still run inside the base's frame, so no deferral; a generator is
+    inlined by Dynamo, so no FG402."""
+    logged = SUBCLASS.replace('            drops = int(params["p"].sum().item())\n',
+                              '            print("raining")\n            drops = 2\n')
+    logged += "\n        def apply_func_steps(self, x):\n            yield x\n"
+    base = BASE.replace("return self.apply_func(x, params)", "self.apply_func_steps(x)\n            return self.apply_func(x, params)")
+    for name, text in {"base.py": base, "rain.py": logged}.items():
+        (tmp_path / "ws").mkdir(exist_ok=True)
+        (tmp_path / "ws" / name).write_text(textwrap.dedent(text))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    path = tmp_path / "ws" / "rain.py"
+    report = analyze_document(path.read_text(), str(path), Config(), project=project)
+    assert [(f.line, f.code) for f in report.findings] == [(7, "FG301")]
+    assert "runs inside the frame of the inherited `forward`" in report.findings[0].fix_blocked
