@@ -52,7 +52,7 @@ def run_fix(root: Path, files: list[str], extra: list[str]) -> str:
         paths = workspace(root, files, Path(tmp))
         out = subprocess.run([*cmd, "fix", "--config", str(Path(tmp) / "pyproject.toml"), *extra, *paths],
                              env=env, capture_output=True, text=True, cwd=tmp)
-    if out.returncode not in (0, 1):
+    if out.returncode not in (0, 1) or "Traceback (most recent call last)" in out.stderr:
         raise SystemExit(f"fullgraph fix failed ({out.returncode}): {out.stderr[-2000:]}")
     return out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""
 

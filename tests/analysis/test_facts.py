@@ -169,3 +169,23 @@ def test_helper_return_values_and_dict_entries():
         return out
     """
     assert flagged(src) == [("FG101", 11), ("FG101", 20), ("FG101", 23)]
+
+
+@pytest.mark.parametrize("signature, body, expected", [
+    # an element of a container the annotation types is a known tensor (no guess), the container is not
+    ("p: dict[str, torch.Tensor]", "if p['scale'] > 0:\n    pass\n", [("FG101", 6)]),
+    ("p: 'Dict[str, Tensor]'", "if p['scale'] > 0:\n    pass\n", [("FG101", 6)]),
+    ("p: 'Dict[str, Tensor]'", "if p:\n    pass\n", []),  # not a tensor itself, as its text once said
+    ("p: Optional[Dict[str, Tensor]] = None", "if p['scale'] > 0:\n    pass\n", [("FG101", 6)]),
+    ("p: dict[str, torch.Tensor]", "if p:\n    pass\n", []),
+    ("p: dict[str, torch.Tensor]", "for k in p:\n    if k == 'a':\n        pass\n", []),
+    ("xs: list[torch.Tensor]", "for x in xs:\n    if x.sum() > 0:\n        pass\n", [("FG101", 7)]),
+    ("xs: tuple[Tensor, ...]", "if xs[0].any():\n    pass\n", [("FG101", 6)]),
+    ("xs: tuple[Tensor, int]", "if xs[1]:\n    pass\n", []),
+    ("xs: tuple[Tensor, int]", "if xs[0]:\n    pass\n", [("FG101", 6)]),
+    ("xs: list[int]", "if xs[0] > 0:\n    pass\n", []),
+])
+def test_containers_typed_by_their_annotation(signature, body, expected):
+    found = [f for f in analyze(forward(signature, body)) if f.code == "FG101"]
+    assert [(f.code, f.line) for f in found] == expected
+    assert not any(f.data.get("guess") for f in found)

@@ -38,6 +38,19 @@ class Items:
     masks: tuple[bool, ...]
 
 
+@dataclass(frozen=True)
+class Elements:
+    """A container its annotation types: `dict[str, Tensor]`, `list[Tensor]`, `tuple[Tensor, ...]`.
+    Indexing it gives `element`; so does iterating, unless it is `keyed` (a mapping yields keys)."""
+
+    element: object
+    keyed: bool = False
+
+
+MAPPINGS = frozenset(("dict", "Dict", "Mapping", "MutableMapping", "OrderedDict"))
+SEQUENCES = frozenset(("list", "List", "Sequence", "MutableSequence"))
+
+
 # Attributes of anything that are metadata, never tensors.
 VALUE_ATTRS = frozenset(
     ["shape", "dtype", "device", "ndim", "is_cuda", "is_sparse", "is_quantized", "is_meta", "is_leaf", "requires_grad", "layout", "names", "training", "itemsize", "nbytes", "is_nested", "is_cpu", "is_mps"]
@@ -166,15 +179,16 @@ def annotation_fact(node: ast.expr | None, resolve) -> str | None:
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        text = node.value.replace(" ", "")
-        if text in SCALAR_ANNOTATIONS:
-            return VALUE
-        return TENSOR if text.split("|")[0].split("[")[-1].rstrip("]").endswith("Tensor") else None
-    if isinstance(node, ast.Subscript):  # Optional[Tensor]
+        try:
+            parsed = ast.parse(node.value.strip(), mode="eval").body
+        except (SyntaxError, ValueError):
+            return None
+        return None if isinstance(parsed, ast.Constant) else annotation_fact(parsed, resolve)
+    if isinstance(node, ast.Subscript):  # Optional[Tensor], dict[str, Tensor]
         head = resolve(node.value) or getattr(node.value, "id", "") or getattr(node.value, "attr", "")
         if head.endswith("Optional"):
             return annotation_fact(node.slice, resolve)
-        return None
+        return _container_fact(head.rpartition(".")[2], node.slice, resolve)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         sides = [annotation_fact(s, resolve) for s in (node.left, node.right)]
         if any(isinstance(s, ast.Constant) and s.value is None for s in (node.left, node.right)):
@@ -184,6 +198,25 @@ def annotation_fact(node: ast.expr | None, resolve) -> str | None:
         return VALUE
     q = resolve(node) or (node.id if isinstance(node, ast.Name) else "")
     return TENSOR if q.endswith("Tensor") else None
+
+
+def _container_fact(head: str, index: ast.expr, resolve) -> Elements | Items | None:
+    """`Elements` for a mapping, sequence or `tuple[X, ...]` annotation whose elements are tensors;
+    `Items` for a fixed-length tuple holding one."""
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    if head in MAPPINGS and len(items) == 2:
+        element, keyed = items[1], True
+    elif head in SEQUENCES and len(items) == 1:
+        element, keyed = items[0], False
+    elif head in ("tuple", "Tuple") and len(items) == 2 and isinstance(items[1], ast.Constant) \
+            and items[1].value is Ellipsis:
+        element, keyed = items[0], False
+    elif head in ("tuple", "Tuple"):  # `tuple[Tensor, int]`: each position its own fact
+        facts = tuple(annotation_fact(i, resolve) for i in items)
+        return Items(facts, (False,) * len(facts)) if TENSOR in facts else None
+    else:
+        return None
+    return Elements(TENSOR, keyed) if annotation_fact(element, resolve) == TENSOR else None
 
 
 class Facts:
@@ -303,6 +336,8 @@ class Facts:
         fact = self.kind(node)
         if isinstance(fact, Module):
             return fact.element
+        if isinstance(fact, Elements):
+            return None if fact.keyed else fact.element
         return fact if fact in TENSORISH else None
 
     def is_tensor(self, node: ast.AST) -> bool:
@@ -459,6 +494,10 @@ class Facts:
             return self.dicts[node.value.id].get(node.slice.value)
         value = self.kind(node.value)
         if isinstance(value, Module):
+            return value.element
+        if isinstance(value, Elements):
+            if isinstance(node.slice, ast.Slice):
+                return None if value.keyed else value
             return value.element
         if isinstance(value, Items):
             index = node.slice
