@@ -96,3 +96,28 @@ def test_a_dispatched_method_is_inlined_into_the_inherited_forward(tmp_path):
     report = analyze_document(path.read_text(), str(path), Config(), project=project)
     assert [(f.line, f.code) for f in report.findings] == [(7, "FG301")]
     assert "runs inside the frame of the inherited `forward`" in report.findings[0].fix_blocked
+
+
+def test_an_override_an_inherited_helper_calls_from_the_own_forward_is_checked(tmp_path):
+    """The message-passing shape: `forward` calls the base's `propagate`, which calls `self.message`."""
+    base = """
+        from torch import nn
+
+        class MessagePassing(nn.Module):
+            def propagate(self, x):
+                return self.message(x)
+
+            def message(self, x):
+                return x
+        """
+    conv = """
+        from base import MessagePassing
+
+        class Conv(MessagePassing):
+            def forward(self, x):
+                return self.propagate(x)
+
+            def message(self, x):
+                return x * x.max().item()
+        """
+    assert findings(tmp_path, {"base.py": base, "conv.py": conv}, "conv.py") == [(9, "FG201")]
