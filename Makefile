@@ -42,10 +42,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/function_length.py
 
 # Ecosystem bench (bench/ecosystem/README.md): real models of transformers, diffusers,
-# torch-geometric, pyro and kornia under Dynamo, in their own pinned venv.
+# torch-geometric, pyro, kornia and x-transformers under Dynamo, in their own pinned venv.
 ECO := bench/ecosystem
 ECO_STAMP := $(ECO)/.venv/.installed
-ECO_PACKAGES := diffusers kornia pyro torch_geometric transformers
+ECO_PACKAGES := diffusers kornia pyro torch_geometric transformers x_transformers
 
 $(ECO_STAMP): $(ECO)/requirements.txt
 	$(PY) -m venv $(ECO)/.venv

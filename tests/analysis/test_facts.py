@@ -189,3 +189,15 @@ def test_containers_typed_by_their_annotation(signature, body, expected):
     found = [f for f in analyze(forward(signature, body)) if f.code == "FG101"]
     assert [(f.code, f.line) for f in found] == expected
     assert not any(f.data.get("guess") for f in found)
+
+
+@pytest.mark.parametrize("signature, body, codes", [
+    # a parameter nobody describes, used as a slice bound or matched against a shape, is a size
+    ("i, j", "if self.bias.shape[-1] >= j and self.bias.shape[-2] >= i:\n    return self.bias[..., -i:, -j:]\n", []),
+    ("x, n", "return x[:, : n - 1]\n", []),
+    ("x, steps", "for _ in range(steps):\n    x = x * 2\nreturn x\n", []),
+    ("x, n", "if n > 0:\n    return x\nreturn -x\n", ["FG101"]),  # no size use: still guessed a tensor
+    ("x, n: torch.Tensor", "if n > x.shape[0]:\n    return x\nreturn -x\n", ["FG101"]),  # the annotation wins
+])
+def test_parameters_used_as_sizes_are_not_guessed_tensors(signature, body, codes):
+    assert [f.code for f in analyze(forward(signature, body))] == codes

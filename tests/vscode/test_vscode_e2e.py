@@ -167,6 +167,14 @@ def test_missing_fullgraph_offers_install_into_the_chosen_interpreter(result):
     assert shown["level"] == "error" and shown["actions"] == ["Install fullgraph", "Select interpreter", "Show output"]
 
 
+def test_missing_interpreter_offers_to_pick_one(result):
+    ext = result["exttest"]
+    shown = ext["missingInterpreterMessage"]
+    assert shown["level"] == "error" and "fullgraph-e2e-no-such-python" in shown["message"]
+    assert shown["actions"] == ["Select interpreter"]  # nothing to install into
+    assert [m["message"] for m in ext["shownWhenInterpreterMissing"]] == [shown["message"]]
+
+
 def test_output_channel_is_quiet_and_stamped_once(result):
     log = result["log"]
     assert "Cancel notification for unknown message id" not in log

@@ -25,6 +25,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
+from fullgraph.analysis.size_uses import size_names
 from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
@@ -313,6 +314,7 @@ class Walker:
         guess_tensors = self.visit_info.guesses and (is_forward or self.is_entry)  # what torch.compile is given
         if is_method and positional:
             positional, defaults = positional[1:], defaults[1:]
+        sizes = None
         for arg, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]:
             fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
             guess: tuple[str, ...] = ()
@@ -325,7 +327,9 @@ class Walker:
                     fact, guess = None, ()  # a caller's guess, but the annotation names another type
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
                     and may_be_tensor(arg.annotation):
-                fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
+                sizes = size_names(node) if sizes is None else sizes
+                if arg.arg not in sizes:  # a slice bound or a shape's match is an int, whatever its name
+                    fact, guess = TENSOR, (f"{self.function.qualname}:{arg.arg}",)
             fact = TENSOR if fact == MASK else fact
             self.facts.env[arg.arg] = fact
             if fact == TENSOR and (mask or bool_annotation(arg.annotation)):

@@ -137,6 +137,18 @@ exports.run = async function run() {
     await waitFor('the server to run again', () => api.serverState() === 'running', 30000);
     step('interpreterRestored', { state: api.serverState() });
 
+    // An interpreter that does not exist: the notification offers to pick one (no install command).
+    const shownBefore = api.shownMessages().length;
+    await config.update('interpreter', ['fullgraph-e2e-no-such-python'], vscode.ConfigurationTarget.Global);
+    await waitFor('the failed state without an interpreter', () => api.serverState() === 'failed', 20000);
+    report.missingInterpreterMessage = await waitFor('the interpreter-not-found notification',
+      () => api.shownMessages().slice(shownBefore).find((m) => m.message.includes('not found')), 10000);
+    report.shownWhenInterpreterMissing = api.shownMessages().slice(shownBefore).filter((m) => m.level === 'error');
+    step('missingInterpreter', { state: api.serverState() });
+    await config.update('interpreter', interpreter, vscode.ConfigurationTarget.Global);
+    await waitFor('the server to run again', () => api.serverState() === 'running', 30000);
+    step('interpreterRestoredAgain', { state: api.serverState() });
+
     // A Python cell of an (untitled) Jupyter notebook gets diagnostics too.
     const cells = [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, CELL, 'python')];
     const notebook = await vscode.workspace.openNotebookDocument('jupyter-notebook', new vscode.NotebookData(cells));
