@@ -459,37 +459,66 @@ class ProjectIndex:
                     answer = None
         return answer
 
-    def dispatched(self, path: str, name: str) -> frozenset[str]:
-        """Methods of class `name` of `path` that run when it is called as a module, though no code
-        of its own calls them: the `self.<method>(...)` calls of its `forward`/`__call__` and of the
-        base-class methods those reach (in any file) that land on a method this file overrides
-        (a base's `forward` calling `self.apply_transform`, which the class defines)."""
-        return self.derived(path, ("dispatched", name), lambda: self._dispatched(Symbol(path, name, "class")))
+    def dispatched(self, bases: tuple[Symbol, ...], calls: tuple[str, ...], inherited: bool,
+                   overridable: frozenset[str], attrs: frozenset[str]) -> frozenset[str]:
+        """Which of `overridable` (methods a module class defines in its own file) base-class code
+        reaches on `self`, in any file: through the methods `calls` names (what the class's own code
+        calls on `self` and its bases define) and, when the class has no `forward`/`__call__` of
+        its own (`inherited`), through the one it inherits. `bases` are its imported bases in
+        order; `attrs` the attributes it assigns (`self.encoder(...)` calls a submodule)."""
+        classes = [b for b in bases if b.kind == "class" and b.path is not None]
+        if not classes:
+            return frozenset()
+        key = ("dispatched", bases, calls, inherited, overridable, attrs)
+        return self.derived(classes[0].path, key, lambda: self._dispatched(bases, calls, inherited, overridable, attrs))
 
-    def _dispatched(self, cls: Symbol) -> frozenset[str]:
-        found: set[str] = set()
-        todo = [m for m in (self.method(cls, "forward"), self.method(cls, "__call__")) if m is not None]
+    def _dispatched(self, bases, calls, inherited, overridable, attrs) -> frozenset[str]:
+        entries = ("forward", "__call__") if inherited else ()
+        todo = [m for m in (*(self._base_method(bases, n, True) for n in entries),
+                            *(self._base_method(bases, n) for n in calls)) if m is not None]
         seen = {(m.path, m.qualname) for m in todo}
+        found: set[str] = set()
         while todo and len(seen) <= MAX_DISPATCH:
             caller = todo.pop(0)
             owner_name, _, method_name = caller.qualname.rpartition(".")
             s = self.summary(caller.path)
-            info = s.classes.get(owner_name) if s is not None else None
-            summary = info.methods.get(method_name) if info is not None else None
-            owner = Symbol(caller.path, owner_name, "class")
+            owner = s.classes.get(owner_name) if s is not None else None
+            summary = owner.methods.get(method_name) if owner is not None else None
             for call in summary.calls if summary is not None else ():
                 head, _, attr = call.callee.partition(".")
-                if head != "self" or not attr or "." in attr:
+                if head != "self" or not attr or "." in attr or attr in attrs or attr in owner.attrs:
+                    continue  # `self.encoder(...)`: a submodule, not a method
+                if attr in overridable:
+                    found.add(attr)  # the class's own method runs
                     continue
-                here = self.method(cls, attr)
-                if here is None or (here.path, here.qualname) in seen:
-                    continue
-                if here.path == cls.path and here != self.method(owner, attr):
-                    found.add(attr)  # overridden in this file: the class's own method runs
-                    continue
-                seen.add((here.path, here.qualname))
-                todo.append(here)
+                here = self._base_method(bases, attr)
+                if here is not None and (here.path, here.qualname) not in seen:
+                    seen.add((here.path, here.qualname))
+                    todo.append(here)
         return frozenset(found)
+
+    def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False) -> Symbol | None:
+        """Method `name` through `bases` and their bases (breadth first). For a call entry
+        (`forward`, `__call__`) a `torch.nn` base ends the search: its own comes first."""
+        seen = set()
+        todo = list(bases)
+        while todo and len(seen) <= MAX_DEPTH:
+            c = todo.pop(0)
+            if c.kind == "external":
+                if entry and c.qualname.startswith("torch.nn."):
+                    return None
+                continue
+            if c.kind != "class" or (c.path, c.qualname) in seen:
+                continue
+            seen.add((c.path, c.qualname))
+            s = self.summary(c.path)
+            info = s.classes.get(c.qualname) if s is not None else None
+            if info is None:
+                continue
+            if name in info.methods:
+                return Symbol(c.path, f"{c.qualname}.{name}", "method")
+            todo.extend(b for b in (self.lookup(c.path, base) for base in info.bases) if b is not None)
+        return None
 
     def returns(self, path: str, qualname: str) -> str | None:
         """What a function returns: TENSOR, VALUE, MODULE, LOGGER, or None when unknown."""

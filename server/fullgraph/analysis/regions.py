@@ -520,15 +520,57 @@ class ModuleIndex:
         return sorted(found.values(), key=lambda i: i.node.lineno)
 
     def _dispatched(self) -> list[FunctionInfo]:
-        """Methods of this file's module classes that an inherited `forward`/`__call__` calls on
-        `self` (the project index follows the base classes' methods in any file)."""
+        """Methods of this file's module classes that base-class code (in any file) calls on
+        `self`: an inherited `forward` calling `self.apply_transform`, or a base's `propagate`,
+        called from the class's own `forward`, calling `self.message`."""
         if self.project is None:
             return []
         out = []
         for cls in self.classes.values():
-            names = self.project.dispatched(self.path, cls.name) if self.is_module_class(cls.name) else ()
-            out.extend(m for m in (self.method(cls.name, n) for n in sorted(names or ())) if m is not None)
+            chain = list(self.chain(cls))
+            defined = {name for c in chain for name in c.methods}
+            overridable = frozenset(defined - {"__init__", "forward", "__call__"})
+            if not overridable or not self.is_module_class(cls.name):
+                continue
+            bases = tuple(b for b in (self.lookup(s) for c in chain for s in c.base_spellings) if b is not None)
+            attrs = frozenset(a for c in chain for a in c.attrs)
+            own = [m for m in (self.method(cls.name, n) for n in ("forward", "__call__")) if m is not None]
+            overrides, calls = self._own_reach(cls, own, defined, attrs)
+            try:
+                names = overrides | (self.project.dispatched(bases, calls, not own, overridable, attrs) or set())
+            except (OSError, RecursionError, ValueError):
+                names = overrides
+            out.extend(m for m in (self.method(cls.name, n) for n in sorted(names & overridable)) if m is not None)
         return out
+
+    def _own_reach(self, cls: ClassInfo, start: list[FunctionInfo], defined: set[str],
+                   attrs: frozenset[str]) -> tuple[set[str], tuple[str, ...]]:
+        """Following the `self.<name>(...)` calls of this file's methods from `start` (the class's
+        own or in-file inherited `forward`): the names where an in-file base's method calls one
+        the class overrides, and the names of methods its imported bases define, in order."""
+        overrides: set[str] = set()
+        out: list[str] = []
+        todo, seen = list(start), {id(f) for f in start}
+        while todo:
+            caller = todo.pop(0)
+            for node in ast.walk(caller.node):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
+                    continue
+                name = node.func.attr
+                if name in attrs:
+                    continue
+                if name not in defined:
+                    if name not in out:
+                        out.append(name)
+                    continue
+                inner = self.method(cls.name, name)
+                if caller.cls is not None and inner is not self.method(caller.cls.name, name):
+                    overrides.add(name)  # the walk of the base's method takes the base's own
+                elif inner is not None and id(inner) not in seen:
+                    seen.add(id(inner))
+                    todo.append(inner)
+        return overrides, tuple(out)
 
     def _decorated(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         for dec in node.decorator_list:

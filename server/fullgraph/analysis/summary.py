@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.imports import dotted
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 2  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 3  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -75,6 +75,7 @@ class ClassSummary:
     bases: tuple[str, ...] = ()
     methods: dict[str, FunctionSummary] = field(default_factory=dict)
     false_flags: frozenset[str] = frozenset()
+    attrs: frozenset[str] = frozenset()  # `self.<attr> = ...` in its methods: attributes, not methods
     optional_keys: bool = False  # declares keys a TypedDict may lack (`total=False`, `NotRequired[...]`)
 
 
@@ -181,6 +182,8 @@ def _class(node: ast.ClassDef) -> ClassSummary:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
     info.false_flags = false_flags(node)
+    set_false, other, _ = _self_assignments(node)
+    info.attrs = frozenset(set_false | other)
     info.optional_keys = optional_keys(node)
     return info
 
@@ -208,6 +211,15 @@ def false_flags(node: ast.ClassDef) -> frozenset[str]:
     (statements only: an assignment expression or `setattr` escapes this). Public attributes are
     left out: other code sets them (Hugging Face's `gradient_checkpointing_enable()` sets
     `module.gradient_checkpointing = True` on every submodule from another file)."""
+    set_false, other, by_name = _self_assignments(node)
+    if by_name:
+        return frozenset()  # attributes set by name: nothing is sure
+    return frozenset(a for a in set_false - other if a.startswith("_"))  # a public one can be set from outside
+
+
+def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
+    """The `self.<attr>` a class's methods assign: those only set `False` in `__init__`, the
+    others, and whether a `setattr(...)` statement sets some by name."""
     set_false: set[str] = set()
     other: set[str] = set()
     for method in node.body:
@@ -232,8 +244,8 @@ def false_flags(node: ast.ClassDef) -> frozenset[str]:
                 todo.extend(handler.body)
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                     and (dotted(stmt.value.func) or "").endswith("setattr"):
-                return frozenset()  # attributes set by name: nothing is sure
-    return frozenset(a for a in set_false - other if a.startswith("_"))  # a public one can be set from outside
+                return set_false, other, True
+    return set_false, other, False
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> FunctionSummary:
