@@ -2,7 +2,8 @@
 
 1. Per file: `fullgraph.engine.analyze` time vs `ast.parse` time of the same text, for the
    largest modeling files (best of several runs; the target is <= 2x on the largest).
-2. Whole tree, same run, same files: wall time of `fullgraph check` vs
+2. Whole tree, same run, same files: wall time of `fullgraph check --no-index` (each file on
+   its own, nothing cached; `bench/index_speed.py` measures the project index cold and warm) vs
    `ruff check --select ALL --no-cache`, alternating, best of `--rounds` (the target: no
    slower than ruff).
 3. Zero crashes: analyze every file in process, count exceptions and FG000 findings
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {path.name} | {n:,} | {parse * 1e3:.1f} | {full * 1e3:.1f} | {full / parse:.2f}x |")
 
     names = [str(p) for p in files]
-    fg_cmd = [sys.executable, "-m", "fullgraph", "check", "--format", "json", *names]
+    fg_cmd = [sys.executable, "-m", "fullgraph", "check", "--no-index", "--format", "json", *names]
     ruff_cmd = [ruff, "check", "--select", "ALL", "--no-cache", "--exit-zero", "--quiet", *names]
     fg_runs, ruff_runs = [], []
     for _ in range(args.rounds):  # alternate the two tools so that load changes hit both
@@ -113,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\n| measure | value |")
     print("|---|---|")
     print(f"| largest file, analyze / ast.parse | **{rows[0][3] / rows[0][2]:.2f}x** ({rows[0][0].name}) |")
-    print(f"| whole tree, `fullgraph check` wall (exit {fg.returncode}) | **{fg_time:.2f} s** ({len(fg_findings):,} findings) |")
+    print(f"| whole tree, `fullgraph check --no-index` wall (exit {fg.returncode}) | **{fg_time:.2f} s** ({len(fg_findings):,} findings) |")
     print(f"| whole tree, `ruff check --select ALL --no-cache` wall | **{ruff_time:.2f} s** |")
     print(f"| fullgraph / ruff | {fg_time / ruff_time:.2f}x |")
     print(f"| in-process, all files: ast.parse / analyze total | {parse_total:.2f} s / {analyze_total:.2f} s "
