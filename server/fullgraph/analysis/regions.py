@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -553,11 +554,7 @@ class ModuleIndex:
         todo, seen = list(start), {id(f) for f in start}
         while todo:
             caller = todo.pop(0)
-            for node in ast.walk(caller.node):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"):
-                    continue
-                name = node.func.attr
+            for name in _self_calls(caller.node):
                 if name in attrs:
                     continue
                 if name not in defined:
@@ -578,6 +575,21 @@ class ModuleIndex:
             if self.aliases.resolve(target) in COMPILE:
                 return True
         return False
+
+
+_SELF_CALLS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # def node -> its self.<name>(...) calls
+
+
+def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The names a function calls as `self.<name>(...)`, in order, once per def node (an edit
+    makes new nodes; unchanged ones are kept across analyses)."""
+    found = _SELF_CALLS.get(node)
+    if found is None:
+        names = dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
+                              and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
+                              and sub.func.value.id == "self")
+        found = _SELF_CALLS[node] = tuple(names)
+    return found
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:
