@@ -395,22 +395,8 @@ class ProjectIndex:
         return None
 
     def method(self, cls: Symbol, name: str, depth: int = 0) -> Symbol | None:
-        """`cls.name` through the base classes in any file (first found, depth first)."""
-        seen = set()
-        todo = [cls]
-        while todo and len(seen) <= MAX_DEPTH:
-            c = todo.pop(0)
-            if c.kind != "class" or (c.path, c.qualname) in seen:
-                continue
-            seen.add((c.path, c.qualname))
-            s = self.summary(c.path)
-            info = s.classes.get(c.qualname) if s is not None else None
-            if info is None:
-                continue
-            if name in info.methods:
-                return Symbol(c.path, f"{c.qualname}.{name}", "method")
-            todo.extend(b for b in (self.lookup(c.path, base, depth + 1) for base in info.bases) if b is not None)
-        return None
+        """`cls.name` through the base classes in any file (first found, breadth first)."""
+        return self._base_method((cls,), name, depth=depth)
 
     # -- questions -----------------------------------------------------------------------
 
@@ -497,7 +483,7 @@ class ProjectIndex:
                     todo.append(here)
         return frozenset(found)
 
-    def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False) -> Symbol | None:
+    def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False, depth: int = 0) -> Symbol | None:
         """Method `name` through `bases` and their bases (breadth first). For a call entry
         (`forward`, `__call__`) a `torch.nn` base ends the search: its own comes first."""
         seen = set()
@@ -517,7 +503,7 @@ class ProjectIndex:
                 continue
             if name in info.methods:
                 return Symbol(c.path, f"{c.qualname}.{name}", "method")
-            todo.extend(b for b in (self.lookup(c.path, base) for base in info.bases) if b is not None)
+            todo.extend(b for b in (self.lookup(c.path, base, depth + 1) for base in info.bases) if b is not None)
         return None
 
     def returns(self, path: str, qualname: str) -> str | None:
