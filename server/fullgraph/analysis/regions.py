@@ -524,8 +524,6 @@ class ModuleIndex:
         """Methods of this file's module classes that base-class code (in any file) calls on
         `self`: an inherited `forward` calling `self.apply_transform`, or a base's `propagate`,
         called from the class's own `forward`, calling `self.message`."""
-        if self.project is None:
-            return []
         out = []
         for cls in self.classes.values():
             chain = list(self.chain(cls))
@@ -533,14 +531,15 @@ class ModuleIndex:
             overridable = frozenset(defined - {"__init__", "forward", "__call__"})
             if not overridable or not self.is_module_class(cls.name):
                 continue
-            bases = tuple(b for b in (self.lookup(s) for c in chain for s in c.base_spellings) if b is not None)
             attrs = frozenset(a for c in chain for a in c.attrs)
             own = [m for m in (self.method(cls.name, n) for n in ("forward", "__call__")) if m is not None]
-            overrides, calls = self._own_reach(cls, own, defined, attrs)
-            try:
-                names = overrides | (self.project.dispatched(bases, calls, not own, overridable, attrs) or set())
-            except (OSError, RecursionError, ValueError):
-                names = overrides
+            names, calls = self._own_reach(cls, own, defined, attrs)
+            if self.project is not None:  # base classes in other files
+                bases = tuple(b for b in (self.lookup(s) for c in chain for s in c.base_spellings) if b is not None)
+                try:
+                    names |= self.project.dispatched(bases, calls, not own, overridable, attrs) or set()
+                except (OSError, RecursionError, ValueError):
+                    pass  # what this file shows still stands
             out.extend(m for m in (self.method(cls.name, n) for n in sorted(names & overridable)) if m is not None)
         return out
 
