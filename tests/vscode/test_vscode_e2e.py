@@ -96,7 +96,7 @@ def test_commands_restore_and_restart(result):
     ext = result["exttest"]
     assert set(ext["commands"]) == {"fullgraph.fixAll", "fullgraph.runConfirm", "fullgraph.restart", "fullgraph.showOutput", "fullgraph.applyFixAll"}
     assert ext["restoredTextMatches"]
-    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "confirmed", "restarted", "reconfigured", "notInstalled", "interpreterRestored", "notebookCell"]
+    assert [s["name"] for s in ext["steps"]] == ["activated", "diagnostics", "quickFix", "fixAll", "restored", "confirmed", "restarted", "reconfigured", "notInstalled", "interpreterRestored", "missingInterpreter", "interpreterRestoredAgain", "notebookCell"]
 
 
 def test_confirm_command_runs_dynamo_on_the_sample_inputs(result):
