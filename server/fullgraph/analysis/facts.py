@@ -174,8 +174,9 @@ def is_tensor_qualname(q: str) -> bool:
     return name.islower() or name.endswith("Tensor")
 
 
-def annotation_fact(node: ast.expr | None, resolve) -> str | None:
-    """The fact an annotation gives: Tensor / Optional[Tensor] / Tensor | None, or scalars."""
+def annotation_fact(node: ast.expr | None, resolve):
+    """The fact an annotation gives: Tensor / Optional[Tensor] / Tensor | None, scalars, or a
+    container of tensors (`Elements`, `Items`)."""
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
