@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import ast
 import re
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, TENSOR_WRAPPERS, VALUE, Module
 from fullgraph.analysis.imports import Aliases, dotted
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     LOGGER,
     LOGGER_FACTORY,
@@ -51,6 +51,11 @@ class FunctionInfo:
     dispatched: bool = False  # an entry because an inherited `forward` calls it on `self`: it runs inside that frame
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
+
+    @property
+    def inlined(self) -> bool:
+        """An entry Dynamo reaches from a caller's frame (assumed, or dispatched), not a frame of its own."""
+        return self.assumed or self.dispatched
 
 
 @dataclass
@@ -576,19 +581,12 @@ class ModuleIndex:
         return False
 
 
-_SELF_CALLS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # def node -> its self.<name>(...) calls
-
-
+@per_node
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
-    """The names a function calls as `self.<name>(...)`, in order, once per def node (an edit
-    makes new nodes; unchanged ones are kept across analyses)."""
-    found = _SELF_CALLS.get(node)
-    if found is None:
-        names = dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
-                              and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
-                              and sub.func.value.id == "self")
-        found = _SELF_CALLS[node] = tuple(names)
-    return found
+    """The names a function calls as `self.<name>(...)`, in order."""
+    return tuple(dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
+                               and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
+                               and sub.func.value.id == "self"))
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

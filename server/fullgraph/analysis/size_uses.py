@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.per_node import per_node
+
 _SHAPE_CALLS = frozenset(("size", "dim", "numel", "len"))
 
 
+@per_node
 def size_names(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The plain names `fn` uses as sizes (nested functions included: they see the same names)."""
     found: set[str] = set()

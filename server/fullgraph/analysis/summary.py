@@ -181,8 +181,8 @@ def _class(node: ast.ClassDef) -> ClassSummary:
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
-    info.false_flags = false_flags(node)
-    set_false, other, _ = _self_assignments(node)
+    set_false, other, by_name = _self_assignments(node)
+    info.false_flags = _false_flags(set_false, other, by_name)
     info.attrs = frozenset(set_false | other)
     info.optional_keys = optional_keys(node)
     return info
@@ -211,7 +211,10 @@ def false_flags(node: ast.ClassDef) -> frozenset[str]:
     (statements only: an assignment expression or `setattr` escapes this). Public attributes are
     left out: other code sets them (Hugging Face's `gradient_checkpointing_enable()` sets
     `module.gradient_checkpointing = True` on every submodule from another file)."""
-    set_false, other, by_name = _self_assignments(node)
+    return _false_flags(*_self_assignments(node))
+
+
+def _false_flags(set_false: set[str], other: set[str], by_name: bool) -> frozenset[str]:
     if by_name:
         return frozenset()  # attributes set by name: nothing is sure
     return frozenset(a for a in set_false - other if a.startswith("_"))  # a public one can be set from outside

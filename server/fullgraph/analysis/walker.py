@@ -4,8 +4,8 @@ rules registered for each node type, and collect in-file callees for the region 
 from __future__ import annotations
 
 import ast
-from contextlib import contextmanager
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments

@@ -351,7 +351,7 @@ def _bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
-    if w.is_entry and not w.function.assumed and not w.function.dispatched and not any(r.code == "FG402" for r in w.raws):
+    if w.is_entry and not w.function.inlined and not any(r.code == "FG402" for r in w.raws):
         # an assumed or dispatched entry is called from compiled code, and Dynamo inlines generators
         w.report("FG402", node, f"`{w.function.qualname}` is a generator; it cannot be compiled")
 
