@@ -201,3 +201,17 @@ def test_containers_typed_by_their_annotation(signature, body, expected):
 ])
 def test_parameters_used_as_sizes_are_not_guessed_tensors(signature, body, codes):
     assert [f.code for f in analyze(forward(signature, body))] == codes
+
+
+@pytest.mark.parametrize("signature, body, expected", [
+    # rebound to a value of unknown kind, an annotated name keeps its declared type
+    ("m: Optional[Tensor] = None", "if self.other:\n    m = self.store.value()\nif m:\n    pass\n",
+     [("FG101", 8)]),
+    ("x", "m: Tensor = x.new_ones(1)\nm = self.store.value()\nif m:\n    pass\n", [("FG101", 8)]),
+    # rebound to a known value, it is that value: the code wins over the annotation
+    ("m: Optional[Tensor] = None", "m = len(self.items)\nif m:\n    pass\n", []),
+    # no annotation, nothing declared: an unknown value stays unknown
+    ("x", "m = self.store.value()\nif m:\n    pass\n", []),
+])
+def test_a_rebound_annotated_name_keeps_its_declared_type(signature, body, expected):
+    assert flagged(forward(signature, body)) == expected

@@ -238,6 +238,9 @@ class Facts:
         # conditions (`skip = False` then `if self.training: skip = torch.rand([]) < p`).
         self.bound_under: dict[str, tuple] = {}
         self.where = tuple  # the walker's current trace-time conditions
+        # Names an annotation types (a parameter's, `x: T = ...`) -> its fact: a value the walk
+        # cannot tell keeps the declared type (`edge_type: Optional[Tensor]` rebound to `s.value()`).
+        self.declared: dict[str, object] = {}
 
     def kind(self, node: ast.AST):
         """The fact for an expression at the current point of the walk."""
@@ -246,9 +249,10 @@ class Facts:
 
     def bind(self, target: ast.AST, fact, guess: tuple[str, ...] = ()) -> None:
         """Record an assignment to `target` (names, tuples and starred names); a rebound name
-        loses what was known of its old value (mask, dict entries, guess). `guess`: the guessed
-        parameters the value's tensor fact rests on."""
+        loses what was known of its old value (mask, dict entries, guess), and a value of unknown kind
+        takes the name's declared type. `guess`: the guessed parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
+            fact = self.declared.get(target.id) if fact is None else fact
             previous = self.env.get(target.id)
             where = self.where() if fact in TENSORISH else ()
             if where and previous == VALUE:

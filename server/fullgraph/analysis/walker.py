@@ -320,6 +320,8 @@ class Walker:
             guess: tuple[str, ...] = ()
             if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
                 fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
+            if fact is not None:
+                self.facts.declared[arg.arg] = fact
             mask = fact in (TENSOR, None) and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == MASK
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
@@ -512,6 +514,8 @@ class Walker:
             self.visit(node.value)
         self.visit(node.target)
         fact = annotation_fact(node.annotation, self.index.aliases.resolve)
+        if fact is not None and isinstance(node.target, ast.Name):
+            self.facts.declared[node.target.id] = fact
         if fact is None and node.value is not None:
             fact = self.kind(node.value)
         self.facts.bind(node.target, fact)
