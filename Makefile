@@ -45,11 +45,11 @@ bench: $(STAMP)
 # torch-geometric, pyro, kornia and x-transformers under Dynamo, in their own pinned venv.
 ECO := bench/ecosystem
 ECO_STAMP := $(ECO)/.venv/.installed
-ECO_PACKAGES := diffusers kornia pyro torch_geometric transformers x_transformers
+ECO_PACKAGES := diffusers kornia monai pyro torch_geometric transformers x_transformers
 
 $(ECO_STAMP): $(ECO)/requirements.txt
 	$(PY) -m venv $(ECO)/.venv
-	$(ECO)/.venv/bin/pip install -q -r $(ECO)/requirements.txt
+	$(ECO)/.venv/bin/python -m pip install -q -r $(ECO)/requirements.txt
 	touch $(ECO_STAMP)
 
 ecosystem-venv: $(ECO_STAMP)
