@@ -58,7 +58,7 @@ RULES = [
         "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code",
         ("GB0206", "GB0125", "GB8985", "GB0225"),
         what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
-             "modules), and tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
+             "modules, nor `requires_grad_(False)` on a tensor the function made, which Dynamo traces), and tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
              "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
             "input (GB0125); on a tensor made inside the region it breaks when that tensor (or one derived from "
@@ -125,7 +125,7 @@ RULES = [
              "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`, and the backend flag context managers "
+             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, and the backend flag context managers "
              "`torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`.",
         why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
             "list; it marks them as skipped and breaks (GB0007). The backend flag managers are torch calls "
@@ -193,11 +193,12 @@ SPARSE_CONVERSIONS = frozenset(("to_sparse", "to_sparse_coo", "to_sparse_csr", "
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
 # Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
-# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports.
+# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports;
+# and TorchScript's `torch.jit.isinstance` (its helpers `is_scripting` and `annotate` are traced).
 SKIPPED_CALLS = frozenset((
     "sys._getframe", "sys.getrefcount", "inspect.currentframe", "inspect.stack", "traceback.format_stack",
     "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
-    "uuid.uuid4", "importlib.import_module", "socket.gethostname",
+    "uuid.uuid4", "importlib.import_module", "socket.gethostname", "torch.jit.isinstance",
 ))
 # torch calls that return a non-tensor object Dynamo cannot trace (backend flag context managers).
 TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
@@ -225,7 +226,7 @@ def check_call(node: ast.Call, w) -> None:
         elif q.startswith(C_EXTENSIONS):
             w.report("FG411", node, f"`{q}(...)` calls a C extension Dynamo cannot trace")
         elif q in SKIPPED_CALLS:
-            w.report("FG411", node, f"`{q}(...)` is a standard-library call Dynamo does not trace")
+            w.report("FG411", node, f"`{q}(...)` is a call Dynamo skips: it breaks the graph there")
         elif q in SPARSE_CONSTRUCTORS:
             w.report("FG414", node, f"`{q}(...)` builds a sparse tensor in compiled code", gb_ids=("GB0374", "GB0007"))
         elif is_tensor_qualname(q) and _asks_grad(node):
@@ -235,7 +236,7 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
         return
-    if method_call(node, "requires_grad_") and not _is_module(func.value, w):
+    if method_call(node, "requires_grad_") and not _is_module(func.value, w) and not _clears_own_tensor(node, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
                  gb_ids=("GB0125", "GB8985"))
     if isinstance(func, ast.Attribute) and func.attr in SPARSE_CONVERSIONS and w.kind(func.value) in TENSORISH:
@@ -328,6 +329,17 @@ def _function_attribute(node: ast.AST, name: str, w) -> None:
         what = "a `functools.partial` object" if kind == "partial" else f"the module-level function `{name}`"
         shown = f"{snippet(node)} = ..." if isinstance(node, ast.Attribute) else snippet(node)
         w.report("FG416", node, f"`{shown}` sets an attribute of {what} in compiled code")
+
+
+def _clears_own_tensor(node: ast.Call, w) -> bool:
+    """`t.requires_grad_(False)` on a tensor the function made (bound only by `=`, not a parameter):
+    Dynamo traces it (only a graph input that requires grad breaks)."""
+    off = [*node.args, *(k.value for k in node.keywords if k.arg == "requires_grad")]
+    if len(off) != 1 or not (isinstance(off[0], ast.Constant) and off[0].value is False):
+        return False
+    receiver, fn = node.func.value, w.function.node
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg) if a}
+    return isinstance(receiver, ast.Name) and receiver.id not in params and bool(_bindings(fn).get(receiver.id))
 
 
 def _bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
