@@ -29,3 +29,19 @@ def half_inputs(value):
     if isinstance(value, (list, tuple)):
         return type(value)(half_inputs(v) for v in value)
     return value
+
+
+def construct(cls, kwargs: dict, known: dict):
+    """``cls(**kwargs)``, adding the arguments a constructor names missing (a subclass that passes
+    ``**kwargs`` on to a base with required ones) from ``known``; the TypeError when it names others."""
+    import re
+
+    tried = dict(kwargs)
+    while True:
+        try:
+            return cls(**tried), tried
+        except TypeError as exc:
+            missing = re.findall(r"'(\w+)'", str(exc)) if "required" in str(exc) and "argument" in str(exc) else []
+            if not missing or not all(n in known for n in missing) or all(n in tried for n in missing):
+                raise
+            tried.update({n: known[n] for n in missing})

@@ -17,9 +17,9 @@ Variants: ``base`` (eval) and ``train`` (train mode, forward and backward).
 from __future__ import annotations
 
 import inspect
-import re
 
 from builders import Case
+from builders import construct as construct_with
 
 MODULE = "monai"
 # Values for required constructor arguments, by name (sizes for 2D networks, 3 stages).
@@ -87,19 +87,10 @@ def construct(cls):
         tried = {**kwargs, **{k: v for k, v in retry.items() if k in kwargs}}
         if retry and tried == kwargs:
             continue
-        for _ in range(3):
-            try:
-                return cls(**tried), tried
-            except TypeError as exc:  # arguments a subclass passes on through **kwargs
-                missing = re.findall(r"'(\w+)'", str(exc)) if "required positional argument" in str(exc) else []
-                if not missing or not all(n in REQUIRED for n in missing):
-                    first = first or exc
-                    break
-                tried.update({n: REQUIRED[n] for n in missing})
-                tried["spatial_dims"] = 2 if "spatial_dims" in missing else tried.get("spatial_dims", 2)
-            except Exception as exc:  # sizes this network does not take: the next retry
-                first = first or exc
-                break
+        try:
+            return construct_with(cls, tried, REQUIRED)
+        except Exception as exc:  # sizes this network does not take: the next retry
+            first = first or exc
     raise first
 
 

@@ -1,0 +1,100 @@
+"""vector-quantize-pytorch: every quantizer module the package exports (one name per class; those
+that need other modules given to them are left out), with its defaults and then once per boolean
+option that defaults to off, turned on (k-means init, cosine similarity, EMA variants, codebook
+losses...: the training-time machinery a VQ-VAE compiles).
+
+Required sizes are given by name (width 32, 64 codes, FSQ levels 8-5-5, 2 quantizers, 2 scales);
+an option that needs others to build fails with a build error and is not counted. Inputs are
+chosen by running the module once eagerly on candidate inputs, in order, and keeping the first it
+accepts: a batch of 2 sequences of 16 vectors as wide as the module (32, or the number of FSQ
+levels), 2 feature maps of 32 channels, 4x4, then the sequences channel-first. Arguments a class
+passes on to another through ``**kwargs`` are filled in when its constructor names them missing.
+Variants: ``base`` (eval) and ``train`` (train mode, forward and backward).
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from builders import Case, construct
+
+MODULE = "vector_quantize_pytorch"
+SIZES = {"dim": 32, "codebook_size": 64, "levels": [8, 5, 5], "num_quantizers": 2, "scales": (1, 2),
+         "codebook_dim": 16}
+LEFT_OUT = ("Sequential",)  # a container, not a quantizer
+
+
+def version() -> str:
+    from importlib.metadata import version as installed
+
+    return installed("vector-quantize-pytorch")
+
+
+def sized(cls) -> dict | None:
+    """The sizes to give: every required argument (all must be known) and the known ones left None."""
+    out = {}
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.default is p.empty and p.name not in SIZES:
+            return None
+        if p.name in SIZES and (p.default is p.empty or p.default is None):
+            out[p.name] = SIZES[p.name]
+    return out
+
+
+def classes() -> dict:
+    import torch
+    import vector_quantize_pytorch as vq
+
+    out, seen = {}, set()
+    for name in sorted(dir(vq)):
+        cls = getattr(vq, name)
+        if (inspect.isclass(cls) and issubclass(cls, torch.nn.Module) and cls not in seen
+                and name not in LEFT_OUT and sized(cls) is not None):
+            seen.add(cls)
+            out[name] = cls
+    return out
+
+
+def options(cls) -> list[str]:
+    """The constructor's boolean options that default to off."""
+    return [p.name for p in inspect.signature(cls.__init__).parameters.values() if p.default is False]
+
+
+def models() -> list[str]:
+    return sorted(f"{name}{suffix}" for name, cls in classes().items()
+                  for suffix in ["", *(f"+{o}" for o in options(cls))])
+
+
+def variants(model: str) -> list[str]:
+    return ["base", "train"]
+
+
+def candidates(width: int) -> list[tuple]:
+    import torch
+
+    return [(torch.randn(2, 16, width),), (torch.randn(2, 32, 4, 4),), (torch.randn(2, width, 16),)]
+
+
+def build(model: str, variant: str) -> Case:
+    import torch
+
+    name, _, option = model.partition("+")
+    cls = classes()[name]
+    kwargs = sized(cls)
+    if option:
+        kwargs[option] = True
+    module, _ = construct(cls, kwargs, SIZES)
+    module.train(variant == "train")
+    width = kwargs.get("dim") or len(kwargs.get("levels") or ()) or SIZES["dim"]
+    error: Exception | None = None
+    for args in candidates(width):
+        try:
+            with torch.no_grad():
+                module(*args)
+        except Exception as exc:  # the module rejects these inputs: try the next
+            error = exc
+            continue
+        return Case(module, args, {}, train=variant == "train")
+    raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")
