@@ -3,7 +3,8 @@
 A fact is ``TENSOR``, ``LIKELY`` (a tensor-only method was called on an unknown value),
 ``VALUE`` (known not to be a tensor), ``None`` (unknown) or a :class:`Module` (an
 ``nn.Module`` instance, whose calls return tensors). Names bound to boolean masks
-(``keep = scores > t``) are tracked too, for boolean-mask indexing.
+(``keep = scores > t``) are tracked too, for boolean-mask indexing, and names bound to Python
+random draws Dynamo traces as graph values (``k = rng.randrange(n)``).
 """
 
 from __future__ import annotations
@@ -157,6 +158,11 @@ def _annotation_text(annotation: ast.expr) -> str:
 
 
 # `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
+# Python random draws Dynamo 2.13 traces, as graph values (an unspecialized int/float): arithmetic
+# or branching on them breaks; other `random` functions are skipped calls (FG306).
+TRACED_DRAWS = frozenset(("random.randint", "random.uniform", "random.randrange"))
+RNG_CLASSES = frozenset(("random.Random",))
+RNG_METHODS = frozenset(("randint", "uniform", "randrange", "random"))
 TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                              "torch.nn.parameter.Buffer"))
 
@@ -227,6 +233,8 @@ class Facts:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
+        self.draws: dict[str, str] = {}  # names bound to a traced Python random draw -> the call, spelled
+        self.rngs: set[str] = set()  # names bound to a `random.Random(...)` generator
         self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
@@ -262,6 +270,8 @@ class Facts:
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
+            self.draws.pop(target.id, None)
+            self.rngs.discard(target.id)
             self.nones.pop(target.id, None)
             if guess and fact in TENSORISH:
                 self.guessed[target.id] = guess
@@ -291,7 +301,12 @@ class Facts:
             self.dicts[target.value.id][target.slice.value] = self.kind(value)
         else:
             mask = isinstance(target, ast.Name) and self.is_mask(value)  # before `m = m.to(d)` rebinds `m`
+            drawn = self.draw_in(value) if isinstance(target, ast.Name) else None
             self.bind(target, self.kind(value), self.guess(value))
+            if drawn is not None:
+                self.draws[target.id] = drawn
+            if isinstance(target, ast.Name) and isinstance(value, ast.Call) and self.resolve(value.func) in RNG_CLASSES:
+                self.rngs.add(target.id)
             if isinstance(target, ast.Name):
                 if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
@@ -319,6 +334,39 @@ class Facts:
             return isinstance(func, ast.Attribute) and (name in SAME_DTYPE_METHODS or name == "to" and _device_move(node)) \
                 and self.is_mask(func.value) and self.is_tensor(node)
         return False
+
+    def draw(self, node: ast.AST) -> str | None:
+        """The random draw ``node`` is (a traced `random.randint(...)`, a `random.Random` method call, a
+        name bound to either), spelled; None otherwise."""
+        if isinstance(node, ast.Name):
+            return self.draws.get(node.id)
+        if not isinstance(node, ast.Call):
+            return None
+        func = node.func
+        if self.resolve(func) in TRACED_DRAWS:
+            return f"{ast.unparse(func)}(...)"
+        if isinstance(func, ast.Attribute) and func.attr in RNG_METHODS and (
+                isinstance(func.value, ast.Name) and func.value.id in self.rngs
+                or isinstance(func.value, ast.Call) and self.resolve(func.value.func) in RNG_CLASSES):
+            return f"{ast.unparse(func)}(...)"
+        return None
+
+    def draw_in(self, node: ast.AST) -> str | None:
+        """The random draw a Python value is computed from: the draw itself, or a comparison, `not`,
+        `and`/`or`, arithmetic or a non-tensor call over one (`is_last = i == k`, `k = f(k + 1) - 1`)."""
+        if isinstance(node, ast.Call) and self.draw(node) is None:
+            parts = [] if self.kind(node) in TENSORISH else [*node.args, *(k.value for k in node.keywords)]
+        elif isinstance(node, ast.Compare):
+            parts = [node.left, *node.comparators]
+        elif isinstance(node, ast.BoolOp):
+            parts = node.values
+        elif isinstance(node, ast.UnaryOp):
+            parts = [node.operand]
+        elif isinstance(node, ast.BinOp):
+            parts = [node.left, node.right]
+        else:
+            return self.draw(node)
+        return next((d for d in map(self.draw_in, parts) if d is not None), None)
 
     def masks_in(self, index: ast.AST) -> bool:
         """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`)."""

@@ -175,10 +175,11 @@ class Walker:
 
     def _prefix(self, test: ast.BoolOp, upto: int) -> tuple[tuple[ast.expr, bool], ...]:
         """The trace-time operands of `and`/`or` evaluated before operand `upto` (and before
-        the first tensor operand): they must hold (`and`) or fail (`or`) for it to run."""
+        the first operand that is a graph value, a tensor's or a random draw's): they must hold (`and`)
+        or fail (`or`) for it to run."""
         found = []
         for operand in test.values[:upto]:
-            if self.facts.data_dependent(operand):
+            if self.facts.data_dependent(operand) or self.facts.draw_in(operand):
                 break
             found.append((operand, isinstance(test.op, ast.And)))
         return tuple(found)

@@ -6,7 +6,7 @@ import ast
 from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
-from fullgraph.analysis.facts import TENSORISH
+from fullgraph.analysis.facts import RNG_CLASSES, TENSORISH, TRACED_DRAWS
 from fullgraph.analysis.summary import LOGGER_FACTORY
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
@@ -79,11 +79,15 @@ RULES = [
         fix_text="Time the compiled call from outside, or use the profiler.",
     ),
     Rule(
-        "FG306", "python-random", "Python `random` / `numpy.random` in compiled code", ("GB0007",),
-        what="Flags calls into `random` and `numpy.random` (except `random.randint` and `random.uniform`, "
-             "which Dynamo traces).",
-        why="These generators keep state outside torch; Dynamo cannot trace them (GB0007) or would bake "
-            "one sample into the graph.",
+        "FG306", "python-random", "Python `random` / `numpy.random` in compiled code", ("GB0007", "GB0170", "GB0213", "GB4841"),
+        what="Flags calls into `random` and `numpy.random` that Dynamo skips, and Python work on the draws it "
+             "does trace (`random.randint`, `uniform`, `randrange`, and the methods of a `random.Random(seed)` "
+             "generator): a branch on a draw (also through a name or a comparison, `is_last = i == k`), "
+             "Python arithmetic on one (`k + 1`), `range(k)`.",
+        why="These generators keep state outside torch. Dynamo cannot trace most of them (GB0007); the draws "
+            "it does trace become graph values (unspecialized ints and floats), so Python branching on one "
+            "is data-dependent (GB0170), a builtin operator on one breaks (GB0213), and so does `range()` over one "
+            "(GB4841).",
         example="if random.random() < self.p:\n    x = x.flip(-1)",
         fixed_example="flip = torch.rand(()) < self.p\nx = torch.where(flip, x.flip(-1), x)",
         fix_text="Use torch's RNG (`torch.rand`, `torch.randint`, `torch.bernoulli`).",
@@ -107,7 +111,7 @@ IO_CALLS = frozenset(("torch.save", "torch.load", "numpy.save", "numpy.load", "n
                       "numpy.loadtxt", "json.dump", "json.load", "pickle.dump", "pickle.load", "os.makedirs",
                       "os.remove", "shutil.copy", "shutil.rmtree"))
 WARN_CALLS = frozenset(("warnings.warn", "warnings.warn_explicit"))
-TRACED_RANDOM = frozenset(("random.randint", "random.uniform"))  # Dynamo 2.13 traces these
+TRACED_RANDOM = TRACED_DRAWS | RNG_CLASSES  # calls Dynamo 2.13 traces (a draw becomes a graph value)
 SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
                      "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
                      "torch.cuda.set_rng_state"))
@@ -172,6 +176,10 @@ def check_call(node: ast.Call, w) -> None:
     if q is None:
         if builtin_call(node, w, "open", "input"):
             w.report("FG304", node, f"`{node.func.id}()` does I/O in compiled code")
+        elif builtin_call(node, w, "range") and any(w.facts.draw(a) for a in node.args):
+            drawn = next(w.facts.draw(a) for a in node.args if w.facts.draw(a))
+            w.report("FG306", node, f"`range()` over a random draw (`{drawn}`), which Dynamo traces as a graph value",
+                     gb_ids=("GB4841",))
         return
     if q in WARN_CALLS:
         _mark_epilogue(node, w)
@@ -182,8 +190,27 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG305", node, f"`{q}()` reads the clock in compiled code")
     elif q.startswith(("random.", "numpy.random.")) and q not in TRACED_RANDOM:
         w.report("FG306", node, f"`{q}(...)` uses a Python/NumPy RNG in compiled code")
+
     elif q in SEEDING:
         w.report("FG307", node, f"`{q}(...)` reseeds the RNG in compiled code")
 
 
-CHECKS = {ast.Call: [check_call]}
+def check_test(node: ast.If | ast.While | ast.IfExp | ast.Assert, w) -> None:
+    drawn = w.facts.draw_in(node.test)
+    if drawn is not None:
+        w.report("FG306", node, f"`{snippet(node.test)}` branches on a random draw (`{drawn}`), which Dynamo "
+                                "traces as a graph value", gb_ids=("GB0170",))
+
+
+def check_binop(node: ast.BinOp, w) -> None:
+    """Python arithmetic on a traced draw (`k + 1`); a tensor times a draw is graph work."""
+    for side, other in ((node.left, node.right), (node.right, node.left)):
+        drawn = w.facts.draw(side)
+        if drawn is not None and not w.is_tensor(other):
+            w.report("FG306", node, f"`{snippet(node)}` is Python arithmetic on a random draw (`{drawn}`), which "
+                                    "Dynamo traces as a graph value", gb_ids=("GB0213",))
+            return
+
+
+CHECKS = {ast.Call: [check_call], ast.If: [check_test], ast.While: [check_test], ast.IfExp: [check_test],
+          ast.Assert: [check_test], ast.BinOp: [check_binop]}
