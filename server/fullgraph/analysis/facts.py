@@ -353,10 +353,12 @@ class Facts:
 
     def draw_in(self, node: ast.AST) -> str | None:
         """The random draw a Python value is computed from: the draw itself, or a comparison, `not`,
-        `and`/`or`, arithmetic or a non-tensor call over one (`is_last = i == k`, `k = f(k + 1) - 1`)."""
+        `and`/`or`, arithmetic or a non-tensor call over one (`is_last = i == k`, `k = f(k + 1) - 1`; a
+        call's kind is asked only when its arguments hold a draw)."""
         if isinstance(node, ast.Call) and self.draw(node) is None:
-            parts = [] if self.kind(node) in TENSORISH else [*node.args, *(k.value for k in node.keywords)]
-        elif isinstance(node, ast.Compare):
+            drawn = next((d for d in map(self.draw_in, [*node.args, *(k.value for k in node.keywords)]) if d), None)
+            return drawn if drawn is not None and self.kind(node) not in TENSORISH else None
+        if isinstance(node, ast.Compare):
             parts = [node.left, *node.comparators]
         elif isinstance(node, ast.BoolOp):
             parts = node.values
