@@ -157,12 +157,12 @@ def _annotation_text(annotation: ast.expr) -> str:
         else ast.unparse(annotation)
 
 
-# `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
 # Python random draws Dynamo 2.13 traces, as graph values (an unspecialized int/float): arithmetic
 # or branching on them breaks; other `random` functions are skipped calls (FG306).
 TRACED_DRAWS = frozenset(("random.randint", "random.uniform", "random.randrange"))
 RNG_CLASSES = frozenset(("random.Random",))
 RNG_METHODS = frozenset(("randint", "uniform", "randrange", "random"))
+# `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
 TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                              "torch.nn.parameter.Buffer"))
 
@@ -257,10 +257,9 @@ class Facts:
 
     def bind(self, target: ast.AST, fact, guess: tuple[str, ...] = ()) -> None:
         """Record an assignment to `target` (names, tuples and starred names); a rebound name
-        loses what was known of its old value (mask, dict entries, guess), and a value of unknown kind
-        takes the name's declared type. `guess`: the guessed parameters the value's tensor fact rests on."""
+        loses what was known of its old value (mask, dict entries, guess). `guess`: the guessed
+        parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
-            fact = self.declared.get(target.id) if fact is None else fact
             previous = self.env.get(target.id)
             where = self.where() if fact in TENSORISH else ()
             if where and previous == VALUE:
@@ -291,7 +290,8 @@ class Facts:
             self.bind(target.value, VALUE if fact == VALUE else None)
 
     def bind_assign(self, target: ast.AST, value: ast.AST) -> None:
-        """Bind `target = value`, element-wise when both are tuples of the same length."""
+        """Bind `target = value`, element-wise when both are tuples of the same length; a name an
+        annotation typed keeps that type when the value's kind is unknown."""
         if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
                 and len(target.elts) == len(value.elts):
             for t, v in zip(target.elts, value.elts):
@@ -302,7 +302,10 @@ class Facts:
         else:
             mask = isinstance(target, ast.Name) and self.is_mask(value)  # before `m = m.to(d)` rebinds `m`
             drawn = self.draw_in(value) if isinstance(target, ast.Name) else None
-            self.bind(target, self.kind(value), self.guess(value))
+            fact = self.kind(value)
+            if fact is None and isinstance(target, ast.Name):  # a value of unknown kind: the declared type
+                fact = self.declared.get(target.id)
+            self.bind(target, fact, self.guess(value))
             if drawn is not None:
                 self.draws[target.id] = drawn
             if isinstance(target, ast.Name) and isinstance(value, ast.Call) and self.resolve(value.func) in RNG_CLASSES:

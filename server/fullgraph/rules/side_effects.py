@@ -79,15 +79,16 @@ RULES = [
         fix_text="Time the compiled call from outside, or use the profiler.",
     ),
     Rule(
-        "FG306", "python-random", "Python `random` / `numpy.random` in compiled code", ("GB0007", "GB0170", "GB0213", "GB4841"),
+        "FG306", "python-random", "Python `random` / `numpy.random` in compiled code",
+        ("GB0007", "GB0170", "GB0213", "GB4841"),
         what="Flags calls into `random` and `numpy.random` that Dynamo skips, and Python work on the draws it "
              "does trace (`random.randint`, `uniform`, `randrange`, and the methods of a `random.Random(seed)` "
              "generator): a branch on a draw (also through a name or a comparison, `is_last = i == k`), "
              "Python arithmetic on one (`k + 1`), `range(k)`.",
         why="These generators keep state outside torch. Dynamo cannot trace most of them (GB0007); the draws "
             "it does trace become graph values (unspecialized ints and floats), so Python branching on one "
-            "is data-dependent (GB0170), a builtin operator on one breaks (GB0213), and so does `range()` over one "
-            "(GB4841).",
+            "is data-dependent (GB0170), a builtin operator on one breaks (GB0213), and so does `range()` over "
+            "one (GB4841).",
         example="if random.random() < self.p:\n    x = x.flip(-1)",
         fixed_example="flip = torch.rand(()) < self.p\nx = torch.where(flip, x.flip(-1), x)",
         fix_text="Use torch's RNG (`torch.rand`, `torch.randint`, `torch.bernoulli`).",
@@ -174,10 +175,10 @@ def check_call(node: ast.Call, w) -> None:
         return
     q = w.resolve(node.func)
     if q is None:
+        drawn = next(filter(None, map(w.facts.draw, node.args)), None) if builtin_call(node, w, "range") else None
         if builtin_call(node, w, "open", "input"):
             w.report("FG304", node, f"`{node.func.id}()` does I/O in compiled code")
-        elif builtin_call(node, w, "range") and any(w.facts.draw(a) for a in node.args):
-            drawn = next(w.facts.draw(a) for a in node.args if w.facts.draw(a))
+        elif drawn is not None:
             w.report("FG306", node, f"`range()` over a random draw (`{drawn}`), which Dynamo traces as a graph value",
                      gb_ids=("GB4841",))
         return
@@ -190,7 +191,6 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG305", node, f"`{q}()` reads the clock in compiled code")
     elif q.startswith(("random.", "numpy.random.")) and q not in TRACED_RANDOM:
         w.report("FG306", node, f"`{q}(...)` uses a Python/NumPy RNG in compiled code")
-
     elif q in SEEDING:
         w.report("FG307", node, f"`{q}(...)` reseeds the RNG in compiled code")
 

@@ -58,7 +58,8 @@ RULES = [
         "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code",
         ("GB0206", "GB0125", "GB8985", "GB0225"),
         what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
-             "modules, nor `requires_grad_(False)` on a tensor the function made, which Dynamo traces), and tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
+             "modules, nor `requires_grad_(False)` on a tensor the function made, which Dynamo traces), and "
+             "tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
              "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
             "input (GB0125); on a tensor made inside the region it breaks when that tensor (or one derived from "
@@ -125,8 +126,9 @@ RULES = [
              "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, and the backend flag context managers "
-             "`torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, `torch.backends.cuda.sdp_kernel`.",
+             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, and the backend "
+             "flag context managers `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, "
+             "`torch.backends.cuda.sdp_kernel`.",
         why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
             "list; it marks them as skipped and breaks (GB0007). The backend flag managers are torch calls "
             "returning a non-tensor object (GB0208); `torch.nn.attention.sdpa_kernel` is the traceable one.",
