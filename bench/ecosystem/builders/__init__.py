@@ -45,3 +45,21 @@ def construct(cls, kwargs: dict, known: dict):
             if not missing or not all(n in known for n in missing) or all(n in tried for n in missing):
                 raise
             tried.update({n: known[n] for n in missing})
+
+
+def first_accepted(module, candidates, model: str, train: bool) -> Case:
+    """The case of the first argument tuple of ``candidates`` (an iterable) that ``module`` runs on
+    eagerly (without gradients), in the variant's mode; a TypeError naming the last error otherwise."""
+    import torch
+
+    module.train(train)
+    error: Exception | None = None
+    for args in candidates:
+        try:
+            with torch.no_grad():
+                module(*args)
+        except Exception as exc:  # the module rejects these inputs: try the next
+            error = exc
+            continue
+        return Case(module, args, {}, train=train)
+    raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 import inspect
 
-from builders import Case
+from builders import Case, first_accepted
 
 MODULE = "kornia"
 SPACES = ("kornia.augmentation", "kornia.color", "kornia.contrib", "kornia.enhance", "kornia.feature",
@@ -75,19 +75,7 @@ def candidates(model: str) -> list[tuple]:
 
 
 def build(model: str, variant: str) -> Case:
-    import torch
-
     cls = classes()[model]
     params = inspect.signature(cls.__init__).parameters
     module = cls(**({"pretrained": False} if "pretrained" in params else {}))
-    module.train(variant == "train")
-    error: Exception | None = None
-    for args in candidates(model):
-        try:
-            with torch.no_grad():
-                module(*args)
-        except Exception as exc:  # the module rejects these inputs: try the next
-            error = exc
-            continue
-        return Case(module, args, {}, train=variant == "train")
-    raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")
+    return first_accepted(module, candidates(model), model, variant == "train")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case
+from builders import Case, first_accepted
 from builders import construct as construct_with
 
 MODULE = "monai"
@@ -115,18 +115,5 @@ def inputs(module, built: dict, size: tuple) -> tuple:
 
 
 def build(model: str, variant: str) -> Case:
-    import torch
-
     module, built = construct(classes()[model])
-    module.train(variant == "train")
-    error: Exception | None = None
-    for size in SIZES:
-        args = inputs(module, built, size)
-        try:
-            with torch.no_grad():
-                module(*args)
-        except Exception as exc:  # the network rejects this input: try the next
-            error = exc
-            continue
-        return Case(module, args, {}, train=variant == "train")
-    raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")
+    return first_accepted(module, (inputs(module, built, size) for size in SIZES), model, variant == "train")

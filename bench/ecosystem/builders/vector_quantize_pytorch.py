@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case, construct
+from builders import Case, construct, first_accepted
 
 MODULE = "vector_quantize_pytorch"
 SIZES = {"dim": 32, "codebook_size": 64, "levels": [8, 5, 5], "num_quantizers": 2, "scales": (1, 2),
@@ -78,23 +78,11 @@ def candidates(width: int) -> list[tuple]:
 
 
 def build(model: str, variant: str) -> Case:
-    import torch
-
     name, _, option = model.partition("+")
     cls = classes()[name]
     kwargs = sized(cls)
     if option:
         kwargs[option] = True
     module, _ = construct(cls, kwargs, SIZES)
-    module.train(variant == "train")
     width = kwargs.get("dim") or len(kwargs.get("levels") or ()) or SIZES["dim"]
-    error: Exception | None = None
-    for args in candidates(width):
-        try:
-            with torch.no_grad():
-                module(*args)
-        except Exception as exc:  # the module rejects these inputs: try the next
-            error = exc
-            continue
-        return Case(module, args, {}, train=variant == "train")
-    raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")
+    return first_accepted(module, candidates(width), model, variant == "train")
