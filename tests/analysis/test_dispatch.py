@@ -121,3 +121,48 @@ def test_an_override_an_inherited_helper_calls_from_the_own_forward_is_checked(t
                 return x * x.max().item()
         """
     assert findings(tmp_path, {"base.py": base, "conv.py": conv}, "conv.py") == [(9, "FG201")]
+
+
+WRAPPING_BASE = """
+    from torch import nn
+
+    class Metric(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.update = self._wrap(self.update)
+
+        def _wrap(self, update):
+            return update
+
+        def forward(self, *args):
+            return self._forward_state(*args)
+
+        def _forward_state(self, *args):
+            self.update(*args)
+            return self.compute()
+
+        def update(self, *args):
+            raise NotImplementedError
+
+        def compute(self):
+            raise NotImplementedError
+    """
+
+WRAPPED_SUBCLASS = """
+    import torch
+    from base import Metric
+
+    class Confusion(Metric):
+        def update(self, preds, target):
+            self.classes = torch.unique(target)
+
+        def compute(self):
+            return self.classes.max().item()
+    """
+
+
+def test_a_method_the_base_re_assigns_wrapped_still_runs_the_override(tmp_path):
+    # torchmetrics' `Metric`: `self.update = self._wrap_update(self.update)` in `__init__`, and the
+    # inherited `forward` calls it two methods down: the subclass's `update` and `compute` run.
+    found = findings(tmp_path, {"base.py": WRAPPING_BASE, "metric.py": WRAPPED_SUBCLASS}, "metric.py")
+    assert found == [(7, "FG452"), (10, "FG201")]

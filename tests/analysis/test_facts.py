@@ -215,3 +215,15 @@ def test_parameters_used_as_sizes_are_not_guessed_tensors(signature, body, codes
 ])
 def test_a_rebound_annotated_name_keeps_its_declared_type(signature, body, expected):
     assert flagged(forward(signature, body)) == expected
+
+
+@pytest.mark.parametrize("call, flagged_", [
+    # torch's naming: predicates, flags and getters of global state return Python values
+    ("torch.are_deterministic_algorithms_enabled()", False),
+    ("torch.is_autocast_cache_enabled()", False),
+    ("torch.get_default_device() == 'cpu'", False),
+    ("torch.get_rng_state().sum() > 0", True),  # the one getter that returns a tensor
+    ("torch.isfinite(x).all()", True),
+])
+def test_torch_functions_named_as_predicates_return_python_values(call, flagged_):
+    assert bool(flagged(forward("x", f"if {call}:\n    pass\n"))) is flagged_

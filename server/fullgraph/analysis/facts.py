@@ -66,6 +66,7 @@ TENSOR_ONLY_METHODS = frozenset(
     ["unsqueeze", "masked_fill", "masked_fill_", "softmax", "log_softmax", "contiguous", "permute", "type_as", "new_zeros", "new_ones", "new_full", "new_empty", "new_tensor", "clamp", "clamp_", "expand", "expand_as", "repeat_interleave", "unflatten", "narrow", "detach", "matmul", "bmm", "masked_select", "index_select", "gather", "scatter", "scatter_add", "isnan", "isinf", "isfinite", "sigmoid", "relu", "float", "half", "bfloat16", "long", "bool", "int", "triu", "tril", "transpose_", "view_as", "reshape_as", "flip", "roll", "addmm", "baddbmm", "logsumexp", "topk", "argmax", "argmin", "all", "any"]
 )
 # `torch.*` callables that do not return tensors.
+VALUE_PREFIXES = ("_", "is_", "are_", "set_")  # torch.is_tensor, torch.are_deterministic_algorithms_enabled
 TORCH_VALUE_FUNCS = frozenset(
     ["is_tensor", "is_floating_point", "is_complex", "numel", "is_grad_enabled", "get_default_dtype", "is_inference_mode_enabled", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "autocast", "manual_seed", "compile", "typename", "is_storage", "is_nonzero", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "is_autocast_enabled", "get_autocast_dtype", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "set_default_dtype", "get_num_threads", "set_num_threads", "is_anomaly_enabled", "broadcast_shapes"]
 )
@@ -175,8 +176,9 @@ def is_tensor_qualname(q: str) -> bool:
     if len(parts) != 2 or parts[0] != "torch":
         return q in TENSOR_WRAPPERS
     name = parts[1]
-    if name in TORCH_VALUE_FUNCS or name.startswith("_"):
-        return False
+    if name in TORCH_VALUE_FUNCS or name.startswith(VALUE_PREFIXES) or name.endswith("_enabled") \
+            or name.startswith("get_") and name != "get_rng_state":
+        return False  # by torch's naming: predicates, flags, getters and setters of global state
     return name.islower() or name.endswith("Tensor")
 
 

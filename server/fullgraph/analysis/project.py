@@ -472,11 +472,13 @@ class ProjectIndex:
             summary = owner.methods.get(method_name) if owner is not None else None
             for call in summary.calls if summary is not None else ():
                 head, _, attr = call.callee.partition(".")
-                if head != "self" or not attr or "." in attr or attr in attrs or attr in owner.attrs:
-                    continue  # `self.encoder(...)`: a submodule, not a method
-                if attr in overridable:
-                    found.add(attr)  # the class's own method runs
+                if head != "self" or not attr or "." in attr:
                     continue
+                if attr in overridable:
+                    found.add(attr)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
+                    continue
+                if attr in attrs or attr in owner.attrs:
+                    continue  # `self.encoder(...)`: a submodule, not a method
                 here = self._base_method(bases, attr)
                 if here is not None and (here.path, here.qualname) not in seen:
                     seen.add((here.path, here.qualname))

@@ -559,8 +559,8 @@ class ModuleIndex:
         while todo:
             caller = todo.pop(0)
             for name in _self_calls(caller.node):
-                if name in attrs:
-                    continue
+                if name in attrs and name not in defined:
+                    continue  # `self.encoder(...)`: a submodule (a method a base re-assigns, wrapped, still runs)
                 if name not in defined:
                     if name not in out:
                         out.append(name)
