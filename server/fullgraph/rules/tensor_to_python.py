@@ -8,6 +8,7 @@ from fullgraph.analysis.facts import TENSORISH, string_literal
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
+    local_bindings,
     method_call,
     numpy_origin,
     scalar_sink_operand,
@@ -77,12 +78,13 @@ RULES = [
         fix_text="Format metadata (`x.shape`, `x.dtype`) instead, or move the formatting out of the region.",
     ),
     Rule(
-        "FG206", "tensor-as-size", "a computed tensor used as a size or slice bound", ("GB0033", "GB0124"),
+        "FG206", "tensor-as-size", "a computed tensor used as a size, slice bound or index", ("GB0033", "GB0124"),
         what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
              "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
              "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
-             "symbolically), and any tensor computed in the region used as a slice bound (`x[:, :n]`).",
-        why="A size must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
+             "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`), and the 0-d "
+             "tensor of `argmax()`/`argmin()` without `dim` used as an index (`x[scores.argmax()]`).",
+        why="A size (or an index by a 0-d tensor) must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
             "data-dependent operator, GB0033) and breaks the graph.",
         example="steps = torch.arange(lengths.max())",
         fixed_example="steps = torch.arange(max_length)  # a Python int known before the region",
@@ -276,9 +278,32 @@ def check_slice(node: ast.Slice, w) -> None:
             return
 
 
+def _scalar_index(node: ast.AST, w) -> bool:
+    """A 0-d integer tensor: `argmax()`/`argmin()` of a tensor with no `dim`, or a local name only
+    such calls bind."""
+    if isinstance(node, ast.Call):
+        func, q = node.func, w.resolve(node.func)
+        if q in ("torch.argmax", "torch.argmin"):
+            return len(node.args) == 1 and not node.keywords
+        return (q is None and isinstance(func, ast.Attribute) and func.attr in ("argmax", "argmin")
+                and not node.args and not node.keywords and w.is_tensor(func.value))
+    if isinstance(node, ast.Name) and w.is_tensor(node):
+        values = local_bindings(w.function.node).get(node.id)
+        return bool(values) and all(isinstance(v, ast.Call) and _scalar_index(v, w) for v in values)
+    return False
+
+
+def check_index(node: ast.Subscript, w) -> None:
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    index = next((p for p in parts if _scalar_index(p, w)), None)
+    if index is not None and w.is_tensor(node.value):
+        w.report("FG206", index, f"`{snippet(index)}` is a 0-d tensor used as an index: Dynamo reads its value")
+
+
 CHECKS = {
     ast.Call: [check_call, check_numpy_readback, check_size],
     ast.FormattedValue: [check_formatted],
     ast.BinOp: [check_binop],
     ast.Slice: [check_slice],
+    ast.Subscript: [check_index],
 }

@@ -6,7 +6,7 @@ import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
-from fullgraph.rules.common import confidence, method_call, snippet
+from fullgraph.rules.common import confidence, local_bindings, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [
@@ -320,7 +320,7 @@ def _function_attribute(node: ast.AST, name: str, w) -> None:
     """FG416 when ``name`` is a partial made in this function or a module-level function of the file."""
     if name == "self" or w.facts.env.get(name) is not None:  # a module, a tensor, a value: not a function object
         return
-    local = _bindings(w.function.node)
+    local = local_bindings(w.function.node)
     made = local.get(name)
     if name not in local and name not in w.facts.env:
         kind = "function" if name in w.index.functions else None
@@ -341,27 +341,7 @@ def _clears_own_tensor(node: ast.Call, w) -> bool:
         return False
     receiver, fn = node.func.value, w.function.node
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg) if a}
-    return isinstance(receiver, ast.Name) and receiver.id not in params and bool(_bindings(fn).get(receiver.id))
-
-
-def _bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
-    """Local names of ``fn`` -> the values every assignment binds them to (None: some other binding,
-    a parameter, a loop variable, a nested ``def``)."""
-    out: dict[str, list[ast.expr] | None] = {}
-    plain: set[int] = set()  # the Name nodes that are whole targets of an `=`
-    for sub in ast.walk(fn):
-        if isinstance(sub, ast.Assign):
-            for target in sub.targets:
-                if isinstance(target, ast.Name):
-                    plain.add(id(target))
-                    known = out.get(target.id, [])
-                    out[target.id] = None if known is None else known + [sub.value]
-    for sub in ast.walk(fn):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in plain:
-            out[sub.id] = None
-        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not fn:
-            out[sub.name] = None
-    return out
+    return isinstance(receiver, ast.Name) and receiver.id not in params and bool(local_bindings(fn).get(receiver.id))
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
