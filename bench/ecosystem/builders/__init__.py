@@ -63,3 +63,37 @@ def first_accepted(module, candidates, model: str, train: bool) -> Case:
             continue
         return Case(module, args, {}, train=train)
     raise TypeError(f"{model}: no candidate input runs: {type(error).__name__}: {error}")
+
+
+def sized(cls, known: dict) -> dict | None:
+    """The arguments to build ``cls`` with, by name from ``known``: every required one (None when one
+    is not known) and the known ones its constructor leaves None (`num_classes=None`)."""
+    import inspect
+
+    out = {}
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if p.default is p.empty and p.name not in known:
+            return None
+        if p.name in known and (p.default is p.empty or p.default is None):
+            out[p.name] = known[p.name]
+    return out
+
+
+def module_classes(spaces, keep) -> dict:
+    """Name -> class of the ``torch.nn.Module`` classes the modules ``spaces`` export, in order, one
+    name per class (its first, sorted), those ``keep(name, cls)`` accepts."""
+    import inspect
+
+    import torch
+
+    out, seen = {}, set()
+    for space in spaces:
+        for name in sorted(dir(space)):
+            cls = getattr(space, name)
+            if (inspect.isclass(cls) and issubclass(cls, torch.nn.Module) and cls not in seen
+                    and keep(name, cls)):
+                seen.add(cls)
+                out[name] = cls
+    return out

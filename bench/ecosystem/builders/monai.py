@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case, first_accepted
+from builders import Case, first_accepted, module_classes
 from builders import construct as construct_with
 
 MODULE = "monai"
@@ -56,16 +56,9 @@ def required(cls) -> list[str] | None:
 
 def classes() -> dict:
     import monai.networks.nets as nets
-    import torch
 
-    out, seen = {}, set()
-    for name in sorted(dir(nets)):
-        cls = getattr(nets, name)
-        if (inspect.isclass(cls) and issubclass(cls, torch.nn.Module) and cls.__module__.startswith("monai.")
-                and cls not in seen and not inspect.isabstract(cls) and required(cls) is not None):
-            seen.add(cls)
-            out[name] = cls
-    return out
+    return module_classes((nets,), lambda name, cls: cls.__module__.startswith("monai.")
+                          and not inspect.isabstract(cls) and required(cls) is not None)
 
 
 def models() -> list[str]:

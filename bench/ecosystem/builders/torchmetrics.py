@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case, construct, first_accepted
+from builders import Case, construct, first_accepted, module_classes, sized
 
 MODULE = "torchmetrics"
 REQUIRED = {"num_classes": 3, "num_labels": 3, "beta": 1.0, "min_recall": 0.5, "min_precision": 0.5,
@@ -30,36 +30,19 @@ def version() -> str:
     return torchmetrics.__version__
 
 
-def sized(cls) -> dict | None:
-    """The sizes to give: every required argument (all must be known by name) and the known ones left
-    None (`num_classes=None`); None for a task wrapper."""
+def buildable(cls) -> dict | None:
+    """The arguments to build a metric with; None for a task wrapper or an unknown required one."""
     if any(p.name == "task" for p in inspect.signature(cls).parameters.values()):
         return None
-    out = {}
-    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.default is p.empty and p.name not in REQUIRED:
-            return None
-        if p.name in REQUIRED and (p.default is p.empty or p.default is None):
-            out[p.name] = REQUIRED[p.name]
-    return out
+    return sized(cls, REQUIRED)
 
 
 def classes() -> dict:
-    import torch
     import torchmetrics.classification as classification
     import torchmetrics.regression as regression
 
-    out, seen = {}, set()
-    for space in (classification, regression):
-        for name in sorted(dir(space)):
-            cls = getattr(space, name)
-            if (inspect.isclass(cls) and issubclass(cls, torch.nn.Module) and not name.startswith("_")
-                    and cls not in seen and sized(cls) is not None):
-                seen.add(cls)
-                out[name] = cls
-    return out
+    return module_classes((classification, regression),
+                          lambda name, cls: not name.startswith("_") and buildable(cls) is not None)
 
 
 def models() -> list[str]:
@@ -84,5 +67,5 @@ def candidates(model: str) -> list[tuple]:
 
 def build(model: str, variant: str) -> Case:
     cls = classes()[model]
-    metric, _ = construct(cls, sized(cls), REQUIRED)
+    metric, _ = construct(cls, buildable(cls), REQUIRED)
     return first_accepted(metric, candidates(model), model, train=False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case, construct, first_accepted
+from builders import Case, construct, first_accepted, module_classes, sized
 
 MODULE = "vector_quantize_pytorch"
 SIZES = {"dim": 32, "codebook_size": 64, "levels": [8, 5, 5], "num_quantizers": 2, "scales": (1, 2),
@@ -30,31 +30,10 @@ def version() -> str:
     return installed("vector-quantize-pytorch")
 
 
-def sized(cls) -> dict | None:
-    """The sizes to give: every required argument (all must be known) and the known ones left None."""
-    out = {}
-    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.default is p.empty and p.name not in SIZES:
-            return None
-        if p.name in SIZES and (p.default is p.empty or p.default is None):
-            out[p.name] = SIZES[p.name]
-    return out
-
-
 def classes() -> dict:
-    import torch
     import vector_quantize_pytorch as vq
 
-    out, seen = {}, set()
-    for name in sorted(dir(vq)):
-        cls = getattr(vq, name)
-        if (inspect.isclass(cls) and issubclass(cls, torch.nn.Module) and cls not in seen
-                and name not in LEFT_OUT and sized(cls) is not None):
-            seen.add(cls)
-            out[name] = cls
-    return out
+    return module_classes((vq,), lambda name, cls: name not in LEFT_OUT and sized(cls, SIZES) is not None)
 
 
 def options(cls) -> list[str]:
@@ -80,7 +59,7 @@ def candidates(width: int) -> list[tuple]:
 def build(model: str, variant: str) -> Case:
     name, _, option = model.partition("+")
     cls = classes()[name]
-    kwargs = sized(cls)
+    kwargs = sized(cls, SIZES)
     if option:
         kwargs[option] = True
     module, _ = construct(cls, kwargs, SIZES)
