@@ -231,12 +231,13 @@ def _container_fact(head: str, index: ast.expr, resolve) -> Elements | Items | N
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
-    def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False) -> None:
+    def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
         self.draws: dict[str, str] = {}  # names bound to a traced Python random draw -> the call, spelled
         self.rngs: set[str] = set()  # names bound to a `random.Random(...)` generator
+        self.random_imported = random_imported  # without `random` imported there is no draw to follow
         self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
@@ -343,6 +344,8 @@ class Facts:
     def draw(self, node: ast.AST) -> str | None:
         """The random draw ``node`` is (a traced `random.randint(...)`, a `random.Random` method call, a
         name bound to either), spelled; None otherwise."""
+        if not self.random_imported:
+            return None
         if isinstance(node, ast.Name):
             return self.draws.get(node.id)
         if not isinstance(node, ast.Call):
@@ -360,6 +363,8 @@ class Facts:
         """The random draw a Python value is computed from: the draw itself, or a comparison, `not`,
         `and`/`or`, arithmetic or a non-tensor call over one (`is_last = i == k`, `k = f(k + 1) - 1`; a
         call's kind is asked only when its arguments hold a draw)."""
+        if not self.random_imported:
+            return None
         if isinstance(node, ast.Call) and self.draw(node) is None:
             drawn = next((d for d in map(self.draw_in, [*node.args, *(k.value for k in node.keywords)]) if d), None)
             return drawn if drawn is not None and self.kind(node) not in TENSORISH else None

@@ -47,6 +47,10 @@ class Aliases:
             if a.name != "*":
                 self.names[a.asname or a.name] = f"{node.module}.{a.name}"
 
+    def imports(self, module: str) -> bool:
+        """Whether the module imports `module` or a name from it."""
+        return any(q == module or q.startswith(module + ".") for q in self.names.values())
+
     def resolve(self, node: ast.AST) -> str | None:
         """Qualified name of a Name/Attribute chain rooted at an imported name, else None."""
         spelling = dotted(node)

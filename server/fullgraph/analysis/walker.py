@@ -80,7 +80,8 @@ class Walker:
         self.function = visit.function
         self.checks = checks
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
-        self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum)
+        self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum,
+                           index.aliases.imports("random"))
         self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
