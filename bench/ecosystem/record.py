@@ -342,10 +342,13 @@ def record_variant(recorder: DynamoRecorder, builder, model: str, variant: str, 
 
 
 def describe(e: BaseException) -> str:
-    """Exception type, message and the innermost frame, on one short line."""
+    """Exception type, message and the innermost frame, on one short line (the machine's home
+    folder and the venv spelled `~` and `<venv>`: the truth is committed)."""
     tb = traceback.extract_tb(e.__traceback__)
     where = f" at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
-    return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:300] + where
+    message = str(e).splitlines()[0] if str(e) else ""
+    message = message.replace(sys.prefix, "<venv>").replace(os.path.expanduser("~"), "~")
+    return f"{type(e).__name__}: {message}"[:300] + where
 
 
 def main() -> int:
