@@ -67,8 +67,8 @@ TENSOR_ONLY_METHODS = frozenset(
 )
 # `torch.*` callables that do not return tensors.
 VALUE_PREFIXES = ("_", "is_", "are_", "set_")  # torch.is_tensor, torch.are_deterministic_algorithms_enabled
-TORCH_VALUE_FUNCS = frozenset(
-    ["is_tensor", "is_floating_point", "is_complex", "numel", "is_grad_enabled", "get_default_dtype", "is_inference_mode_enabled", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "autocast", "manual_seed", "compile", "typename", "is_storage", "is_nonzero", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "is_autocast_enabled", "get_autocast_dtype", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "set_default_dtype", "get_num_threads", "set_num_threads", "is_anomaly_enabled", "broadcast_shapes"]
+TORCH_VALUE_FUNCS = frozenset(  # those torch's naming does not tell (see `is_tensor_qualname`)
+    ["numel", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "inference_mode", "autocast", "manual_seed", "compile", "typename", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "broadcast_shapes"]
 )
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
                         "isclose", "isin", "bool"))
@@ -311,7 +311,7 @@ class Facts:
             self.bind(target, fact, self.guess(value))
             if drawn is not None:
                 self.draws[target.id] = drawn
-            if isinstance(target, ast.Name) and isinstance(value, ast.Call) and self.resolve(value.func) in RNG_CLASSES:
+            if isinstance(target, ast.Name) and self.random_imported and self._makes_rng(value):
                 self.rngs.add(target.id)
             if isinstance(target, ast.Name):
                 if isinstance(value, ast.Dict) and all(string_literal(k) for k in value.keys):
@@ -354,10 +354,13 @@ class Facts:
         if self.resolve(func) in TRACED_DRAWS:
             return f"{ast.unparse(func)}(...)"
         if isinstance(func, ast.Attribute) and func.attr in RNG_METHODS and (
-                isinstance(func.value, ast.Name) and func.value.id in self.rngs
-                or isinstance(func.value, ast.Call) and self.resolve(func.value.func) in RNG_CLASSES):
+                isinstance(func.value, ast.Name) and func.value.id in self.rngs or self._makes_rng(func.value)):
             return f"{ast.unparse(func)}(...)"
         return None
+
+    def _makes_rng(self, node: ast.AST) -> bool:
+        """`random.Random(...)`: a generator whose draws Dynamo traces."""
+        return isinstance(node, ast.Call) and self.resolve(node.func) in RNG_CLASSES
 
     def draw_in(self, node: ast.AST) -> str | None:
         """The random draw a Python value is computed from: the draw itself, or a comparison, `not`,

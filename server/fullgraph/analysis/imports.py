@@ -30,9 +30,11 @@ class Aliases:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        self._modules: frozenset[str] | None = None  # top-level modules imported from, once asked
 
     def add_import(self, node: ast.Import | ast.ImportFrom) -> None:
         """Record what an import statement binds."""
+        self._modules = None
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.asname:
@@ -48,8 +50,11 @@ class Aliases:
                 self.names[a.asname or a.name] = f"{node.module}.{a.name}"
 
     def imports(self, module: str) -> bool:
-        """Whether the module imports `module` or a name from it."""
-        return any(q == module or q.startswith(module + ".") for q in self.names.values())
+        """Whether the module imports top-level `module` or a name from it (read once per import set:
+        every function walk of the module asks)."""
+        if self._modules is None:
+            self._modules = frozenset(q.partition(".")[0] for q in self.names.values())
+        return module in self._modules
 
     def resolve(self, node: ast.AST) -> str | None:
         """Qualified name of a Name/Attribute chain rooted at an imported name, else None."""
