@@ -65,6 +65,7 @@ POSITIVE = [
     ("FG451", "return x.nonzero()", "certain"),
     ("FG451", "return torch.where(x > 0)", "certain"),
     ("FG452", "return torch.unique(x)", "certain"),
+    ("FG452", "return torch.bincount(x.long(), minlength=4)", "certain"),
     ("FG453", "return x[x > 0]", "certain"),
     ("FG453", "return x[~torch.isnan(x)]", "certain"),
     ("FG454", "return F.one_hot(x.long())", "certain"),
@@ -72,9 +73,11 @@ POSITIVE = [
     ("FG455", "return x.repeat_interleave(x.long(), dim=0)", "certain"),
     ("FG416", "f = functools.partial(F.relu, inplace=False)\nf.tag = 1\nreturn f(x)", "certain"),
     ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
+    ("FG417", 'if "indexing" in torch.meshgrid.__kwdefaults__:\n    x = x + 1\nreturn x', "certain"),
 ]
 
 NEGATIVE = [
+    "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",
     "return x.to_dense() + 1",  # a dense result: no sparse tensor is made
     "same = self.config.equal(self.other)\nreturn x, same",  # `.equal` of values not known to be tensors
     "return torch.arange(x.shape[0]) + x.new_zeros(x.size(0))",
@@ -101,7 +104,6 @@ NEGATIVE = [
     'print = lambda *a: None\nprint(x)\nreturn x',
     "x[x > 0] = 0\nreturn x",
     "return F.one_hot(x.long(), num_classes=4)",
-    "return torch.bincount(x.long(), minlength=4)",
     "return torch.where(x > 0, x, 0)",
     'name = f"shape {x.shape}"\nreturn x',
     "return x * int(x.shape[0])",

@@ -27,11 +27,12 @@ RULES = [
     ),
     Rule(
         "FG452", "unique", "`unique()` has a data-dependent output shape", ("GB0036",),
-        what="Flags `torch.unique`, `.unique()`, `torch.unique_consecutive` and `torch.bincount` without "
-             "`minlength`.",
-        why="The output size depends on the data (GB0036).",
-        example="labels = torch.unique(y)",
-        fixed_example="counts = torch.bincount(y, minlength=self.num_classes)",
+        what="Flags `torch.unique`, `.unique()`, `torch.unique_consecutive` and `torch.bincount`, with or "
+             "without `minlength`.",
+        why="The output size depends on the data (GB0036). `bincount`'s length is "
+            "`max(minlength, y.max() + 1)`: `minlength` is only a lower bound, so Dynamo breaks there too.",
+        example="labels = torch.unique(y)\ncounts = torch.bincount(y, minlength=self.num_classes)",
+        fixed_example="counts = F.one_hot(y, num_classes=self.num_classes).sum(0)  # every y < num_classes",
         fix_text=_CAPTURE,
         severity="info",
     ),
@@ -91,9 +92,10 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG451", node, f"one-argument `{snippet(node)}` has a data-dependent output shape")
     elif q in UNIQUE or (q is None and method_call(node, "unique", "unique_consecutive") and w.is_tensor(node.func.value)):
         w.report("FG452", node, f"`{snippet(node)}` has a data-dependent output shape")
-    elif (q == "torch.bincount" or (q is None and method_call(node, "bincount") and w.is_tensor(node.func.value))) \
-            and _keyword(node, "minlength") is None and len(node.args) < (3 if q else 2):
-        w.report("FG452", node, f"`{snippet(node)}` without `minlength` has a data-dependent output shape")
+    elif q == "torch.bincount" or (q is None and method_call(node, "bincount") and w.is_tensor(node.func.value)):
+        bound = "" if _keyword(node, "minlength") is None and len(node.args) < (3 if q else 2) else \
+            " (`minlength` is only a lower bound on its length)"
+        w.report("FG452", node, f"`{snippet(node)}` has a data-dependent output shape{bound}")
     elif (q == "torch.repeat_interleave" or (q is None and method_call(node, "repeat_interleave")
                                                and w.is_tensor(node.func.value))) and _keyword(node, "output_size") is None:
         repeats = _keyword(node, "repeats") or (node.args[1] if q and len(node.args) > 1 else

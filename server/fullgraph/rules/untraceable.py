@@ -187,12 +187,34 @@ RULES = [
         fix_text="Keep the extra attribute on an object Dynamo tracks (a small module or class holding the "
                  "callable and its attributes), or set it once outside the compiled region.",
     ),
+    Rule(
+        "FG417", "torch-function-introspection", "a torch function's own attributes read in compiled code",
+        ("GB4411", "GB0156"),
+        what="Flags reading an attribute only functions have (`__kwdefaults__`, `__defaults__`, `__code__`, "
+             "`__qualname__`, ...) of a torch function (`torch.meshgrid`, `F.interpolate`), or "
+             "`inspect.signature` of one, in compiled code; a bare `is None` / `is not None` test of it is not "
+             "flagged, nor are classes (`torch.Tensor`). `__name__` and `__doc__` break too, but a module has "
+             "them as well, so they are not flagged.",
+        why="Dynamo models torch functions as graph ops, not as Python function objects: it cannot test "
+            "membership in their `__kwdefaults__` (GB4411, 'missing sq_contains'), call methods on it "
+            "(GB0156), or read most such attributes, and then runs the whole function eagerly (probed on "
+            "torch 2.13). The typical use is a version check, whose answer never changes while the "
+            "program runs.",
+        example="if \"indexing\" in torch.meshgrid.__kwdefaults__:\n    grid = torch.meshgrid(*axes, indexing=\"ij\")",
+        fixed_example="_MESHGRID_INDEXING = \"indexing\" in (torch.meshgrid.__kwdefaults__ or {})  # module level\n"
+                      "...\nif _MESHGRID_INDEXING:\n    grid = torch.meshgrid(*axes, indexing=\"ij\")",
+        fix_text="Compute the answer once at import time, in a module-level constant, and test the constant.",
+    ),
 ]
 
 SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
 SPARSE_CONVERSIONS = frozenset(("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
                                 "to_sparse_bsc"))
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
+# Attributes only a Python function object has (a module has none of them), read by introspection.
+FUNCTION_DUNDERS = frozenset(("__kwdefaults__", "__defaults__", "__qualname__", "__code__", "__globals__",
+                              "__closure__", "__wrapped__"))
+SIGNATURE_CALLS = frozenset(("inspect.signature", "inspect.getfullargspec", "inspect.getsource", "inspect.getdoc"))
 C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
 # Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
 # checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports;
@@ -234,6 +256,8 @@ def check_call(node: ast.Call, w) -> None:
         elif is_tensor_qualname(q) and _asks_grad(node):
             w.report("FG406", node, f"`{snippet(node)}` creates a tensor that requires grad in compiled code",
                      "certain" if _asks_grad(node) is True else "likely", gb_ids=("GB0225",))
+        elif q in SIGNATURE_CALLS and node.args and _torch_function(node.args[0], w):
+            w.report("FG417", node, f"`{snippet(node)}` introspects a torch function, which Dynamo does not trace")
         elif q in TORCH_NON_TENSOR_CALLS:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
@@ -350,6 +374,23 @@ def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
         w.report("FG402", node, f"`{w.function.qualname}` is a generator; it cannot be compiled")
 
 
+def check_attribute(node: ast.Attribute, w) -> None:
+    if node.attr not in FUNCTION_DUNDERS or not _torch_function(node.value, w):
+        return
+    test = w.parent()
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+        return  # Dynamo answers `is None` on it; a membership test, a call or a read breaks
+    w.report("FG417", node, f"`{snippet(node)}` reads an attribute of the torch function "
+                            f"`{snippet(node.value)}`: Dynamo cannot trace it and runs this function eagerly")
+
+
+def _torch_function(node: ast.expr, w) -> bool:
+    """A torch function (resolved to `torch.*`, its last name not a class's capitalised one)."""
+    q = w.resolve(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    return bool(q) and q.startswith("torch.") and q.rpartition(".")[2][:1].islower()
+
+
 def check_class(node: ast.ClassDef, w) -> None:
     w.report("FG403", node, f"class `{node.name}` is defined inside compiled code")
 
@@ -364,4 +405,5 @@ CHECKS = {
     ast.YieldFrom: [check_yield],
     ast.ClassDef: [check_class],
     ast.With: [check_with],
+    ast.Attribute: [check_attribute],
 }
