@@ -71,6 +71,7 @@ class ClassInfo:
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
     false_flags: frozenset[str] | None = None  # computed on first use
+    named_calls: dict[str, list[ast.Call]] = field(default_factory=dict)  # `self.m("x", v)` in `__init__`, by "x"
 
 
 class ModuleIndex:
@@ -182,9 +183,14 @@ class ModuleIndex:
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
-                if isinstance(call.func, ast.Attribute) and call.func.attr in ("register_buffer", "register_parameter") \
-                        and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
-                    info.attrs[call.args[0].value] = TENSOR
+                named = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) \
+                    and isinstance(call.args[0].value, str) else None
+                if named is None or not _self_method(call.func):
+                    continue
+                if call.func.attr in ("register_buffer", "register_parameter"):
+                    info.attrs[named] = TENSOR
+                else:  # maybe a method that sets the named attribute (`self.add_state("total", tensor(0))`)
+                    info.named_calls.setdefault(named, []).append(call)
             else:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
@@ -284,10 +290,18 @@ class ModuleIndex:
         return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
     def attr(self, cls: ClassInfo, name: str):
-        """The fact of `self.<name>` in methods of `cls` (through in-file bases)."""
+        """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
+        setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""
         for c in self.chain(cls):
             if name in c.attrs:
                 return c.attrs[name]
+        for c in self.chain(cls):
+            for call in c.named_calls.get(name, ()):
+                method = self.method(cls.name, call.func.attr) or self.inherited(cls, call.func.attr)
+                value = _set_value(call, method.node) if method is not None else None
+                if value is not None:
+                    c.attrs[name] = self.value_fact(value)
+                    return c.attrs[name]
         return None
 
     def lookup(self, spelling: str) -> Symbol | None:
@@ -582,6 +596,35 @@ class ModuleIndex:
 
 
 @per_node
+def _self_method(func: ast.expr) -> bool:
+    """`self.<method>` (the callee of a call statement in `__init__`)."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+
+
+def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """The argument of `call` that `setter` stores under the name its first argument gives: its body
+    does `setattr(self, name, value)` or `self.register_buffer(name, value)` with both its parameters."""
+    params = [a.arg for a in (*setter.args.posonlyargs, *setter.args.args)][1:]
+    if len(params) < 2:
+        return None
+    for node in ast.walk(setter):
+        if not isinstance(node, ast.Call) or len(node.args) < 2:
+            continue
+        if isinstance(node.func, ast.Name) and node.func.id == "setattr" and len(node.args) == 3 \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+            name, value = node.args[1:]
+        elif _self_method(node.func) and node.func.attr in ("register_buffer", "register_parameter"):
+            name, value = node.args[:2]
+        else:
+            continue
+        if isinstance(name, ast.Name) and name.id == params[0] and isinstance(value, ast.Name) and value.id in params:
+            at = params.index(value.id)
+            given = call.args[at] if at < len(call.args) else \
+                next((k.value for k in call.keywords if k.arg == value.id), None)
+            return given
+    return None
+
+
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
     return tuple(dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)

@@ -1,0 +1,66 @@
+"""An attribute a setter method makes (`self.add_state("total", default=torch.tensor(0))`, whose body
+does `setattr(self, name, default)`) holds the value `__init__` passed for it: torchmetrics' states."""
+
+import textwrap
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+
+BASE = """
+    import torch
+    from torch import nn
+
+    class Metric(nn.Module):
+        def add_state(self, name, default, reduce=None):
+            if isinstance(default, torch.Tensor):
+                default = default.contiguous()
+            setattr(self, name, default)
+
+        def remember(self, name, value):
+            self.notes = {name: value}
+    """
+
+METRIC = """
+    import torch
+    from torch import tensor
+    from base import Metric
+
+    class Ratio(Metric):
+        def __init__(self):
+            super().__init__()
+            self.add_state("total", default=tensor(0), reduce="sum")
+            self.add_state("seen", [])
+            self.remember("kept", torch.zeros(2))
+
+        def forward(self, x):
+            if self.seen:
+                x = x + 1
+            if self.kept:
+                x = x + 2
+            self.total += x.numel()
+            if self.total < 2:
+                raise ValueError("needs two samples")
+            return x / self.total
+    """
+
+
+def findings(tmp_path, files: dict[str, str], target: str) -> list[tuple[int, str]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    project = ProjectIndex(roots=[tmp_path], search_paths=())
+    path = tmp_path / target
+    report = analyze_document(path.read_text(), str(path), Config(), project=project)
+    return sorted((f.line, f.code) for f in report.findings)
+
+
+def test_a_state_a_base_class_setter_makes_from_a_tensor_is_a_tensor(tmp_path):
+    found = findings(tmp_path, {"base.py": BASE, "metric.py": METRIC}, "metric.py")
+    assert (19, "FG107") in found  # `if self.total < 2: raise`
+    assert found == [(19, "FG107")], found  # a list state, and a method that does not set `name`
+
+
+def test_the_setter_in_the_same_file(tmp_path):
+    text = BASE + METRIC.replace("from base import Metric\n", "")
+    found = findings(tmp_path, {"one.py": text}, "one.py")
+    assert [code for _, code in found] == ["FG107"]
