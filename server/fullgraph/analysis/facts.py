@@ -240,7 +240,7 @@ class Facts:
         self.random_imported = random_imported  # without `random` imported there is no draw to follow
         self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
-        self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
+        self.self_attr = self_attr  # attribute name (or a computed one's (prefix, suffix)) -> fact of `self.<name>`
         self.is_enum = is_enum  # class name -> whether it is an Enum
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
         # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
@@ -491,6 +491,9 @@ class Facts:
                 return self._module_call(node) if isinstance(bound, Module) else None
             if func.id in VALUE_BUILTINS:
                 return VALUE
+            if func.id == "getattr" and 2 <= len(node.args) <= 3 and isinstance(node.args[0], ast.Name) \
+                    and node.args[0].id == "self":
+                return self._self_getattr(node.args[1], node.args[2] if len(node.args) == 3 else None)
             if func.id in ("max", "min", "abs", "sum") and node.args:
                 return _combine([self.kind(a) for a in node.args])
         q = self.resolve(func)
@@ -516,6 +519,15 @@ class Facts:
             return None
         fact = self.kind(func)
         return self._module_call(node) if isinstance(fact, Module) else None
+
+    def _self_getattr(self, name: ast.expr, default: ast.expr | None):
+        """`getattr(self, name[, default])`: the attribute a constant name names, or every attribute
+        the class has whose name fits a computed one's constant part (`buffer + "_needs_init"`)."""
+        key = name.value if string_literal(name) else name_pattern(name)
+        fact = self.self_attr(key) if key else None
+        if fact is None or default is None or string_literal(name):
+            return fact
+        return combine_returns([fact, self.kind(default)])
 
     def _module_call(self, node: ast.Call):
         """A module's call returns a tensor, or the tuple its `forward` returns when that is known
@@ -581,6 +593,22 @@ class Facts:
         if any(isinstance(e, ast.Starred) for e in node.elts):
             return None
         return Items(tuple(self.kind(e) for e in node.elts), tuple(self.is_mask(e) for e in node.elts))
+
+
+def name_pattern(node: ast.expr) -> tuple[str, str] | None:
+    """(prefix, suffix) a computed attribute name is known to have: `prefix + x`, `x + suffix`,
+    f"{x}_suffix"; None when it has no constant part."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if string_literal(node.right) and node.right.value:
+            return "", node.right.value
+        if string_literal(node.left) and node.left.value:
+            return node.left.value, ""
+    if isinstance(node, ast.JoinedStr) and len(node.values) > 1:
+        first, last = node.values[0], node.values[-1]
+        prefix = first.value if string_literal(first) else ""
+        suffix = last.value if string_literal(last) else ""
+        return (prefix, suffix) if prefix or suffix else None
+    return None
 
 
 def string_literal(node: ast.AST | None) -> bool:

@@ -289,9 +289,12 @@ class ModuleIndex:
         """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
         return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
-    def attr(self, cls: ClassInfo, name: str):
+    def attr(self, cls: ClassInfo, name: str | tuple[str, str]):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
-        setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""
+        setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`; for a
+        computed name's (prefix, suffix), the fact of the attributes that fit."""
+        if isinstance(name, tuple):
+            return self._attrs_like(cls, *name)
         for c in self.chain(cls):
             if name in c.attrs:
                 return c.attrs[name]
@@ -303,6 +306,13 @@ class ModuleIndex:
                     c.attrs[name] = self.value_fact(value)
                     return c.attrs[name]
         return None
+
+    def _attrs_like(self, cls: ClassInfo, prefix: str, suffix: str):
+        """The fact shared by every attribute of `cls` whose name has this prefix and suffix (None
+        when there is none, or they differ)."""
+        facts = [fact for c in self.chain(cls) for attr, fact in c.attrs.items()
+                 if attr.startswith(prefix) and attr.endswith(suffix) and len(attr) > len(prefix) + len(suffix)]
+        return facts[0] if facts and all(f == facts[0] for f in facts) else None
 
     def lookup(self, spelling: str) -> Symbol | None:
         """What an imported name (then `.attr...`) of this file stands for, through the project

@@ -1,5 +1,7 @@
-"""An attribute a setter method makes (`self.add_state("total", default=torch.tensor(0))`, whose body
-does `setattr(self, name, default)`) holds the value `__init__` passed for it: torchmetrics' states."""
+"""Facts of `self.<attr>` beyond plain assignments: an attribute a setter method makes
+(`self.add_state("total", default=torch.tensor(0))`, whose body does `setattr(self, name, default)`:
+torchmetrics' states) holds the value `__init__` passed for it; `getattr(self, name + "_suffix")`
+holds what every attribute of the class with that suffix holds (vector-quantize-pytorch's flags)."""
 
 import textwrap
 
@@ -64,3 +66,36 @@ def test_the_setter_in_the_same_file(tmp_path):
     text = BASE + METRIC.replace("from base import Metric\n", "")
     found = findings(tmp_path, {"one.py": text}, "one.py")
     assert [code for _, code in found] == ["FG107"]
+
+
+COMPUTED = """
+    import torch
+    from torch import nn, tensor
+
+    class Affine(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mean_needs_init", tensor(True))
+            self.register_buffer("var_needs_init", tensor(True))
+            self.mean_label = "mean"
+            self.var_label = "var"
+
+        def update(self, name, value):
+            needs_init = getattr(self, name + "_needs_init", False)
+            if needs_init:
+                value = value * 2
+            label = getattr(self, f"{name}_label")
+            if label:
+                value = value + 1
+            if getattr(self, "mean_needs_init"):
+                value = value - 1
+            return value
+
+        def forward(self, x):
+            return self.update("mean", x.mean())
+    """
+
+
+def test_an_attribute_by_a_computed_name_has_the_fact_its_namesakes_share(tmp_path):
+    found = findings(tmp_path, {"affine.py": COMPUTED}, "affine.py")
+    assert found == [(15, "FG101"), (20, "FG101")], found  # the `_label` attributes are strings
