@@ -73,10 +73,12 @@ POSITIVE = [
     ("FG455", "return x.repeat_interleave(x.long(), dim=0)", "certain"),
     ("FG416", "f = functools.partial(F.relu, inplace=False)\nf.tag = 1\nreturn f(x)", "certain"),
     ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
+    ("FG109", "y = x * 2\ny = y if y.is_floating_point else y.float()\nreturn y", "certain"),
     ("FG417", 'if "indexing" in torch.meshgrid.__kwdefaults__:\n    x = x + 1\nreturn x', "certain"),
 ]
 
 NEGATIVE = [
+    "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",
     "return x.to_dense() + 1",  # a dense result: no sparse tensor is made
     "same = self.config.equal(self.other)\nreturn x, same",  # `.equal` of values not known to be tensors

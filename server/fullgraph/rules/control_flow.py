@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import string_literal
+from fullgraph.analysis.facts import TENSOR_ATTRS, TENSORISH, VALUE_ATTRS, string_literal
+from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
 
@@ -96,6 +97,19 @@ RULES = [
         example="assert (x > 0).all(), (x.shape, \"bad\")",
         fixed_example="assert (x > 0).all(), \"bad input\"",
         fix_text="Use a literal string message.",
+    ),
+    Rule(
+        "FG109", "tensor-method-truth", "a tensor's method tested without calling it", ("GB4841",),
+        what="Flags a tensor method used as a truth value without its call: `x if x.is_floating_point "
+             "else x.float()`, `if mask.any:`, `not t.is_contiguous` (methods of `torch.Tensor`, not "
+             "properties such as `is_cuda` or `requires_grad`).",
+        why="A bound method is always true, so the test never does what it says. Dynamo cannot take the "
+            "truth value of a method of a tensor computed in the graph (GB4841, 'Unsupported "
+            "python_type() call'): it breaks, or runs the whole function eagerly (probed on torch 2.13).",
+        example="preds = preds if preds.is_floating_point else preds.float()",
+        fixed_example="preds = preds if preds.is_floating_point() else preds.float()",
+        fix_text="Call the method. That changes what the code does (the test was always true), so it is "
+                 "not applied automatically: check which branch was meant.",
     ),
 ]
 
@@ -202,6 +216,26 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
 
 
+def check_attribute(node: ast.Attribute, w) -> None:
+    if node.attr not in TENSOR_METHODS or node.attr in VALUE_ATTRS or node.attr in TENSOR_ATTRS \
+            or node.attr.startswith("_") or not _truth_tested(node, w):
+        return
+    fact = w.kind(node.value)
+    if fact in TENSORISH:
+        w.report("FG109", node, f"`{snippet(node)}` is a method, always true: its call "
+                                f"`{snippet(node)}()` was probably meant", "certain" if w.is_tensor(node.value)
+                 else "likely")
+
+
+def _truth_tested(node: ast.AST, w) -> bool:
+    """`node` is an if/while/ternary/assert test, an operand of `and`/`or`/`not`, or `bool()`'s argument."""
+    parent = w.parent()
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        return parent.test is node
+    return isinstance(parent, ast.BoolOp) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not) \
+        or isinstance(parent, ast.Call) and builtin_call(parent, w, "bool") and node in parent.args
+
+
 CHECKS = {
     ast.If: [check_if],
     ast.While: [check_while],
@@ -210,4 +244,5 @@ CHECKS = {
     ast.BoolOp: [check_boolop],
     ast.UnaryOp: [check_not],
     ast.Call: [check_call],
+    ast.Attribute: [check_attribute],
 }
