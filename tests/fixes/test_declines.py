@@ -40,9 +40,24 @@ def test_predication_declines_with_reason(body, reason):
 
 
 def test_predication_takes_buffers_and_bound_names():
-    assert blocked("if x.sum() > 0:\n    self.buf = x\nreturn x\n", "FG101") is None
+    assert blocked("if x.sum() > 0:\n    self.buf = self.buf * 2\nreturn x\n", "FG101") is None
     assert blocked("y = x\nif x.sum() > 0:\n    y = x * 2\nreturn y\n", "FG101") is None
-    assert blocked("a, b = x, x\nif x.sum() > 0:\n    a, (b, self.buf) = x * 2, (x + 1, x)\nreturn a\n", "FG101") is None
+    assert blocked("a = b = x\nif x.sum() > 0:\n    a, (b, self.buf) = x * 2, (x + 1, self.buf + 1)\nreturn a\n",
+                   "FG101") is None
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("if x.sum() > 0:\n    return x.sum()\nreturn x\n", "may differ in shape"),  # where() would broadcast the sum
+    ("y = x\nif x.sum() > 0:\n    y = x.sum(0)\nreturn y\n", "may not have the shape"),
+    ("if x.sum() > 0:\n    self.buf = x\nreturn x\n", "may differ in shape"),  # the buffer's own shape is not known
+    ("y = x\nif x.sum() > 0:\n    y = x / 2\nreturn y\n", "may differ in dtype"),  # an integer `x` stays one
+    ("y = x\nif x.mean() > 0:\n    y = x / 2\nreturn y\n", None),  # `mean` raises on integers: `x` is a float
+    ("z = x if x.sum() > 0 else x[:1]\nreturn z\n", "may not have the shape"),
+])
+def test_predication_keeps_shapes_and_dtypes(body, reason):
+    """`torch.where` broadcasts and promotes: merged values must have one shape and dtype."""
+    found = blocked(body, "FG103" if " if " in body.split("\n")[0] else "FG101")
+    assert (found is None) if reason is None else (reason in (found or "")), found
 
 
 def test_defer_declines_when_result_is_used():

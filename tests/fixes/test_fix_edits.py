@@ -76,13 +76,13 @@ def test_temporaries_do_not_shadow_existing_names():
                     a = x
                     b = cond
                 else:
-                    a = cond
-                    b = x
+                    a = x * 2
+                    b = cond * 2
                 return a + b
     ''')
     fixed = main_fix(source, finding(source, "FG101", 6))
     assert "cond_2 = x.mean() > 0" in fixed
-    assert "a = torch.where(cond_2, x, cond)" in fixed
+    assert "a = torch.where(cond_2, x, x * 2)" in fixed
 
 
 def test_declined_sites_get_no_fix():

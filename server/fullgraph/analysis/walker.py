@@ -8,6 +8,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
@@ -206,6 +207,9 @@ class Walker:
                     return index.method(func.id, "__init__")
                 return index.sibling(self.function, func.id) or index.functions.get(func.id) \
                     or index.imported_function(func.id)
+            default = self._callable_default(func.id)
+            if default is not None:  # `reduce_fn: Callable = _recall_at_precision`, never rebound
+                return index.functions.get(default) or index.imported_function(default)
             return self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
@@ -231,6 +235,17 @@ class Walker:
         if isinstance(func, (ast.Subscript, ast.Call)):  # self.layers[0](x), Block(cfg)(x)
             return self._forward_of(self.kind(func))
         return None
+
+    def _callable_default(self, name: str) -> str | None:
+        """The module-level name a parameter defaults to, when the body never rebinds the parameter."""
+        args = self.function.node.args
+        positional = [*args.posonlyargs, *args.args]
+        pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+                 *zip(args.kwonlyargs, args.kw_defaults)]
+        default = next((d for a, d in pairs if a.arg == name), None)
+        if not isinstance(default, ast.Name) or name in local_bindings(self.function.node):
+            return None
+        return default.id
 
     def _call_result(self, call: ast.Call):
         """What an in-file helper returns, given the facts of the arguments at this call."""

@@ -31,6 +31,7 @@ from fullgraph.fixes.known import (
     values_reason,
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
+from fullgraph.fixes.layouts import layout_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -63,7 +64,8 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
             return if_reason(tree, node, known)
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
-                or values_reason([node.body, node.orelse], known, "branch value")
+                or values_reason([node.body, node.orelse], known, "branch value") \
+                or layout_reason([node.body, node.orelse], fn, [{}, {}], "the branch value", node)
         if finding.code == "FG105":
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) else lowering_reason(node, known)
         if finding.code == "FG104":
@@ -334,13 +336,15 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
             after = following_statement(tree, node)
             if isinstance(after, ast.Return) and after.value is not None:
                 reason = _values_reason([after.value], "the following return", purity)
-                return reason or IfPlan("early-return", tests, bodies, [], after)
+                plan = IfPlan("early-return", tests, bodies, [], after)
+                return reason or _layout_plan_reason(plan, fn, buffers, node) or plan
             return "one branch returns and the other falls through into more code"
         if not all(returns):
             return "one branch returns and the other falls through into more code"
         if any(len(body) > 1 for body in bodies):
             return "a returning branch has statements before its `return`"
-        return IfPlan("return", tests, bodies, [])
+        plan = IfPlan("return", tests, bodies, [])
+        return _layout_plan_reason(plan, fn, buffers, node) or plan
     every = [assigned_names(body, buffers) for body in bodies]
     names = list(dict.fromkeys(n for names in every for n in names))
     if not names:
@@ -352,12 +356,49 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
     if swap is not None:
         return swap
     if not _needs_cond(bodies, names, buffers):
-        return IfPlan("assign", tests, bodies, names, python=python, hoisted=hoisted)
+        plan = IfPlan("assign", tests, bodies, names, python=python, hoisted=hoisted)
+        return _layout_plan_reason(plan, fn, buffers, node) or plan
     if len(tests) > 1:
         return "an `elif` chain whose branches depend on their own assignments"
     if any(n.startswith("self.") for n in names):
         return "branches with several dependent statements assign a buffer"
-    return IfPlan("cond", tests, bodies, names, python=python, hoisted=hoisted)
+    plan = IfPlan("cond", tests, bodies, names, python=python, hoisted=hoisted)
+    return _layout_plan_reason(plan, fn, buffers, node) or plan
+
+
+def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], node: ast.If) -> str | None:
+    """Why the values a plan merges (returned, or each assigned name's per branch) may differ in
+    shape or dtype (:mod:`fullgraph.fixes.layouts`)."""
+    if plan.shape in ("return", "early-return"):
+        values = [body[-1].value for body in plan.bodies[:-1]]
+        values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
+        return layout_reason(values, fn, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
+                             "the returned value", node)
+    for name in plan.names:
+        values, inside = [], []
+        for body in plan.bodies:
+            at = max((i for i, stmt in enumerate(body) if name in assigned_names([stmt], buffers)), default=None)
+            values.append(ast.Name(name) if at is None else branch_value(body[at], name, buffers))
+            inside.append(_held(plan.hoisted + body[:at or 0], buffers))
+        if any(v is None for v in values):
+            return f"`{name}` is unpacked from a value whose shape is not known"
+        reason = layout_reason(values, fn, inside, f"the value of `{name}`", node)
+        if reason is not None:
+            return reason
+    return None
+
+
+def _held(statements: list[ast.stmt], buffers: set[str]) -> dict[str, ast.expr]:
+    """What plain `name = value` statements of a branch leave each name holding."""
+    held: dict[str, ast.expr] = {}
+    for stmt in statements:
+        for name in assigned_names([stmt], buffers):
+            value = branch_value(stmt, name, buffers)
+            if value is not None:
+                held[name] = value
+            else:
+                held.pop(name, None)
+    return held
 
 
 def _is_scalar_conversion(call: ast.Call) -> bool:

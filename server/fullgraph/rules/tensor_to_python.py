@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.facts import TENSORISH, string_literal
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
-    local_bindings,
     method_call,
     numpy_origin,
     scalar_sink_operand,

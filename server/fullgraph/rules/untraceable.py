@@ -6,7 +6,8 @@ import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
-from fullgraph.rules.common import confidence, local_bindings, method_call, snippet
+from fullgraph.analysis.bindings import local_bindings
+from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 RULES = [

@@ -1,0 +1,178 @@
+"""Whether the values a `torch.where`/`torch.cond` rewrite merges have one shape and dtype.
+
+`torch.where(c, a, b)` broadcasts `a` and `b` and promotes their dtypes, while the `if` it replaces
+returned one of them as it was: `torch.where(c, x.sum(), x)` has `x`'s shape where the original
+returned a 0-d tensor, and `torch.where(c, x / 2, x)` is float where the original kept an integer
+`x`. `torch.cond` refuses branches whose outputs differ. So a value's layout is worked out from the
+source alone: the name whose shape it keeps (its root: elementwise arithmetic with numbers and 0-d
+reductions, `clamp`, `masked_fill`, `*_like` factories...), whether it is 0-d, and whether it may
+turn an integer tensor into a float one (true division, a float operand, `exp`, `sigmoid`...).
+Values with the same root and the same float-making keep one layout; anything the rules here do
+not cover is unknown, and the rewrite is declined.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+
+# Methods and `torch.*` functions whose result has their input's shape and dtype.
+SAME = frozenset(("clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "clone", "detach", "contiguous", "abs",
+                  "neg", "negative", "nan_to_num", "relu", "zeros_like", "ones_like", "full_like", "empty_like",
+                  "where", "maximum", "minimum", "sign", "floor", "ceil", "round", "trunc"))
+# ... the input's shape, a floating dtype.
+FLOATING = frozenset(("exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid", "tanh", "sin", "cos", "erf",
+                      "reciprocal", "softmax", "log_softmax", "rand_like", "randn_like", "float", "gelu", "silu",
+                      "leaky_relu", "elu", "softplus", "dropout"))
+# Called with no argument: a 0-d result (floating for the averages).
+REDUCTIONS = frozenset(("sum", "prod", "max", "min", "amax", "amin", "all", "any"))
+FLOAT_REDUCTIONS = frozenset(("mean", "norm", "std", "var"))
+# Ops that raise on an integer tensor: applying one shows the tensor is floating-point.
+FLOAT_ONLY = FLOAT_REDUCTIONS | frozenset(("softmax", "log_softmax", "layer_norm", "group_norm", "batch_norm"))
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The name whose shape a value keeps (None: a 0-d value or a number) and whether it may be a
+    float made from an integer tensor."""
+
+    root: str | None
+    floating: bool
+
+
+def layout_reason(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[dict[str, ast.expr]],
+                  what: str, rewritten: ast.AST) -> str | None:
+    """Why merging ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
+    ``i`` before its value) could change a shape or a dtype, or None when their layouts agree.
+    ``rewritten``: the statement or expression the rewrite replaces (its bindings are not followed)."""
+    bindings = _outside_bindings(fn, rewritten)
+    layouts = []
+    for value, inside in zip(alternatives, body_values):
+        layout = _layout(value, bindings, inside, 0)
+        if layout is None:
+            return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's"
+        layouts.append(layout)
+    if any(layout.root != layouts[0].root for layout in layouts):
+        return f"the branches' values ({', '.join(f'`{ast.unparse(v)}`' for v in alternatives)}) may differ in shape"
+    if any(layout.floating != layouts[0].floating for layout in layouts) \
+            and not (layouts[0].root and _floating_root(layouts[0].root, fn, bindings)):
+        return (f"the branches' values ({', '.join(f'`{ast.unparse(v)}`' for v in alternatives)}) may differ in "
+                f"dtype (nothing shows `{layouts[0].root or 'it'}` is a floating-point tensor)")
+    return None
+
+
+def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[ast.expr]]:
+    """The function's plain `name = value` bindings made outside ``rewritten``, of names that are not
+    parameters and have no other binding there (a loop target, `a, b = ...`): what a name read in a
+    branch value held before it (one binding is followed)."""
+    if fn is None:
+        return {}
+    inside = {id(n) for n in ast.walk(rewritten)}
+    nodes = [n for n in ast.walk(fn) if id(n) not in inside]
+    out: dict[str, list[ast.expr]] = {}
+    plain: set[int] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    plain.add(id(target))
+                    out.setdefault(target.id, []).append(node.value)
+    spoiled = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} \
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else set()
+    for node in nodes:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain:
+            spoiled.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not fn:
+            spoiled.add(node.name)
+    return {name: values for name, values in out.items() if name not in spoiled}
+
+
+def _floating_root(name: str, fn: ast.AST | None, bindings: dict) -> bool:
+    """Whether ``name`` is a floating-point tensor: one of its bindings makes a float (a float op, a
+    submodule's output), or the function applies an op that raises on integers (`mean`, `norm`) to it
+    or to a value of its layout."""
+    for value in bindings.get(name) or ():
+        layout = _layout(value, bindings, {}, 0)
+        if layout is not None and layout.floating or isinstance(value, ast.Call) and _submodule_call(value.func):
+            return True
+    for node in ast.walk(fn) if fn is not None else ():
+        if isinstance(node, ast.Call) and _name(node.func) in FLOAT_ONLY:
+            subject = node.func.value if isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value) \
+                else (node.args[0] if node.args else None)
+            layout = _layout(subject, bindings, {}, 0) if subject is not None else None
+            if layout is not None and layout.root == name:
+                return True
+    return False
+
+
+def _submodule_call(func: ast.expr) -> bool:
+    """`self.proj(...)`: a layer's output, floating in model code."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+
+
+def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:
+    if depth > MAX_DEPTH:
+        return None
+    step = depth + 1
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+        return Layout(None, isinstance(node.value, float))
+    if isinstance(node, ast.Name):
+        if node.id in inside:
+            return _layout(inside[node.id], bindings, {k: v for k, v in inside.items() if k != node.id}, step)
+        values = bindings.get(node.id)
+        followed = _layout(values[0], bindings, {}, step) if values is not None and len(values) == 1 else None
+        return followed or Layout(node.id, False)  # what it was made from, or its own shape
+    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+        return _layout(node.operand, bindings, inside, step)
+    if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+        left, right = _layout(node.left, bindings, inside, step), _layout(node.right, bindings, inside, step)
+        if left is None or right is None or None not in (left.root, right.root) and left.root != right.root:
+            return None
+        return Layout(left.root or right.root, left.floating or right.floating or isinstance(node.op, ast.Div))
+    if isinstance(node, ast.Attribute) and node.attr in ("max", "min", "eps", "tiny") \
+            and isinstance(node.value, ast.Call) and _name(node.value.func) == "finfo":
+        return Layout(None, True)  # torch.finfo(dtype).max: a Python float
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return Layout(f"self.{node.attr}", False)  # a buffer or an attribute: its own shape
+    if isinstance(node, ast.Call):
+        return _call_layout(node, bindings, inside, step)
+    return None
+
+
+def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:
+    name = _name(node.func)
+    method = isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value)
+    subject = node.func.value if method else (node.args[0] if node.args else None)
+    if subject is None or name is None:
+        return None
+    if name in REDUCTIONS | FLOAT_REDUCTIONS and not (node.args[1:] if not method else node.args) and not node.keywords:
+        return Layout(None, name in FLOAT_REDUCTIONS)
+    if name == "where" and not method and len(node.args) == 3:
+        a, b = (_layout(v, bindings, inside, depth) for v in node.args[1:])
+        return a if a is not None and a == b else None
+    if name in SAME or name in FLOATING:
+        inner = _layout(subject, bindings, inside, depth)
+        if inner is None or inner.root is None:
+            return None
+        extra = [*(node.args if method else node.args[1:]), *(k.value for k in node.keywords)]
+        if name == "masked_fill":
+            extra = extra[1:]  # the mask: broadcast to the tensor, never the other way
+        for arg in extra:  # a bound or fill: a number, a 0-d value or one of the same layout
+            layout = _layout(arg, bindings, inside, depth)
+            if layout is None or layout.root not in (None, inner.root):
+                return None
+        return Layout(inner.root, inner.floating or name in FLOATING)
+    return None
+
+
+def _name(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+
+
+def _is_module_path(node: ast.expr) -> bool:
+    """`torch`, `torch.nn.functional`, `F`: a module the function is called from, not a tensor."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("torch", "F", "nn", "functional")
