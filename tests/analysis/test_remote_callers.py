@@ -135,13 +135,13 @@ def test_facts_from_other_files_take_no_rewrite(tmp_path):
 
 
 def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
-    # `run` passes tensors, so `if k > 0` would be predicated; `script` in another file passes
-    # Python numbers, and `torch.where(2 > 0, ...)` would raise there.
+    # `run` passes tensors, so `if (k > 0).all()` would be predicated; `script` in another file
+    # passes Python numbers, and the rewrite's tensor code would raise there.
     compiled = """
         import torch
 
         def scale(x, k):
-            if k > 0:
+            if (k > 0).all():
                 return x * 2
             return x
 

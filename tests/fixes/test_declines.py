@@ -53,11 +53,19 @@ def test_predication_takes_buffers_and_bound_names():
     ("y = x\nif x.sum() > 0:\n    y = x / 2\nreturn y\n", "may differ in dtype"),  # an integer `x` stays one
     ("y = x\nif x.mean() > 0:\n    y = x / 2\nreturn y\n", None),  # `mean` raises on integers: `x` is a float
     ("z = x if x.sum() > 0 else x[:1]\nreturn z\n", "may not have the shape"),
+    ("if self.buf[:1].item() > 0:\n    x = x * 2\nreturn x\n", "not known to be 0-d"),  # (1,) broadcasts a 0-d x
+    ("if (x > 0).any():\n    x = x * 2\nreturn x\n", None),
 ])
 def test_predication_keeps_shapes_and_dtypes(body, reason):
     """`torch.where` broadcasts and promotes: merged values must have one shape and dtype."""
-    found = blocked(body, "FG103" if " if " in body.split("\n")[0] else "FG101")
+    found = blocked(body, "FG103" if " if " in body.split("\n")[0] else "FG201" if ".item()" in body else "FG101")
     assert (found is None) if reason is None else (reason in (found or "")), found
+
+
+def test_keep_tensor_keeps_values_and_shapes():
+    assert "`int()` truncates" in blocked("n = int(x.mean())\nreturn x * n\n", "FG204")
+    assert blocked("n = int((x > 0).sum())\nreturn x * n\n", "FG204") is None  # a count: integers
+    assert "not known to be 0-d" in blocked("return x * self.buf[:1].item()\n", "FG201")
 
 
 def test_defer_declines_when_result_is_used():

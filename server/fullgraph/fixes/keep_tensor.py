@@ -7,6 +7,7 @@ import ast
 from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.layouts import zero_dim_reason
 from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.purity import TORCH_NAMESPACES
 from fullgraph.fixes.sites import enclosing_function, local_parents, parents
@@ -104,6 +105,11 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
         return "not a `.item()`/`float()`/`int()` conversion inside a function"
     if ast.unparse(tensor) not in known:
         return f"`{ast.unparse(tensor)}` is not known to be a tensor"
+    if isinstance(call.func, ast.Name) and call.func.id == "int" and not _integer_valued(tensor):
+        return "`int()` truncates, and the tensor is not known to hold integers: it would keep its fraction"
+    shape = zero_dim_reason(tensor, fn, call, "the tensor")
+    if shape is not None:
+        return shape
     chain = parents(fn)
     is_tensor = KnownTensor(tree, known)
     parent = chain.get(call)
@@ -119,6 +125,17 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
     if not _feeds_tensor_math(call, chain, is_tensor):
         return "the Python number is used outside tensor arithmetic"
     return None
+
+
+def _integer_valued(node: ast.expr) -> bool:
+    """A tensor of integers: a count of a condition (`(x > 0).sum()`), an index, an integer cast."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    method, receiver = node.func.attr, node.func.value
+    if method in ("long", "int", "argmax", "argmin", "count_nonzero"):
+        return True
+    return method == "sum" and (isinstance(receiver, ast.Compare) or isinstance(receiver, ast.Call)
+                                and isinstance(receiver.func, ast.Attribute) and receiver.func.attr == "bool")
 
 
 def keep_tensor(ctx: FixContext, call: ast.Call) -> list[Fix]:

@@ -42,10 +42,10 @@ class Layout:
     floating: bool
 
 
-def layout_reason(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[dict[str, ast.expr]],
-                  what: str, rewritten: ast.AST) -> str | None:
-    """Why merging ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
-    ``i`` before its value) could change a shape or a dtype, or None when their layouts agree.
+def merge(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[dict[str, ast.expr]],
+          what: str, rewritten: ast.AST) -> Layout | str:
+    """The layout ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
+    ``i`` before its value) share, or why merging them could change a shape or a dtype.
     ``rewritten``: the statement or expression the rewrite replaces (its bindings are not followed)."""
     bindings = _outside_bindings(fn, rewritten)
     layouts = []
@@ -54,13 +54,25 @@ def layout_reason(alternatives: list[ast.expr], fn: ast.AST | None, body_values:
         if layout is None:
             return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's"
         layouts.append(layout)
+    shown = ", ".join(f"`{ast.unparse(v)}`" for v in alternatives)
     if any(layout.root != layouts[0].root for layout in layouts):
-        return f"the branches' values ({', '.join(f'`{ast.unparse(v)}`' for v in alternatives)}) may differ in shape"
+        return f"the branches' values ({shown}) may differ in shape"
     if any(layout.floating != layouts[0].floating for layout in layouts) \
             and not (layouts[0].root and _floating_root(layouts[0].root, fn, bindings)):
-        return (f"the branches' values ({', '.join(f'`{ast.unparse(v)}`' for v in alternatives)}) may differ in "
-                f"dtype (nothing shows `{layouts[0].root or 'it'}` is a floating-point tensor)")
-    return None
+        return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
+                f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
+    return layouts[0]
+
+
+def zero_dim_reason(node: ast.expr, fn: ast.AST | None, rewritten: ast.AST, what: str,
+                    shaped_like: str | None = None) -> str | None:
+    """Why ``node`` (a condition, or a tensor read as a Python number) may have a dimension: a
+    `(1, 1)` tensor passes `if` and `.item()`, but `torch.where` and arithmetic broadcast with it
+    (unless it has the shape of ``shaped_like``, the root of the values it selects between)."""
+    layout = _layout(node, _outside_bindings(fn, rewritten), {}, 0)
+    if layout is not None and layout.root in (None, shaped_like):
+        return None
+    return f"{what} `{ast.unparse(node)}` is not known to be 0-d (a one-element tensor of more dimensions broadcasts)"
 
 
 def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[ast.expr]]:
@@ -124,8 +136,13 @@ def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: 
         values = bindings.get(node.id)
         followed = _layout(values[0], bindings, {}, step) if values is not None and len(values) == 1 else None
         return followed or Layout(node.id, False)  # what it was made from, or its own shape
-    if isinstance(node, ast.UnaryOp) and not isinstance(node.op, ast.Not):
+    if isinstance(node, ast.UnaryOp):
         return _layout(node.operand, bindings, inside, step)
+    if isinstance(node, (ast.Compare, ast.BoolOp)):  # a condition: its operands broadcast together
+        parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
+        layouts = [_layout(p, bindings, inside, step) for p in parts]
+        roots = {layout.root for layout in layouts if layout is not None} - {None}
+        return None if None in layouts or len(roots) > 1 else Layout(roots.pop() if roots else None, False)
     if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
         left, right = _layout(node.left, bindings, inside, step), _layout(node.right, bindings, inside, step)
         if left is None or right is None or None not in (left.root, right.root) and left.root != right.root:
@@ -147,6 +164,9 @@ def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], de
     subject = node.func.value if method else (node.args[0] if node.args else None)
     if subject is None or name is None:
         return None
+    if name == "item" and method and not node.args or name in ("float", "int", "bool") and not method \
+            and isinstance(node.func, ast.Name) and len(node.args) == 1:
+        return _layout(subject, bindings, inside, depth)  # kept as the tensor it reads by a rewrite
     if name in REDUCTIONS | FLOAT_REDUCTIONS and not (node.args[1:] if not method else node.args) and not node.keywords:
         return Layout(None, name in FLOAT_REDUCTIONS)
     if name == "where" and not method and len(node.args) == 3:

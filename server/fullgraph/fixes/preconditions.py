@@ -31,7 +31,7 @@ from fullgraph.fixes.known import (
     values_reason,
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
-from fullgraph.fixes.layouts import layout_reason
+from fullgraph.fixes.layouts import merge, zero_dim_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
@@ -65,7 +65,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
                 or values_reason([node.body, node.orelse], known, "branch value") \
-                or layout_reason([node.body, node.orelse], fn, [{}, {}], "the branch value", node)
+                or _ternary_layout_reason(node, fn)
         if finding.code == "FG105":
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) else lowering_reason(node, known)
         if finding.code == "FG104":
@@ -368,12 +368,13 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
 
 def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], node: ast.If) -> str | None:
     """Why the values a plan merges (returned, or each assigned name's per branch) may differ in
-    shape or dtype (:mod:`fullgraph.fixes.layouts`)."""
+    shape or dtype, or a condition may broadcast them (:mod:`fullgraph.fixes.layouts`)."""
+    merges = []
     if plan.shape in ("return", "early-return"):
         values = [body[-1].value for body in plan.bodies[:-1]]
         values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
-        return layout_reason(values, fn, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
-                             "the returned value", node)
+        merges.append(merge(values, fn, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
+                            "the returned value", node))
     for name in plan.names:
         values, inside = [], []
         for body in plan.bodies:
@@ -382,10 +383,24 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
             inside.append(_held(plan.hoisted + body[:at or 0], buffers))
         if any(v is None for v in values):
             return f"`{name}` is unpacked from a value whose shape is not known"
-        reason = layout_reason(values, fn, inside, f"the value of `{name}`", node)
-        if reason is not None:
-            return reason
+        merges.append(merge(values, fn, inside, f"the value of `{name}`", node))
+    reason = next((m for m in merges if isinstance(m, str)), None)
+    if reason is not None:
+        return reason
+    roots = {m.root for m in merges}
+    for index, test in enumerate(plan.tests):
+        for operand in test.values if index == 0 and plan.python else [test]:
+            if not any(operand is p for p in plan.python):
+                reason = zero_dim_reason(operand, fn, node, "the condition", roots.pop() if len(roots) == 1 else None)
+                if reason is not None:
+                    return reason
     return None
+
+
+def _ternary_layout_reason(node: ast.IfExp, fn: ast.AST | None) -> str | None:
+    """Why ``torch.where`` of a conditional expression's branches may change a shape or a dtype."""
+    merged = merge([node.body, node.orelse], fn, [{}, {}], "the branch value", node)
+    return merged if isinstance(merged, str) else zero_dim_reason(node.test, fn, node, "the condition", merged.root)
 
 
 def _held(statements: list[ast.stmt], buffers: set[str]) -> dict[str, ast.expr]:
