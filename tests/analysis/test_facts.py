@@ -89,6 +89,22 @@ def test_tuple_unpacking_and_loops():
     assert flagged(src) == [("FG101", 8), ("FG101", 14)]
 
 
+def test_zip_and_enumerate_give_each_loop_variable_its_fact():
+    src = forward("x, y", """
+        for i, (p, r) in enumerate(zip(x, y)):
+            if i:
+                pass
+            if r > 0:
+                pass
+        for name, row in zip(["a", "b"], x):
+            if name:
+                pass
+            if row.any():
+                pass
+    """)
+    assert flagged(src) == [("FG101", 10), ("FG101", 15)]
+
+
 def test_helper_params_take_the_facts_of_the_call_site():
     src = """
     import torch

@@ -74,6 +74,7 @@ POSITIVE = [
     ("FG416", "f = functools.partial(F.relu, inplace=False)\nf.tag = 1\nreturn f(x)", "certain"),
     ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
     ("FG109", "y = x * 2\ny = y if y.is_floating_point else y.float()\nreturn y", "certain"),
+    ("FG110", "kept = [v for v in x if v > 0]\nreturn x", "certain"),
     ("FG417", 'if "indexing" in torch.meshgrid.__kwdefaults__:\n    x = x + 1\nreturn x', "certain"),
 ]
 

@@ -399,8 +399,14 @@ class Facts:
 
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
-            return VALUE
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
+            name = node.func.id
+            if name == "range":
+                return VALUE
+            if name == "zip" and node.args and not node.keywords:  # `for p, r in zip(precision, recall)`
+                return Items(tuple(self.iter_element(a) for a in node.args), (False,) * len(node.args))
+            if name == "enumerate" and len(node.args) == 1:
+                return Items((VALUE, self.iter_element(node.args[0])), (False, False))
         fact = self.kind(node)
         if isinstance(fact, Module):
             return fact.element

@@ -568,7 +568,11 @@ class Walker:
         for gen in node.generators:
             self.visit(gen.iter)
             self.facts.bind(gen.target, self.facts.iter_element(gen.iter))
+            self.parents.append(gen)
+            for check in self.checks.get(ast.comprehension, ()):
+                check(gen, self)
             self._visit_all(gen.ifs)
+            self.parents.pop()
         if isinstance(node, ast.DictComp):
             self.visit(node.key)
             self.visit(node.value)

@@ -111,6 +111,17 @@ RULES = [
         fix_text="Call the method. That changes what the code does (the test was always true), so it is "
                  "not applied automatically: check which branch was meant.",
     ),
+    Rule(
+        "FG110", "tensor-condition-comprehension", "comprehension `if` filter tests a tensor's value", ("GB0170",),
+        what="Flags the `if` clauses of list, set and dict comprehensions and generator expressions that "
+             "test a tensor: `[p for p, r in zip(precision, recall) if r >= min_recall]`.",
+        why="Each element's filter needs the tensor's truth value in Python, a data-dependent branch "
+            "(GB0170), and the number of elements kept depends on the data.",
+        example="kept = [(p, r) for p, r in zip(precision, recall) if r >= min_recall]",
+        fixed_example="mask = recall >= min_recall\nkept_p, kept_r = precision[mask], recall[mask]  # or torch.where",
+        fix_text="Select with a boolean mask or `torch.where` over the whole tensor instead of filtering "
+                 "element by element.",
+    ),
 ]
 
 
@@ -216,6 +227,13 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
 
 
+def check_comprehension(node: ast.comprehension, w) -> None:
+    for test in node.ifs:
+        confidence = _test_confidence(test, w)
+        if confidence:
+            w.report("FG110", test, f"comprehension filter tests tensor value `{snippet(test)}`", confidence)
+
+
 def check_attribute(node: ast.Attribute, w) -> None:
     if node.attr not in TENSOR_METHODS or node.attr in VALUE_ATTRS or node.attr in TENSOR_ATTRS \
             or node.attr.startswith("_") or not _truth_tested(node, w):
@@ -245,4 +263,5 @@ CHECKS = {
     ast.UnaryOp: [check_not],
     ast.Call: [check_call],
     ast.Attribute: [check_attribute],
+    ast.comprehension: [check_comprehension],
 }
