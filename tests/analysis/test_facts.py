@@ -243,3 +243,28 @@ def test_a_rebound_annotated_name_keeps_its_declared_type(signature, body, expec
 ])
 def test_torch_functions_named_as_predicates_return_python_values(call, flagged_):
     assert bool(flagged(forward("x", f"if {call}:\n    pass\n"))) is flagged_
+
+
+def test_a_parameter_called_as_a_function_runs_the_function_it_defaults_to():
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        def _pick(values: torch.Tensor, floor: float) -> torch.Tensor:
+            if values.max() == 0:
+                return values
+            return values * floor
+
+        def _reduce(values, floor, reduce_fn=_pick, other=None):
+            if other is not None:
+                other = 1
+            return reduce_fn(values, floor)
+
+        class M(nn.Module):
+            def forward(self, x):
+                return _reduce(x * 2, 0.5)
+        """)
+    assert flagged(src) == [("FG101", 6)]
+    rebound = src.replace("    if other is not None:\n        other = 1\n", "    reduce_fn = print\n")
+    assert rebound != src
+    assert flagged(rebound) == []  # rebound in the body: the default is not what runs
