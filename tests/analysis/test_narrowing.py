@@ -101,3 +101,38 @@ def test_a_branch_that_rebinds_the_name_keeps_its_binding():
         edges = edges.tolist()
     return edges[mask > 0]
 """)) == [(7, "FG202")]
+
+
+HELPER = """
+import torch
+
+def can_stop(x):
+    if torch.jit.is_scripting():
+        return False
+    if torch.jit.is_tracing() or torch.compiler.is_compiling():
+        return False
+    return x.numel() > 4
+
+@torch.compile
+def f(x: torch.Tensor):
+"""
+
+
+def test_a_literal_a_helper_false_under_compile_chose_decides_later_tests():
+    """kornia's distance transform: `stop_checks = (...) if can_stop(x) else ()` is `()` while
+    Dynamo traces, so `i in stop_checks and not bool(x.any())` never reads the tensor."""
+    body = """
+    checks = (1, 3) if can_stop(x) else ()
+    for i in range(4):
+        if i in checks and not bool(x.any()):
+            break
+        x = x * 2
+    if can_stop(x):
+        x = x + int(x.sum())
+    return x
+"""
+    assert lines(HELPER + body) == []
+    rebound = body.replace("        x = x * 2\n", "        x = x * 2\n        checks = (i,)\n")
+    assert [code for _, code in lines(HELPER + rebound)] == ["FG105"]  # bound twice: no longer known
+    unguarded = HELPER.replace("    if torch.jit.is_tracing() or torch.compiler.is_compiling():\n        return False\n", "")
+    assert sorted(code for _, code in lines(unguarded + body)) == ["FG105", "FG204"]

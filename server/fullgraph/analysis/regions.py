@@ -46,7 +46,7 @@ class FunctionInfo:
     cls: ClassInfo | None = None
     disabled: bool = False  # decorated with torch.compiler.disable
     module: ModuleIndex | None = field(default=None, repr=False)  # the file that defines it
-    compile_check: bool | None = None  # returns True while Dynamo traces (computed on first use)
+    compile_check: bool | str | None = None  # returns True/False while Dynamo traces, or "unknown" (on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
     dispatched: bool = False  # an entry because an inherited `forward` calls it on `self`: it runs inside that frame
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts

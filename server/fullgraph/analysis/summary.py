@@ -301,6 +301,25 @@ def true_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(check(r) for r in returned)
 
 
+def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function returns False while Dynamo traces: before any other `return`, an `if`
+    whose test is (an `or` holding) a compile check returns False (`if is_compiling(): return False`)."""
+    for stmt in node.body:
+        if not isinstance(stmt, ast.If):
+            if any(isinstance(sub, ast.Return) for sub in ast.walk(stmt)):
+                return False
+            continue
+        tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.Or) else [stmt.test]
+        returns_false = len(stmt.body) == 1 and isinstance(stmt.body[0], ast.Return) \
+            and isinstance(stmt.body[0].value, ast.Constant) and stmt.body[0].value.value is False
+        if returns_false and any(isinstance(t, ast.Call) and (dotted(t.func) or "").rpartition(".")[2] in COMPILING_NAMES
+                                 for t in tests):
+            return True
+        if not returns_false and any(isinstance(sub, ast.Return) for sub in ast.walk(stmt)):
+            return False
+    return False
+
+
 def _own_nodes(node: ast.AST):
     """Every node of a function body, nested defs' headers but not their bodies (lambdas skipped)."""
     todo = list(reversed(node.body))

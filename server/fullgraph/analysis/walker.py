@@ -27,7 +27,7 @@ from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
-from fullgraph.analysis.summary import COMPILING_NAMES, true_when_compiling
+from fullgraph.analysis.summary import COMPILING_NAMES, false_when_compiling, true_when_compiling
 
 COMPILING = frozenset(("torch.compiler.is_compiling", "torch._dynamo.is_compiling",
                        "torch.compiler.is_dynamo_compiling", "torch._utils.is_compiling"))
@@ -92,6 +92,9 @@ class Walker:
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
         self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
+        # Names bound once to a literal that a trace-time test chose (`checks = (1, 3) if can_stop(x)
+        # else ()` where `can_stop` returns False under compile): the literal Dynamo sees.
+        self.traced_literals: dict[str, ast.expr] = {}
 
     # -- services for rules -------------------------------------------------------------
 
@@ -377,10 +380,16 @@ class Walker:
             if not test.args and q in NOT_UNDER_COMPILE:
                 return False
             target = self.callee(test) if q is None or name not in _NOT_HELPERS else None
-            return True if target is not None and _compile_check(target) else None
+            return _compile_check(target) if target is not None else None
         if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) and test.value.id == "self" \
                 and self.function.cls is not None and test.attr in self.index.false_flags(self.function.cls):
             return False  # `self.debug = False` in __init__ and never set again
+        if isinstance(test, ast.Name) and test.id in self.traced_literals:
+            return _truth(self.traced_literals[test.id])
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn)) \
+                and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id in self.traced_literals \
+                and _truth(self.traced_literals[test.comparators[0].id]) is False:
+            return isinstance(test.ops[0], ast.NotIn)  # nothing is in an empty literal
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             value = self._value_under_compile(test.operand)
             return None if value is None else not value
@@ -522,9 +531,24 @@ class Walker:
 
     def _assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
+        literal = self._chosen_literal(node.value)
         for target in node.targets:
             self.visit(target)
             self.facts.bind_assign(target, node.value)
+            if isinstance(target, ast.Name):
+                once = len(local_bindings(self.function.node).get(target.id) or ()) == 1
+                if literal is not None and once:
+                    self.traced_literals[target.id] = literal
+                else:
+                    self.traced_literals.pop(target.id, None)
+
+    def _chosen_literal(self, value: ast.expr) -> ast.expr | None:
+        """The literal a conditional expression yields while Dynamo traces, when its test is decided then."""
+        if not isinstance(value, ast.IfExp):
+            return None
+        decided = self._value_under_compile(value.test)
+        chosen = None if decided is None else (value.body if decided else value.orelse)
+        return chosen if _truth(chosen) is not None else None
 
     def _annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
@@ -597,11 +621,23 @@ class Walker:
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
 
 
-def _compile_check(function: FunctionInfo) -> bool:
-    """Whether a helper returns True under Dynamo (memoised on the function)."""
+def _compile_check(function: FunctionInfo) -> bool | None:
+    """What a helper returns under Dynamo when it is a compile check: True, False, or None (memoised)."""
     if function.compile_check is None:
-        function.compile_check = true_when_compiling(function.node)
-    return function.compile_check
+        function.compile_check = True if true_when_compiling(function.node) else \
+            False if false_when_compiling(function.node) else "unknown"
+    return None if function.compile_check == "unknown" else function.compile_check
+
+
+def _truth(literal: ast.expr | None) -> bool | None:
+    """The truth value of a constant or a literal container (None for anything else)."""
+    if isinstance(literal, ast.Constant):
+        return bool(literal.value)
+    if isinstance(literal, (ast.Tuple, ast.List, ast.Set)):
+        return bool(literal.elts) if not any(isinstance(e, ast.Starred) for e in literal.elts) else None
+    if isinstance(literal, ast.Dict):
+        return bool(literal.keys) if None not in literal.keys else None
+    return None
 
 
 _HANDLERS = {
