@@ -536,8 +536,7 @@ class Walker:
             self.visit(target)
             self.facts.bind_assign(target, node.value)
             if isinstance(target, ast.Name):
-                once = len(local_bindings(self.function.node).get(target.id) or ()) == 1
-                if literal is not None and once:
+                if literal is not None and len(local_bindings(self.function.node).get(target.id) or ()) == 1:
                     self.traced_literals[target.id] = literal
                 else:
                     self.traced_literals.pop(target.id, None)
