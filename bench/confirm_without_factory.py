@@ -6,7 +6,7 @@ the given interpreter (which must have torch and transformers), and prints the s
 (the model was synthesized and its forward completed) and, for the types in the ecosystem bench's
 ground truth (``base`` variant), how the confirmed break lines compare with the recorded ones.
 
-    python bench/confirm_without_factory.py --python PATH/TO/python [--limit N] [--truth FILE]
+    python bench/confirm_without_factory.py --python PATH/TO/python [--limit N] [--only TYPE ...] [--truth FILE]
 """
 
 from __future__ import annotations
@@ -72,12 +72,15 @@ def main() -> int:
     parser.add_argument("--truth", default=str(ROOT / "bench/ecosystem/truth/transformers.jsonl"))
     parser.add_argument("--timeout", type=float, default=120)
     parser.add_argument("--json", help="write per-model results here")
+    parser.add_argument("--only", nargs="+", metavar="TYPE", help="just these model types (after --limit)")
     args = parser.parse_args()
     version, models = json.loads(subprocess.run([args.python, "-c", LIST_MODELS], check=True, capture_output=True,
                                                 text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}).stdout)
     if args.limit and args.limit < len(models):
         step = len(models) / args.limit
         models = [models[int(i * step)] for i in range(args.limit)]
+    if args.only:
+        models = [m for m in models if m[0] in args.only]
     truth = truth_lines(Path(args.truth))
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"}
     rows, failures = [], collections.Counter()

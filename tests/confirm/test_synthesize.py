@@ -141,3 +141,11 @@ def test_one_named_input_at_a_time_and_the_width_a_linear_asks_for(client):
     made = synthesized(client, SHAPES, "StackedSpeechModel")
     assert made["description"] == (
         "inputs synthesized: input_ids (2, 16) int64, input_features (2, 64, 320)")
+
+
+def test_an_unknown_main_input_is_shaped_for_the_first_layer(client):
+    """`latents` is no input a rule names: it is shaped for the first Conv; the tiny 32-wide config
+    lowers `upsample_groups` (64 does not divide 32) to 1."""
+    made = synthesized(client, SHAPES, "LatentDecoder")
+    assert made["description"] == "inputs synthesized: latents (2, 32, 32)"
+    assert "upsample_groups=1" in made["example"]

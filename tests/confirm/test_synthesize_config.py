@@ -99,3 +99,10 @@ def test_backbone_stages_handed_on_stay_among_the_layers_left():
     config = Config(num_hidden_layers=12, out_indices=[1, 4, 12], out_features=["stage1", "stage4", "stage12"])
     out = shrunk(config)
     assert out["out_indices"] == [1, 2] and out["out_features"] == ["stage1", "stage2"]
+
+
+def test_every_group_count_is_lowered_to_one_unless_widths_are_kept():
+    config = Config(hidden_size=512, num_groups=32, upsample_groups=512, num_conv_pos_embedding_groups=16)
+    out = shrunk(config)
+    assert (out["num_groups"], out["upsample_groups"], out["num_conv_pos_embedding_groups"]) == (1, 1, 1)
+    assert "upsample_groups" not in shrunk(config, "keep")

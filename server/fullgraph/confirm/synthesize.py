@@ -210,7 +210,8 @@ def shrunk(config, widths: str = "tiny") -> dict:
     lower(EXPERT_KEYS, 4)
     lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
     lower(("n_group", "num_expert_group", "topk_group"), 1)
-    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups"), 1, width=True)
+    lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups",
+           *sorted(k for k in values if k.endswith("_groups"))), 1, width=True)  # groups must divide the widths
     lower(("rotary_dim",), WIDTH // HEADS, width=True)  # an explicit head_dim stays: rope sections use it
     lower(("kv_lora_rank", "q_lora_rank"), 16, width=True)
     for k in KV_HEAD_KEYS if widths != "keep" else ():
@@ -421,12 +422,16 @@ def input_names(cls, config, model) -> tuple[str, list[str]]:
     return main, names
 
 
-def main_inputs(cls, config, model) -> list[Input]:
-    """Inputs named after the model's main input and its other required ones, from the config's sizes."""
+def main_inputs(cls, config, model, torch) -> list[Input]:
+    """Inputs named after the model's main input and its other required ones, from the config's sizes
+    (a main input of a name no rule knows: shaped for the model's first layer)."""
     accepted = {p.name for p in parameters(type(model).forward)}
     size = Sizes(config)
     main, others = input_names(cls, config, model)
     inputs = make_input(main, size, accepted) if main else None
+    if inputs is None and main:
+        made = first_layer_input(main, model, torch)
+        inputs = [made] if made is not None else None
     if inputs is None:
         raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
     for name in others:
@@ -469,7 +474,7 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     first, problem = None, None
     for widths in ("tiny", "head", "keep") if trial else ("tiny",):
         try:
-            built, config = hugging_face_built(cls, config_cls, module, widths)
+            built, config = hugging_face_built(cls, config_cls, module, widths, torch)
         except CannotSynthesize as e:
             problem = problem or e
             continue
@@ -492,13 +497,13 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     raise problem
 
 
-def hugging_face_built(cls, config_cls, module, widths: str) -> tuple[Synthesized, object]:
+def hugging_face_built(cls, config_cls, module, widths: str, torch) -> tuple[Synthesized, object]:
     config, overrides = tiny_config(config_cls, widths)
     try:
         model = cls(config).eval()
     except Exception as e:
         raise CannotSynthesize(f"{cls.__name__}(tiny {config_cls.__name__}) raised {type(e).__name__}: {e}") from None
-    inputs = main_inputs(cls, config, model)
+    inputs = main_inputs(cls, config, model, torch)
     name = config_cls.__name__
     imports = [] if getattr(module, name, None) is config_cls else [f"from {config_cls.__module__} import {name}"]
     args = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
@@ -514,23 +519,27 @@ def plain(cls, torch) -> Synthesized:
         model = cls().eval()
     except Exception as e:
         raise CannotSynthesize(f"{cls.__name__}() raised {type(e).__name__}: {e}") from None
+    first = next(iter(p.name for p in parameters(cls.forward)), "x")
+    made = first_layer_input(first, model, torch)
+    if made is None:
+        raise CannotSynthesize(f"{cls.__name__} has no Linear, Conv, Embedding or RNN layer to shape an input from")
+    return Synthesized(model, [made], positional=True, build=[f"model = {cls.__name__}().eval()"], imports=[])
+
+
+def first_layer_input(name: str, model, torch) -> Input | None:
+    """An input called ``name`` shaped for the model's first `Linear`, `Conv*d`, `Embedding` or RNN
+    layer (batch 2), or None when it has none."""
     nn = torch.nn
     for layer in model.modules():
         if layer is model:
             continue
         if isinstance(layer, nn.Linear):
-            shape, kind, high = (BATCH, layer.in_features), "float", 0
-        elif isinstance(layer, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
+            return Input(name, (BATCH, layer.in_features))
+        if isinstance(layer, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
             spatial = {nn.Conv1d: (32,), nn.Conv2d: (32, 32), nn.Conv3d: (8, 8, 8)}[type(layer)]
-            shape, kind, high = (BATCH, layer.in_channels, *spatial), "float", 0
-        elif isinstance(layer, nn.Embedding):
-            shape, kind, high = (BATCH, SEQ), "ids", layer.num_embeddings
-        elif isinstance(layer, nn.RNNBase):
-            shape = (BATCH, SEQ, layer.input_size) if layer.batch_first else (SEQ, BATCH, layer.input_size)
-            kind, high = "float", 0
-        else:
-            continue
-        first = next(iter(p.name for p in parameters(cls.forward)), "x")
-        return Synthesized(model, [Input(first, shape, kind, high)], positional=True,
-                           build=[f"model = {cls.__name__}().eval()"], imports=[])
-    raise CannotSynthesize(f"{cls.__name__} has no Linear, Conv, Embedding or RNN layer to shape an input from")
+            return Input(name, (BATCH, layer.in_channels, *spatial))
+        if isinstance(layer, nn.Embedding):
+            return Input(name, (BATCH, SEQ), "ids", layer.num_embeddings)
+        if isinstance(layer, nn.RNNBase):
+            return Input(name, (BATCH, SEQ, layer.input_size) if layer.batch_first else (SEQ, BATCH, layer.input_size))
+    return None
