@@ -605,7 +605,6 @@ class ModuleIndex:
         return False
 
 
-@per_node
 def _self_method(func: ast.expr) -> bool:
     """`self.<method>` (the callee of a call statement in `__init__`)."""
     return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
@@ -629,12 +628,12 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
             continue
         if isinstance(name, ast.Name) and name.id == params[0] and isinstance(value, ast.Name) and value.id in params:
             at = params.index(value.id)
-            given = call.args[at] if at < len(call.args) else \
+            return call.args[at] if at < len(call.args) else \
                 next((k.value for k in call.keywords if k.arg == value.id), None)
-            return given
     return None
 
 
+@per_node
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
     return tuple(dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
