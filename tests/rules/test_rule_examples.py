@@ -75,6 +75,7 @@ POSITIVE = [
     ("FG416", "setattr(debug_dump, 'calls', 1)\nreturn x", "certain"),
     ("FG109", "y = x * 2\ny = y if y.is_floating_point else y.float()\nreturn y", "certain"),
     ("FG110", "kept = [v for v in x if v > 0]\nreturn x", "certain"),
+    ("FG418", "return x + torch.get_num_threads()", "certain"),
     ("FG417", 'if "indexing" in torch.meshgrid.__kwdefaults__:\n    x = x + 1\nreturn x', "certain"),
 ]
 

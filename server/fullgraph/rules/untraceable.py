@@ -9,6 +9,7 @@ from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.bindings import local_bindings
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
+from fullgraph.rules.state_getters import UNFOLDED_GETTERS
 
 RULES = [
     Rule(
@@ -206,6 +207,22 @@ RULES = [
                       "...\nif _MESHGRID_INDEXING:\n    grid = torch.meshgrid(*axes, indexing=\"ij\")",
         fix_text="Compute the answer once at import time, in a module-level constant, and test the constant.",
     ),
+    Rule(
+        "FG418", "global-state-getter", "a torch getter of global state Dynamo does not fold, called in compiled code",
+        ("GB0208",),
+        what="Flags argument-free calls of torch's getters of process state that Dynamo does not turn into a "
+             "constant: `torch.get_default_device()`, `torch.get_num_threads()`, `torch.is_anomaly_enabled()`, "
+             "`torch.get_float32_matmul_precision()`... The list is written by "
+             "`scripts/torch_state_getters.py`, which compiles a call of every such getter of the installed "
+             "torch; the ones Dynamo folds (`torch.get_default_dtype()`, `torch.is_grad_enabled()`, "
+             "`torch.is_autocast_enabled()`, `torch.are_deterministic_algorithms_enabled()`) are not flagged.",
+        why="Dynamo does not model these as graph values: the call breaks the graph ('torch.* op returned "
+            "non-Tensor', GB0208) or is skipped.",
+        example="device = torch.get_default_device()\nreturn x + torch.ones(3, device=device)",
+        fixed_example="return x + torch.ones(3, device=x.device)  # or read the setting in __init__",
+        fix_text="Take the value from the inputs (`x.device`, `x.dtype`), or read it once outside the compiled "
+                 "region (in `__init__`, or at module level) and keep it in an attribute or a constant.",
+    ),
 ]
 
 SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
@@ -259,6 +276,8 @@ def check_call(node: ast.Call, w) -> None:
                      "certain" if _asks_grad(node) is True else "likely", gb_ids=("GB0225",))
         elif q in SIGNATURE_CALLS and node.args and _torch_function(node.args[0], w):
             w.report("FG417", node, f"`{snippet(node)}` introspects a torch function, which Dynamo does not trace")
+        elif q in UNFOLDED_GETTERS and not node.args and not node.keywords:
+            w.report("FG418", node, f"`{q}()` reads global state Dynamo does not fold: it breaks the graph")
         elif q in TORCH_NON_TENSOR_CALLS:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
