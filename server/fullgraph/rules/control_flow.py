@@ -117,10 +117,11 @@ RULES = [
              "test a tensor: `[p for p, r in zip(precision, recall) if r >= min_recall]`.",
         why="Each element's filter needs the tensor's truth value in Python, a data-dependent branch "
             "(GB0170), and the number of elements kept depends on the data.",
-        example="kept = [(p, r) for p, r in zip(precision, recall) if r >= min_recall]",
-        fixed_example="mask = recall >= min_recall\nkept_p, kept_r = precision[mask], recall[mask]  # or torch.where",
-        fix_text="Select with a boolean mask or `torch.where` over the whole tensor instead of filtering "
-                 "element by element.",
+        example="best = max(p for p, r in zip(precision, recall) if r >= min_recall)",
+        fixed_example="best = torch.where(recall >= min_recall, precision, 0.0).max()",
+        fix_text="Compute on the whole tensor with `torch.where` (keep the elements that fail the filter as a "
+                 "neutral value) instead of filtering element by element; indexing with the boolean mask "
+                 "would make the length data-dependent (FG453).",
     ),
 ]
 
