@@ -242,7 +242,8 @@ def test_a_rebound_annotated_name_keeps_its_declared_type(signature, body, expec
     ("torch.isfinite(x).all()", True),
 ])
 def test_torch_functions_named_as_predicates_return_python_values(call, flagged_):
-    assert bool(flagged(forward("x", f"if {call}:\n    pass\n"))) is flagged_
+    codes = [code for code, _ in flagged(forward("x", f"if {call}:\n    pass\n"))]
+    assert ("FG101" in codes) is flagged_  # (FG418 flags the getters Dynamo does not fold)
 
 
 def test_a_parameter_called_as_a_function_runs_the_function_it_defaults_to():
