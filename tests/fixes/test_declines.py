@@ -236,3 +236,30 @@ def test_only_calls_that_always_run_prove_a_tensor():
     assert proven("flag or torch.isinf(h).any()") == set()
     assert proven("(torch.isinf(h) if flag else h).any()") == set()
     assert proven("h.isinf().any()") == set()
+
+
+def test_only_a_submodules_output_counts_as_floating():
+    """`h / 2` against `h` needs `h` floating: a layer's output is, a method's result (here ids) is not."""
+    source = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(4, 4)
+
+            def ids(self, x):
+                return x.argmax(-1)
+
+            def forward(self, x: torch.Tensor):
+                h = self.{callee}(x)
+                if x.sum() > 0:
+                    h = h / 2
+                return h
+        """)
+    layer = [f for f in analyze(source.format(callee="proj"), "m.py") if f.code == "FG101"]
+    method = [f for f in analyze(source.format(callee="ids"), "m.py") if f.code == "FG101"]
+    assert layer[0].fix_blocked is None
+    assert "may differ in dtype" in (method[0].fix_blocked or "")

@@ -43,10 +43,11 @@ class Layout:
 
 
 def merge(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[dict[str, ast.expr]],
-          what: str, rewritten: ast.AST) -> Layout | str:
+          what: str, rewritten: ast.AST, submodules: frozenset[str] = frozenset()) -> Layout | str:
     """The layout ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
     ``i`` before its value) share, or why merging them could change a shape or a dtype.
-    ``rewritten``: the statement or expression the rewrite replaces (its bindings are not followed)."""
+    ``rewritten``: the statement or expression the rewrite replaces (its bindings are not followed);
+    ``submodules``: the `self` attributes that hold modules (their outputs are floating)."""
     bindings = _outside_bindings(fn, rewritten)
     layouts = []
     for value, inside in zip(alternatives, body_values):
@@ -58,7 +59,7 @@ def merge(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[di
     if any(layout.root != layouts[0].root for layout in layouts):
         return f"the branches' values ({shown}) may differ in shape"
     if any(layout.floating != layouts[0].floating for layout in layouts) \
-            and not (layouts[0].root and _floating_root(layouts[0].root, fn, bindings)):
+            and not (layouts[0].root and _floating_root(layouts[0].root, fn, bindings, submodules)):
         return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
                 f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
     return layouts[0]
@@ -101,13 +102,13 @@ def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[
     return {name: values for name, values in out.items() if name not in spoiled}
 
 
-def _floating_root(name: str, fn: ast.AST | None, bindings: dict) -> bool:
+def _floating_root(name: str, fn: ast.AST | None, bindings: dict, submodules: frozenset[str]) -> bool:
     """Whether ``name`` is a floating-point tensor: one of its bindings makes a float (a float op, a
     submodule's output), or the function applies an op that raises on integers (`mean`, `norm`) to it
     or to a value of its layout."""
     for value in bindings.get(name) or ():
         layout = _layout(value, bindings, {}, 0)
-        if layout is not None and layout.floating or isinstance(value, ast.Call) and _submodule_call(value.func):
+        if layout is not None and layout.floating or isinstance(value, ast.Call) and _submodule_call(value.func, submodules):
             return True
     for node in ast.walk(fn) if fn is not None else ():
         if isinstance(node, ast.Call) and _name(node.func) in FLOAT_ONLY:
@@ -119,9 +120,10 @@ def _floating_root(name: str, fn: ast.AST | None, bindings: dict) -> bool:
     return False
 
 
-def _submodule_call(func: ast.expr) -> bool:
-    """`self.proj(...)`: a layer's output, floating in model code."""
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
+def _submodule_call(func: ast.expr, submodules: frozenset[str]) -> bool:
+    """`self.proj(...)` where `self.proj` holds a module: a layer's output, floating in model code."""
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+        and func.attr in submodules
 
 
 def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:

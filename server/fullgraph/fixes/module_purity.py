@@ -248,6 +248,20 @@ def _data_index(node: ast.Subscript) -> bool:
     return False
 
 
+def submodule_attrs(tree: ast.AST, fn: ast.AST | None) -> frozenset[str]:
+    """The attributes the class of ``fn`` assigns a module in `__init__` (`self.proj = nn.Linear(...)`,
+    `self.block = Block(...)`: a call of a capitalised name)."""
+    cls = owner_class(tree, fn)
+    init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None) if cls else None
+    found = set()
+    for sub in ast.walk(init) if init is not None else ():
+        if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call) \
+                and (dotted(sub.value.func) or "").rpartition(".")[2][:1].isupper():
+            found.update(t.attr for t in sub.targets if isinstance(t, ast.Attribute)
+                         and isinstance(t.value, ast.Name) and t.value.id == "self")
+    return frozenset(found)
+
+
 def init_value(cls: ast.ClassDef | None, attr: str) -> ast.expr | None:
     """What ``__init__`` assigns to ``self.<attr>`` (its only assignment there), if anything."""
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None) if cls else None
