@@ -10,17 +10,22 @@ from fullgraph.analysis.per_node import per_node
 @per_node
 def local_bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
     """Local names of ``fn`` -> the values every assignment binds them to (None: some other binding,
-    a parameter, a loop variable, a nested ``def``)."""
+    a loop variable, a nested ``def``)."""
+    return bindings_among(list(ast.walk(fn)), fn)
+
+
+def bindings_among(nodes: list[ast.AST], fn: ast.AST) -> dict[str, list[ast.expr] | None]:
+    """:func:`local_bindings` counting only ``nodes`` (some of ``fn``'s: a rewrite leaves its own out)."""
     out: dict[str, list[ast.expr] | None] = {}
     plain: set[int] = set()  # the Name nodes that are whole targets of an `=`
-    for sub in ast.walk(fn):
+    for sub in nodes:
         if isinstance(sub, ast.Assign):
             for target in sub.targets:
                 if isinstance(target, ast.Name):
                     plain.add(id(target))
                     known = out.get(target.id, [])
                     out[target.id] = None if known is None else known + [sub.value]
-    for sub in ast.walk(fn):
+    for sub in nodes:
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in plain:
             out[sub.id] = None
         elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not fn:

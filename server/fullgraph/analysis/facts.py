@@ -231,7 +231,8 @@ def _container_fact(head: str, index: ast.expr, resolve) -> Elements | Items | N
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
-    def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True) -> None:
+    def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True,
+                 self_attrs_like=lambda prefix, suffix: None) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
@@ -240,7 +241,8 @@ class Facts:
         self.random_imported = random_imported  # without `random` imported there is no draw to follow
         self.nones: dict[str, bool] = {}  # names a test showed to be None (True) or not None (False)
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
-        self.self_attr = self_attr  # attribute name (or a computed one's (prefix, suffix)) -> fact of `self.<name>`
+        self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
+        self.self_attrs_like = self_attrs_like  # (prefix, suffix) -> fact the attributes so named share
         self.is_enum = is_enum  # class name -> whether it is an Enum
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
         # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
@@ -529,11 +531,11 @@ class Facts:
     def _self_getattr(self, name: ast.expr, default: ast.expr | None):
         """`getattr(self, name[, default])`: the attribute a constant name names, or every attribute
         the class has whose name fits a computed one's constant part (`buffer + "_needs_init"`)."""
-        key = name.value if string_literal(name) else name_pattern(name)
-        fact = self.self_attr(key) if key else None
-        if fact is None or default is None or string_literal(name):
-            return fact
-        return combine_returns([fact, self.kind(default)])
+        if string_literal(name):
+            return self.self_attr(name.value)
+        pattern = name_pattern(name)
+        fact = self.self_attrs_like(*pattern) if pattern else None
+        return fact if fact is None or default is None else combine_returns([fact, self.kind(default)])
 
     def _module_call(self, node: ast.Call):
         """A module's call returns a tensor, or the tuple its `forward` returns when that is known

@@ -87,6 +87,7 @@ class ModuleIndex:
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
+        self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
         self._locals: dict[tuple[int, str], FunctionInfo | None] = {}
         self.aliases = Aliases()
@@ -289,25 +290,30 @@ class ModuleIndex:
         """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
         return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
-    def attr(self, cls: ClassInfo, name: str | tuple[str, str]):
+    def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
-        setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`; for a
-        computed name's (prefix, suffix), the fact of the attributes that fit."""
-        if isinstance(name, tuple):
-            return self._attrs_like(cls, *name)
+        setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""
         for c in self.chain(cls):
             if name in c.attrs:
                 return c.attrs[name]
-        for c in self.chain(cls):
-            for call in c.named_calls.get(name, ()):
-                method = self.method(cls.name, call.func.attr) or self.inherited(cls, call.func.attr)
-                value = _set_value(call, method.node) if method is not None else None
-                if value is not None:
-                    c.attrs[name] = self.value_fact(value)
-                    return c.attrs[name]
+        calls = [(c, call) for c in self.chain(cls) for call in c.named_calls.get(name, ())]
+        if not calls:
+            return None
+        key = (cls.name, name)
+        if key in self._set_attrs:
+            return self._set_attrs[key]
+        return self._memo(self._set_attrs, key, lambda: self._set_fact(cls, calls))
+
+    def _set_fact(self, cls: ClassInfo, calls: list[tuple[ClassInfo, ast.Call]]):
+        """The fact of the value the first of ``calls`` whose method is a setter passes for its name."""
+        for _, call in calls:
+            method = self.method(cls.name, call.func.attr) or self.inherited(cls, call.func.attr)
+            value = _set_value(call, method.node) if method is not None else None
+            if value is not None:
+                return self.value_fact(value)
         return None
 
-    def _attrs_like(self, cls: ClassInfo, prefix: str, suffix: str):
+    def attrs_like(self, cls: ClassInfo, prefix: str, suffix: str):
         """The fact shared by every attribute of `cls` whose name has this prefix and suffix (None
         when there is none, or they differ)."""
         facts = [fact for c in self.chain(cls) for attr, fact in c.attrs.items()

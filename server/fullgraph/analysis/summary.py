@@ -292,7 +292,7 @@ def true_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
     def check(expr: ast.expr, depth: int = 0) -> bool:
         if isinstance(expr, ast.Call):
-            return (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
+            return _compile_check_call(expr)
         if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.Or):
             return any(check(v, depth) for v in expr.values)
         if isinstance(expr, ast.Name) and expr.id in assigned and depth < 4:
@@ -312,12 +312,16 @@ def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.Or) else [stmt.test]
         returns_false = len(stmt.body) == 1 and isinstance(stmt.body[0], ast.Return) \
             and isinstance(stmt.body[0].value, ast.Constant) and stmt.body[0].value.value is False
-        if returns_false and any(isinstance(t, ast.Call) and (dotted(t.func) or "").rpartition(".")[2] in COMPILING_NAMES
-                                 for t in tests):
+        if returns_false and any(_compile_check_call(t) for t in tests):
             return True
         if not returns_false and any(isinstance(sub, ast.Return) for sub in ast.walk(stmt)):
             return False
     return False
+
+
+def _compile_check_call(expr: ast.expr) -> bool:
+    """`is_compiling()` in any spelling (`torch.compiler.is_compiling()`, `is_torchdynamo_compiling()`)."""
+    return isinstance(expr, ast.Call) and (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
 
 
 def _own_nodes(node: ast.AST):

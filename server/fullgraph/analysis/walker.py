@@ -82,7 +82,7 @@ class Walker:
         self.checks = checks
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
         self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum,
-                           index.aliases.imports("random"))
+                           index.aliases.imports("random"), self._self_attrs_like)
         self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
@@ -278,6 +278,10 @@ class Walker:
     def _self_attr(self, name: str):
         cls: ClassInfo | None = self.function.cls
         return self.index.attr(cls, name) if cls is not None else None
+
+    def _self_attrs_like(self, prefix: str, suffix: str):
+        cls: ClassInfo | None = self.function.cls
+        return self.index.attrs_like(cls, prefix, suffix) if cls is not None else None
 
     # -- the walk ------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import ast
 from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
-from fullgraph.fixes.layouts import zero_dim_reason
+from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.purity import TORCH_NAMESPACES
 from fullgraph.fixes.sites import enclosing_function, local_parents, parents
@@ -107,7 +107,7 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
         return f"`{ast.unparse(tensor)}` is not known to be a tensor"
     if isinstance(call.func, ast.Name) and call.func.id == "int" and not _integer_valued(tensor):
         return "`int()` truncates, and the tensor is not known to hold integers: it would keep its fraction"
-    shape = zero_dim_reason(tensor, fn, call, "the tensor")
+    shape = LayoutCheck(fn, call, tree).zero_dim_reason(tensor, "the tensor")
     if shape is not None:
         return shape
     chain = parents(fn)

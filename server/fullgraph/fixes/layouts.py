@@ -16,6 +16,9 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from fullgraph.analysis.bindings import bindings_among
+from fullgraph.fixes.module_purity import submodule_attrs
+
 
 # Methods and `torch.*` functions whose result has their input's shape and dtype.
 SAME = frozenset(("clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "clone", "detach", "contiguous", "abs",
@@ -42,38 +45,65 @@ class Layout:
     floating: bool
 
 
-def merge(alternatives: list[ast.expr], fn: ast.AST | None, body_values: list[dict[str, ast.expr]],
-          what: str, rewritten: ast.AST, submodules: frozenset[str] = frozenset()) -> Layout | str:
-    """The layout ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
-    ``i`` before its value) share, or why merging them could change a shape or a dtype.
-    ``rewritten``: the statement or expression the rewrite replaces (its bindings are not followed);
-    ``submodules``: the `self` attributes that hold modules (their outputs are floating)."""
-    bindings = _outside_bindings(fn, rewritten)
-    layouts = []
-    for value, inside in zip(alternatives, body_values):
-        layout = _layout(value, bindings, inside, 0)
-        if layout is None:
-            return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's"
-        layouts.append(layout)
-    shown = ", ".join(f"`{ast.unparse(v)}`" for v in alternatives)
-    if any(layout.root != layouts[0].root for layout in layouts):
-        return f"the branches' values ({shown}) may differ in shape"
-    if any(layout.floating != layouts[0].floating for layout in layouts) \
-            and not (layouts[0].root and _floating_root(layouts[0].root, fn, bindings, submodules)):
-        return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
-                f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
-    return layouts[0]
+class LayoutCheck:
+    """Layouts of values in one function, around the statement or expression a rewrite replaces
+    (``rewritten``: its own bindings are not followed), in the module ``tree`` (whose class's
+    submodules' outputs are floating). The function's bindings are read once."""
+
+    def __init__(self, fn: ast.AST | None, rewritten: ast.AST, tree: ast.AST | None = None) -> None:
+        self.fn = fn
+        self.tree = tree
+        self.bindings = _outside_bindings(fn, rewritten)
+
+    def merge(self, alternatives: list[ast.expr], body_values: list[dict[str, ast.expr]], what: str) -> Layout | str:
+        """The layout ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
+        ``i`` before its value) share, or why merging them could change a shape or a dtype."""
+        layouts = []
+        for value, inside in zip(alternatives, body_values):
+            layout = _layout(value, self.bindings, inside, 0)
+            if layout is None:
+                return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's"
+            layouts.append(layout)
+        shown = ", ".join(f"`{ast.unparse(v)}`" for v in alternatives)
+        if any(layout.root != layouts[0].root for layout in layouts):
+            return f"the branches' values ({shown}) may differ in shape"
+        if any(layout.floating != layouts[0].floating for layout in layouts) \
+                and not (layouts[0].root and self._floating_root(layouts[0].root)):
+            return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
+                    f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
+        return layouts[0]
+
+    def zero_dim_reason(self, node: ast.expr, what: str, shaped_like: str | None = None) -> str | None:
+        """Why ``node`` (a condition, or a tensor read as a Python number) may have a dimension: a
+        `(1, 1)` tensor passes `if` and `.item()`, but `torch.where` and arithmetic broadcast with it
+        (unless it has the shape of ``shaped_like``, the root of the values it selects between)."""
+        layout = _layout(node, self.bindings, {}, 0)
+        if layout is not None and layout.root in (None, shaped_like):
+            return None
+        return f"{what} `{ast.unparse(node)}` is not known to be 0-d (a one-element tensor of more dimensions broadcasts)"
+
+    def _floating_root(self, name: str) -> bool:
+        """Whether ``name`` is a floating-point tensor: one of its bindings makes a float (a float op, a
+        submodule's output), or the function applies an op that raises on integers (`mean`, `norm`) to it
+        or to a value of its layout."""
+        for value in self.bindings.get(name) or ():
+            layout = _layout(value, self.bindings, {}, 0)
+            if layout is not None and layout.floating or isinstance(value, ast.Call) and self._submodule_call(value.func):
+                return True
+        for node in ast.walk(self.fn) if self.fn is not None else ():
+            if isinstance(node, ast.Call) and _name(node.func) in FLOAT_ONLY:
+                method = isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value)
+                subject = node.func.value if method else (node.args[0] if node.args else None)
+                layout = _layout(subject, self.bindings, {}, 0) if subject is not None else None
+                if layout is not None and layout.root == name:
+                    return True
+        return False
 
 
-def zero_dim_reason(node: ast.expr, fn: ast.AST | None, rewritten: ast.AST, what: str,
-                    shaped_like: str | None = None) -> str | None:
-    """Why ``node`` (a condition, or a tensor read as a Python number) may have a dimension: a
-    `(1, 1)` tensor passes `if` and `.item()`, but `torch.where` and arithmetic broadcast with it
-    (unless it has the shape of ``shaped_like``, the root of the values it selects between)."""
-    layout = _layout(node, _outside_bindings(fn, rewritten), {}, 0)
-    if layout is not None and layout.root in (None, shaped_like):
-        return None
-    return f"{what} `{ast.unparse(node)}` is not known to be 0-d (a one-element tensor of more dimensions broadcasts)"
+    def _submodule_call(self, func: ast.expr) -> bool:
+        """`self.proj(...)` where `__init__` assigns `self.proj` a module: a layer's output, floating."""
+        return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
+            and self.tree is not None and func.attr in submodule_attrs(self.tree, self.fn)
 
 
 def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[ast.expr]]:
@@ -83,47 +113,12 @@ def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[
     if fn is None:
         return {}
     inside = {id(n) for n in ast.walk(rewritten)}
-    nodes = [n for n in ast.walk(fn) if id(n) not in inside]
-    out: dict[str, list[ast.expr]] = {}
-    plain: set[int] = set()
-    for node in nodes:
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    plain.add(id(target))
-                    out.setdefault(target.id, []).append(node.value)
-    spoiled = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} \
+    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} \
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else set()
-    for node in nodes:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in plain:
-            spoiled.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not fn:
-            spoiled.add(node.name)
-    return {name: values for name, values in out.items() if name not in spoiled}
+    bound = bindings_among([n for n in ast.walk(fn) if id(n) not in inside], fn)
+    return {name: values for name, values in bound.items() if values is not None and name not in params}
 
 
-def _floating_root(name: str, fn: ast.AST | None, bindings: dict, submodules: frozenset[str]) -> bool:
-    """Whether ``name`` is a floating-point tensor: one of its bindings makes a float (a float op, a
-    submodule's output), or the function applies an op that raises on integers (`mean`, `norm`) to it
-    or to a value of its layout."""
-    for value in bindings.get(name) or ():
-        layout = _layout(value, bindings, {}, 0)
-        if layout is not None and layout.floating or isinstance(value, ast.Call) and _submodule_call(value.func, submodules):
-            return True
-    for node in ast.walk(fn) if fn is not None else ():
-        if isinstance(node, ast.Call) and _name(node.func) in FLOAT_ONLY:
-            subject = node.func.value if isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value) \
-                else (node.args[0] if node.args else None)
-            layout = _layout(subject, bindings, {}, 0) if subject is not None else None
-            if layout is not None and layout.root == name:
-                return True
-    return False
-
-
-def _submodule_call(func: ast.expr, submodules: frozenset[str]) -> bool:
-    """`self.proj(...)` where `self.proj` holds a module: a layer's output, floating in model code."""
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
-        and func.attr in submodules
 
 
 def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:

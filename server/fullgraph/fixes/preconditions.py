@@ -31,8 +31,8 @@ from fullgraph.fixes.known import (
     values_reason,
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
-from fullgraph.fixes.layouts import merge, zero_dim_reason
-from fullgraph.fixes.module_purity import Purity, submodule_attrs
+from fullgraph.fixes.layouts import LayoutCheck
+from fullgraph.fixes.module_purity import Purity
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
@@ -65,7 +65,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
                 or values_reason([node.body, node.orelse], known, "branch value") \
-                or _ternary_layout_reason(node, fn, submodule_attrs(tree, fn))
+                or _ternary_layout_reason(node, fn, tree)
         if finding.code == "FG105":
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) else lowering_reason(node, known)
         if finding.code == "FG104":
@@ -337,14 +337,14 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
             if isinstance(after, ast.Return) and after.value is not None:
                 reason = _values_reason([after.value], "the following return", purity)
                 plan = IfPlan("early-return", tests, bodies, [], after)
-                return reason or _layout_plan_reason(plan, fn, buffers, node, submodule_attrs(tree, fn)) or plan
+                return reason or _layout_plan_reason(plan, fn, buffers, node, tree) or plan
             return "one branch returns and the other falls through into more code"
         if not all(returns):
             return "one branch returns and the other falls through into more code"
         if any(len(body) > 1 for body in bodies):
             return "a returning branch has statements before its `return`"
         plan = IfPlan("return", tests, bodies, [])
-        return _layout_plan_reason(plan, fn, buffers, node, submodule_attrs(tree, fn)) or plan
+        return _layout_plan_reason(plan, fn, buffers, node, tree) or plan
     every = [assigned_names(body, buffers) for body in bodies]
     names = list(dict.fromkeys(n for names in every for n in names))
     if not names:
@@ -357,25 +357,26 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
         return swap
     if not _needs_cond(bodies, names, buffers):
         plan = IfPlan("assign", tests, bodies, names, python=python, hoisted=hoisted)
-        return _layout_plan_reason(plan, fn, buffers, node, submodule_attrs(tree, fn)) or plan
+        return _layout_plan_reason(plan, fn, buffers, node, tree) or plan
     if len(tests) > 1:
         return "an `elif` chain whose branches depend on their own assignments"
     if any(n.startswith("self.") for n in names):
         return "branches with several dependent statements assign a buffer"
     plan = IfPlan("cond", tests, bodies, names, python=python, hoisted=hoisted)
-    return _layout_plan_reason(plan, fn, buffers, node, submodule_attrs(tree, fn)) or plan
+    return _layout_plan_reason(plan, fn, buffers, node, tree) or plan
 
 
 def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], node: ast.If,
-                        submodules: frozenset[str]) -> str | None:
+                        tree: ast.AST) -> str | None:
     """Why the values a plan merges (returned, or each assigned name's per branch) may differ in
     shape or dtype, or a condition may broadcast them (:mod:`fullgraph.fixes.layouts`)."""
+    check = LayoutCheck(fn, node, tree)
     merges = []
     if plan.shape in ("return", "early-return"):
         values = [body[-1].value for body in plan.bodies[:-1]]
         values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
-        merges.append(merge(values, fn, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
-                            "the returned value", node, submodules))
+        merges.append(check.merge(values, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
+                                  "the returned value"))
     for name in plan.names:
         values, inside = [], []
         for body in plan.bodies:
@@ -384,24 +385,26 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
             inside.append(_held(plan.hoisted + body[:at or 0], buffers))
         if any(v is None for v in values):
             return f"`{name}` is unpacked from a value whose shape is not known"
-        merges.append(merge(values, fn, inside, f"the value of `{name}`", node, submodules))
+        merges.append(check.merge(values, inside, f"the value of `{name}`"))
     reason = next((m for m in merges if isinstance(m, str)), None)
     if reason is not None:
         return reason
     roots = {m.root for m in merges}
+    shaped_like = roots.pop() if len(roots) == 1 else None
     for index, test in enumerate(plan.tests):
         for operand in test.values if index == 0 and plan.python else [test]:
             if not any(operand is p for p in plan.python):
-                reason = zero_dim_reason(operand, fn, node, "the condition", roots.pop() if len(roots) == 1 else None)
+                reason = check.zero_dim_reason(operand, "the condition", shaped_like)
                 if reason is not None:
                     return reason
     return None
 
 
-def _ternary_layout_reason(node: ast.IfExp, fn: ast.AST | None, submodules: frozenset[str]) -> str | None:
+def _ternary_layout_reason(node: ast.IfExp, fn: ast.AST | None, tree: ast.AST) -> str | None:
     """Why ``torch.where`` of a conditional expression's branches may change a shape or a dtype."""
-    merged = merge([node.body, node.orelse], fn, [{}, {}], "the branch value", node, submodules)
-    return merged if isinstance(merged, str) else zero_dim_reason(node.test, fn, node, "the condition", merged.root)
+    check = LayoutCheck(fn, node, tree)
+    merged = check.merge([node.body, node.orelse], [{}, {}], "the branch value")
+    return merged if isinstance(merged, str) else check.zero_dim_reason(node.test, "the condition", merged.root)
 
 
 def _held(statements: list[ast.stmt], buffers: set[str]) -> dict[str, ast.expr]:
