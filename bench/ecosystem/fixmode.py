@@ -102,7 +102,7 @@ def rerun(package: str, model: str, variants: list[str], outdir: Path, pythonpat
     """One fresh process running ``variants`` of ``model``; rows by variant."""
     env = {"PYTHONPATH": pythonpath} if pythonpath else {}
     rows = run_model(str(BENCH_PYTHON), package, model, None, timeout,
-                     extra=["--variants", ",".join(variants), "--outputs", str(outdir)], env_extra=env)
+                     extra=["--variants", ",".join(variants), "--outputs", str(outdir)], env_extra=env, planned=variants)
     return {r["variant"]: r for r in rows}
 
 
@@ -232,10 +232,12 @@ def print_report(package: str, results: dict[str, dict]) -> None:
         eager_same = sum(x["identical"].get("eager") is True for x in runs)
         comp_same = sum(x["identical"].get("compiled") is True for x in runs)
         regress = sum(x["status_before"] == "ok" and x["status_after"] != "ok" for x in runs)
+        slow = sum(x["status_before"] == "ok" and x["status_after"] == "timeout" for x in runs)
         idem = "yes" if not r["not_idempotent"] else f"no ({len(r['not_idempotent'])} files)"
         imports = "ok" if not r["import_errors"] else f"{len(r['import_errors'])} fail"
         print(f"| {name} | {r['site_files']} | {len(r['changed_files'])} | {idem} | {imports} | {len(runs)} | {g0} → {g1} "
-              f"| {s0} → {s1} | {eager_same}/{len(runs)} / {comp_same}/{len(runs)} | {regress} |")
+              f"| {s0} → {s1} | {eager_same}/{len(runs)} / {comp_same}/{len(runs)} | {regress}"
+              + (f" ({slow} timed out)" if slow else "") + " |")
     print("\nwhat fullgraph did at each original break site:\n")
     kinds = sorted({k for r in results.values() for k in r["site_outcomes"]})
     print("| setting | " + " | ".join(kinds) + " |")

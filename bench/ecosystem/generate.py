@@ -54,8 +54,9 @@ def matches(variant: str, only: list[str] | None) -> bool:
 
 
 def run_model(python: str, package: str, model: str, only: list[str] | None, timeout: float,
-              extra: list[str] = (), env_extra: dict | None = None) -> list[dict]:
-    """Rows of one model's process; crash/timeout rows for the variants it did not finish."""
+              extra: list[str] = (), env_extra: dict | None = None, planned: list[str] = ()) -> list[dict]:
+    """Rows of one model's process; crash/timeout rows for the variants it did not finish (those it
+    announced, else ``planned``, else ``base``)."""
     cmd = [python, str(HERE / "record.py"), package, model, *extra]
     if only:
         cmd += ["--only", ",".join(only)]
@@ -98,7 +99,7 @@ def run_model(python: str, package: str, model: str, only: list[str] | None, tim
     done = {r["variant"] for r in rows}
     status = "timeout" if timed_out[0] else "crash"
     error = f"{status} (exit {proc.returncode}): " + " | ".join(stderr_tail[-3:])[-300:]
-    for variant in expected or ([] if rows else ["base"]):
+    for variant in expected or list(planned) or ([] if rows else ["base"]):
         if variant not in done:
             rows.append({"package": package, "model": model, "variant": variant, "status": status, "error": error})
     return rows

@@ -149,3 +149,10 @@ def test_an_unknown_main_input_is_shaped_for_the_first_layer(client):
     made = synthesized(client, SHAPES, "LatentDecoder")
     assert made["description"] == "inputs synthesized: latents (2, 32, 32)"
     assert "upsample_groups=1" in made["example"]
+
+
+def test_a_head_size_left_none_and_no_cache_when_the_cache_fails(client):
+    made = synthesized(client, SHAPES, "HybridModel")
+    assert made["description"] == (
+        "inputs synthesized: input_ids (2, 16) int64, attention_mask (2, 16) int64, use_cache=False")
+    assert "head_dim=8" in made["example"] and "    use_cache = False\n" in made["example"]

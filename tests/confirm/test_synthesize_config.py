@@ -106,3 +106,9 @@ def test_every_group_count_is_lowered_to_one_unless_widths_are_kept():
     out = shrunk(config)
     assert (out["num_groups"], out["upsample_groups"], out["num_conv_pos_embedding_groups"]) == (1, 1, 1)
     assert "upsample_groups" not in shrunk(config, "keep")
+
+
+def test_a_head_size_the_default_leaves_none_is_filled():
+    config = Config(hidden_size=4096, num_attention_heads=32, head_dim=None)
+    assert shrunk(config)["head_dim"] == 8
+    assert "head_dim" not in shrunk(Config(hidden_size=4096, num_attention_heads=32, head_dim=128))

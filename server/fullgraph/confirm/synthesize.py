@@ -50,7 +50,7 @@ class CannotSynthesize(Exception):
 @dataclass
 class Input:
     """One synthesized input: a name, a shape, a kind (``ids``, ``mask``, ``float``, ``rows``: the
-    integer rows ``value``) and the id range."""
+    integer rows ``value``; ``off``: the flag ``False``) and the id range."""
 
     name: str
     shape: tuple
@@ -59,6 +59,8 @@ class Input:
     value: tuple = ()
 
     def make(self, torch):
+        if self.kind == "off":
+            return False
         if self.kind == "rows":
             return torch.tensor(self.value)
         if self.kind == "ids":
@@ -71,6 +73,8 @@ class Input:
 
     def source(self) -> list[str]:
         shape = "(" + ", ".join(map(str, self.shape)) + ("," if len(self.shape) == 1 else "") + ")"
+        if self.kind == "off":
+            return [f"{self.name} = False"]
         if self.kind == "rows":
             return [f"{self.name} = torch.tensor({list(map(list, self.value)) if self.shape[1:] else list(self.value)})"]
         if self.kind == "ids":
@@ -81,6 +85,8 @@ class Input:
         return [f"{self.name} = torch.randn{shape}"]
 
     def describe(self) -> str:
+        if self.kind == "off":
+            return f"{self.name}=False"
         dims = "(" + ", ".join(map(str, self.shape)) + ")"
         return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask", "rows") else "")
 
@@ -238,6 +244,8 @@ def shrunk(config, widths: str = "tiny") -> dict:
         original = values["hidden_size"] // values.get("num_attention_heads", heads)
         out["hidden_size"] = heads * original  # the default head size kept, with few heads
         head_dim = original
+    if "head_dim" in values and values["head_dim"] is None and head_dim:
+        out["head_dim"] = head_dim  # a default config that leaves it None for code that reads it as a size
     for k in ("rope_parameters", "rope_scaling"):
         rope = values.get(k)
         if head_dim and isinstance(rope, dict) and isinstance(rope.get("mrope_section"), list):
@@ -444,10 +452,12 @@ def main_inputs(cls, config, model, torch) -> list[Input]:
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
     """Inputs to try when the first ones raised: each input the error names that the forward accepts
-    (``exactly one of A or B``: A, then B), the width a linear layer asked for, time-major audio
-    features, larger images, a series with its channel axis."""
+    (``exactly one of A or B``: A, then B), no cache when the cache failed, the width a linear layer
+    asked for, time-major audio features, larger images, a series with its channel axis."""
     have = {i.name for i in inputs}
     out = []
+    if "use_cache" in accepted - have and "cache" in error.lower():
+        out.append(inputs + [Input("use_cache", (), "off")])
     named = sorted((m.start(), n) for n in accepted - have if (m := re.search(rf"\b{re.escape(n)}\b", error)))
     for _, n in named:
         added = [i for i in make_input(n, size, accepted) or () if i.name not in have]
