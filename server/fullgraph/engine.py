@@ -12,6 +12,7 @@ import tokenize
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.call_guards import CallGuards
 from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.outside import outside_call_sites
@@ -198,7 +199,9 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     failed: list[Finding] = []
     outside_call_sites(index, tree, entries, sites)
     remote_call_sites(index, entries, sites)
+    guarded = entries
     walks, entries = _walk_region(index, entries, sites, path, lines, failed, kept)
+    guards = CallGuards(walks, guarded)
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
@@ -206,7 +209,8 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     for walker, visit in walks:
         home = visit.function.module
         for raw in walker.raws:
-            if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called):
+            if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
+                    or guards.unreachable(raw.conditions, visit.function):
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))

@@ -19,6 +19,9 @@ TENSOR = "tensor"
 LIKELY = "likely tensor"
 VALUE = "value"
 TENSORISH = (TENSOR, LIKELY)
+# A NumPy array or scalar: Dynamo traces NumPy code as tensor code, so Python reading its value
+# (a branch, `bool()`) breaks like a tensor's, but no tensor rewrite applies to it.
+NUMPY = "numpy array"
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,22 @@ RNG_METHODS = frozenset(("randint", "uniform", "randrange", "random"))
 # `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
 TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                              "torch.nn.parameter.Buffer"))
+
+
+# NumPy functions whose result is a Python value Dynamo knows while tracing (predicates, shapes, dtypes).
+NUMPY_VALUE_FUNCS = frozenset(("isscalar", "ndim", "shape", "size",
+                               "issubdtype", "dtype", "finfo", "iinfo", "result_type", "can_cast", "promote_types",
+                               "errstate", "printoptions", "set_printoptions", "get_printoptions", "iscomplexobj",
+                               "isrealobj", "ndarray", "broadcast_shapes"))
+# ndarray methods whose result is again an array.
+NUMPY_METHODS = frozenset(("any", "all", "sum", "max", "min", "mean", "prod", "std", "var", "argmax", "argmin",
+                           "cumsum", "astype", "reshape", "flatten", "ravel", "copy", "round", "clip", "squeeze"))
+
+
+def is_numpy_array_qualname(q: str) -> bool:
+    """True for `numpy.*` names whose call returns an array or NumPy scalar (which Dynamo traces as
+    a tensor); not NumPy's random generators, whose draws other rules flag."""
+    return q.startswith("numpy.") and not q.startswith("numpy.random.") and q.rsplit(".", 1)[-1] not in NUMPY_VALUE_FUNCS
 
 
 def is_tensor_qualname(q: str) -> bool:
@@ -461,7 +480,7 @@ class Facts:
             found = [self.data_dependent(v) for v in node.values]
             return "certain" if "certain" in found else ("likely" if "likely" in found else None)
         fact = self.kind(node)
-        return "certain" if fact == TENSOR else ("likely" if fact == LIKELY else None)
+        return "certain" if fact in (TENSOR, NUMPY) else ("likely" if fact == LIKELY else None)
 
     # -- evaluators by node type -------------------------------------------------------
 
@@ -506,12 +525,14 @@ class Facts:
                 return _combine([self.kind(a) for a in node.args])
         q = self.resolve(func)
         if q is not None:
-            return TENSOR if is_tensor_qualname(q) else None
+            return TENSOR if is_tensor_qualname(q) else NUMPY if is_numpy_array_qualname(q) else None
         if isinstance(func, ast.Attribute):
             if isinstance(self.kind(func), Module):
                 return self._module_call(node)
             receiver = self.kind(func.value)
             name = func.attr
+            if receiver == NUMPY:
+                return NUMPY if name in NUMPY_METHODS else None
             if receiver in (TENSOR, LIKELY) and name not in TENSOR_METHODS:
                 return None  # a tensor subclass's own method (or not a tensor at all): its result is unknown
             if receiver == TENSOR:
@@ -643,6 +664,8 @@ def _combine(facts: list):
         return TENSOR
     if LIKELY in facts:
         return LIKELY
+    if NUMPY in facts:
+        return NUMPY
     return VALUE if all(f == VALUE for f in facts) else None
 
 

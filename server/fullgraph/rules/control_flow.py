@@ -12,10 +12,13 @@ from fullgraph.rules.rule import Rule
 RULES = [
     Rule(
         "FG101", "tensor-condition-if", "`if`/`elif` tests a tensor's value", ("GB0170",),
-        what="Flags an `if` or `elif` whose test is a tensor (or `and`/`or`/`not` of tensors).",
+        what="Flags an `if` or `elif` whose test is a tensor (or `and`/`or`/`not` of tensors). NumPy "
+             "arrays count too (`np.any(space.low != 0)`): Dynamo traces NumPy code as tensor code.",
         why="Dynamo traces one path through the code. Branching on a tensor's value needs the value, "
             "which only exists at run time, so Dynamo stops the graph at the test (GB0170 "
-            "'Data-dependent branching') and runs the branch eagerly.",
+            "'Data-dependent branching') and runs the branch eagerly. The same holds for a NumPy "
+            "array or NumPy scalar in compiled code, which Dynamo turns into a tensor; no tensor "
+            "rewrite is offered for one.",
         example="def forward(self, x):\n    if x.sum() > 0:\n        x = x * 2\n    return x",
         fixed_example="def forward(self, x):\n    x = torch.where(x.sum() > 0, x * 2, x)\n    return x",
         fix_text="Compute both branches and select with `torch.where` (when both are cheap and "

@@ -1,0 +1,195 @@
+"""What every compiled call of a function decides about its tests.
+
+* Tests on ``self``: a method that compiled code calls only as ``if self.merged: self.unmerge()``
+  starts with ``self.merged`` true, so the method's own ``if not self.merged: warnings.warn(...)``
+  is dead in compiled code, as long as nothing that may change ``self`` (a call, an attribute or
+  item store) runs between the caller's test and the callee's.
+* Flags: a parameter every compiled call leaves at its literal default or passes the same literal
+  (``self.merge(adapter_names=names)`` for ``def merge(self, safe_merge=False, ...)``) has that value
+  while Dynamo traces, so ``if safe_merge:`` is decided (when nothing rebinds the parameter).
+
+A finding under a test decided the other way is not reported.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.regions import FunctionInfo
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+Atom = tuple[str, bool]  # (ast.dump of a test on self, whether it holds)
+
+
+def atoms(test: ast.expr, holds: bool) -> list[tuple[ast.expr, bool]]:
+    """The parts ``test`` evaluating to ``holds`` decides: each part of an ``and`` that holds (of an
+    ``or`` that does not), through ``not``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return atoms(test.operand, not holds)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) == holds:
+        return [a for v in test.values for a in atoms(v, holds)]
+    return [(test, holds)]
+
+
+def _literal_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> dict[str, object]:
+    """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
+    in place); nothing after a ``*args``/``**kwargs`` argument."""
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    if positional and positional[0].arg == "self":
+        if not isinstance(call.func, ast.Attribute):
+            return {}
+        positional = positional[1:]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return {}
+    given: dict[str, ast.expr] = dict(zip((a.arg for a in positional), call.args))
+    given.update((k.arg, k.value) for k in call.keywords)
+    out = {}
+    for name in [a.arg for a in positional] + [a.arg for a in args.kwonlyargs]:
+        value = given.get(name, defaults.get(name))
+        if isinstance(value, ast.Constant):
+            out[name] = value.value
+    return out
+
+
+def _on_self(test: ast.expr) -> bool:
+    """A test that reads only ``self``'s state (``self.merged``, ``self.cfg.flag is None``): no call."""
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    return names == {"self"} and not any(isinstance(n, ast.Call) for n in ast.walk(test))
+
+
+def _may_change_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) or (isinstance(node, (ast.Attribute, ast.Subscript))
+                                          and isinstance(node.ctx, (ast.Store, ast.Del)))
+
+
+def _parents(fn: ast.AST) -> dict[int, ast.AST]:
+    return {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
+
+
+class CallGuards:
+    """Which findings sit under a test on ``self`` that every compiled call of their method decides
+    the other way. Built from the walks of one analysis (its calls are every compiled call)."""
+
+    def __init__(self, walks, entries: list[FunctionInfo]) -> None:
+        self._into: dict[int, list[tuple[ast.AST, ast.Call]]] = {}
+        for walker, visit in walks:
+            for target, call, *_ in walker.calls:
+                self._into.setdefault(id(target), []).append((visit.function.node, call))
+        self._entries = {id(e) for e in entries}
+        self._held: dict[int, frozenset[Atom]] = {}
+        self._literals: dict[int, dict[str, object]] = {}
+        self._parents: dict[int, dict[int, ast.AST]] = {}
+
+    def unreachable(self, conditions, function: FunctionInfo) -> bool:
+        """Whether a finding under ``conditions`` in ``function`` cannot run in compiled code."""
+        if not conditions or id(function) in self._entries:
+            return False
+        for t, h in (a for test, holds in conditions for a in atoms(test, holds)):
+            if _on_self(t) and (ast.dump(t), not h) in self._held_at_entry(function) and self._early(function.node, t):
+                return True
+            value = self._decided(function, t)
+            if value is not None and value != h:
+                return True
+        return False
+
+    def _decided(self, function: FunctionInfo, test: ast.expr) -> bool | None:
+        """The value of ``flag`` / ``flag is None`` / ``flag is not None`` for a parameter every
+        compiled call gives one literal; None for any other test."""
+        name, none = test, None
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
+            name, none = test.left, isinstance(test.ops[0], ast.Is)
+        if not isinstance(name, ast.Name):
+            return None
+        literals = self._literals_at_entry(function)
+        if name.id not in literals:
+            return None
+        value = literals[name.id]
+        return bool(value) if none is None else (value is None) == none
+
+    def _literals_at_entry(self, function: FunctionInfo) -> dict[str, object]:
+        """Parameters every compiled call of ``function`` gives the same literal (and nothing rebinds)."""
+        if id(function) not in self._literals:
+            node = function.node
+            found: dict[str, object] | None = None
+            calls = self._into.get(id(function), []) if not node.decorator_list else []
+            for _, call in calls:
+                passed = _literal_arguments(node, call)
+                found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
+                                                      and type(passed[k]) is type(v)}
+            stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            self._literals[id(function)] = {k: v for k, v in (found or {}).items() if k not in stored}
+        return self._literals[id(function)]
+
+    def _parents_of(self, fn: ast.AST) -> dict[int, ast.AST]:
+        if id(fn) not in self._parents:
+            self._parents[id(fn)] = _parents(fn)
+        return self._parents[id(fn)]
+
+    def _held_at_entry(self, function: FunctionInfo) -> frozenset[Atom]:
+        """The tests on ``self`` every compiled call of ``function`` is made under."""
+        if id(function) not in self._held:
+            calls = self._into.get(id(function), [])
+            node = function.node
+            bound = node.args.args and node.args.args[0].arg == "self"
+            held = None
+            for caller, call in calls if bound else ():
+                at = self._guards(caller, call, node.name)
+                held = at if held is None else held & at
+            self._held[id(function)] = held or frozenset()
+        return self._held[id(function)]
+
+    def _guards(self, caller: ast.AST, call: ast.Call, name: str) -> frozenset[Atom]:
+        """Tests on ``self`` decided where ``self.<name>(...)`` is called, with nothing that may
+        change ``self`` run between them and the call."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
+                and func.value.id == "self") or any(isinstance(n, ast.Call) for n in ast.walk(call) if n is not call):
+            return frozenset()
+        parents = self._parents_of(caller)
+        out: set[Atom] = set()
+        child = parents.get(id(call))
+        while child is not None and not isinstance(child, ast.stmt):
+            child = parents.get(id(child))
+        if child is None or any(isinstance(n, ast.Call) and n is not call for n in ast.walk(child)):
+            return frozenset()
+        while child is not caller:
+            owner = parents.get(id(child))
+            if owner is None or isinstance(owner, _LOOPS) or (isinstance(owner, _SCOPES) and owner is not caller):
+                break
+            block = next((b for b in (getattr(owner, f, None) for f in ("body", "orelse", "finalbody", "handlers"))
+                          if isinstance(b, list) and any(s is child for s in b)), None)
+            if block is None:  # the test of an `if`, a `with` item...: not a statement of a block
+                break
+            before = block[:next(i for i, s in enumerate(block) if s is child)]
+            if any(_may_change_self(n) for s in before for n in ast.walk(s)):
+                break
+            if isinstance(owner, ast.If):
+                if any(isinstance(n, ast.Call) for n in ast.walk(owner.test)):
+                    break
+                holds = block is owner.body
+                out.update((ast.dump(t), h) for t, h in atoms(owner.test, holds) if _on_self(t))
+            elif not isinstance(owner, (ast.Try, ast.ExceptHandler)) and owner is not caller:
+                break  # a `with` enters a context manager (a call) first
+            child = owner
+        return frozenset(out)
+
+    def _early(self, fn: ast.AST, test: ast.expr) -> bool:
+        """Whether ``test`` runs before anything in ``fn`` that may change ``self`` (and not in a loop)."""
+        parents = self._parents_of(fn)
+        node = parents.get(id(test))
+        ancestors = set()
+        while node is not None and node is not fn:
+            if isinstance(node, _LOOPS + _SCOPES):
+                return False
+            ancestors.add(id(node))
+            node = parents.get(id(node))
+        if node is None:
+            return False
+        at = (test.lineno, test.col_offset)
+        return not any(_may_change_self(n) and (n.lineno, n.col_offset) < at and id(n) not in ancestors
+                       for stmt in fn.body for n in ast.walk(stmt) if hasattr(n, "lineno"))

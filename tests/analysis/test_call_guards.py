@@ -1,0 +1,155 @@
+"""A method compiled code calls only under a test on `self` starts with that test decided: its own
+branch on the opposite test is dead in compiled code, until something may change `self`."""
+
+from __future__ import annotations
+
+import textwrap
+
+from fullgraph.config import Config
+from fullgraph.engine import analyze
+
+HEAD = """
+import warnings
+import torch
+from torch import nn
+
+
+class Adapter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.merged = False
+        self.disabled = False
+        self.lin = nn.Linear(4, 4)
+"""
+
+
+def lines(body: str, config: Config | None = None) -> set[tuple[int, str]]:
+    src = HEAD + textwrap.indent(textwrap.dedent(body), "    ")
+    return {(f.line - HEAD.count("\n") - 1, f.code) for f in analyze(src, "a.py", config)}
+
+
+def test_a_branch_every_caller_rules_out_is_not_reported():
+    assert lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+            return
+        self.merged = False
+
+    def forward(self, x):
+        if self.disabled:
+            if self.merged:
+                self.unmerge()
+        return self.lin(x)
+    """) == set()
+
+
+def test_a_caller_without_the_test_keeps_the_finding():
+    assert lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+            return
+        self.merged = False
+
+    def forward(self, x):
+        if self.merged:
+            self.unmerge()
+        else:
+            self.unmerge()
+        return self.lin(x)
+    """) == {(3, "FG303")}
+
+
+def test_anything_that_may_change_self_in_between_keeps_the_finding():
+    in_the_caller = lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+
+    def forward(self, x):
+        if self.merged:
+            self.reset()
+            self.unmerge()
+        return self.lin(x)
+
+    def reset(self):
+        pass
+    """)
+    in_the_callee = lines("""
+    def unmerge(self):
+        self.merged = False
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+
+    def forward(self, x):
+        if self.merged:
+            self.unmerge()
+        return self.lin(x)
+    """)
+    in_a_loop = lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+        self.merged = False
+
+    def forward(self, x):
+        if self.merged:
+            for _ in range(2):
+                self.unmerge()
+        return self.lin(x)
+    """)
+    assert in_the_caller == {(3, "FG303")}
+    assert in_the_callee == {(4, "FG303")}
+    assert in_a_loop == {(3, "FG303")}
+
+
+def test_a_method_compiled_on_its_own_keeps_the_finding():
+    assert lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+
+    def forward(self, x):
+        if self.merged:
+            self.unmerge()
+        return self.lin(x)
+    """, Config(assume_compiled="all")) == {(3, "FG303")}
+
+
+def test_a_flag_every_compiled_call_leaves_at_its_default_decides_the_branch():
+    assert lines("""
+    def merge(self, x, safe_merge=False, scale=None):
+        if safe_merge and not torch.isfinite(x).all():
+            raise ValueError("NaNs")
+        if scale is not None:
+            print(scale)
+        return x
+
+    def forward(self, x):
+        return self.merge(self.lin(x))
+    """) == set()
+
+
+def test_a_flag_some_call_sets_or_the_body_rebinds_keeps_the_finding():
+    set_by_a_call = lines("""
+    def merge(self, x, safe_merge=False):
+        if safe_merge and not torch.isfinite(x).all():
+            raise ValueError("NaNs")
+        return x
+
+    def forward(self, x):
+        return self.merge(self.lin(x)) + self.merge(x, safe_merge=True)
+    """)
+    rebound = lines("""
+    def merge(self, x, safe_merge=False):
+        safe_merge = safe_merge or x.dim() > 1
+        if safe_merge and not torch.isfinite(x).all():
+            raise ValueError("NaNs")
+        return x
+
+    def forward(self, x):
+        return self.merge(self.lin(x))
+    """)
+    assert set_by_a_call == {(2, "FG107")}
+    assert rebound == {(3, "FG107")}
