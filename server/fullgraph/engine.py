@@ -462,6 +462,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             finding = finding.with_(fix_blocked=reason)
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
+            finding = finding.with_(fix_blocked="the check of this fix failed (an internal error), so it is not offered")
     return finding
 
 

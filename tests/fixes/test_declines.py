@@ -263,3 +263,32 @@ def test_only_a_submodules_output_counts_as_floating():
     method = [f for f in analyze(source.format(callee="ids"), "m.py") if f.code == "FG101"]
     assert layer[0].fix_blocked is None
     assert "may differ in dtype" in (method[0].fix_blocked or "")
+
+
+def test_no_tensor_rewrite_of_numpy_code():
+    """Dynamo traces NumPy arrays as tensors, so a branch on one breaks, but torch code in its place
+    would change the values' type."""
+    source = "import numpy as np\n" + HEAD + textwrap.indent(textwrap.dedent("""\
+        low = np.zeros(3)
+        if np.any(low > 0):
+            x = x * 2
+        return x if np.sum(low) > 0 else x + 1
+    """), " " * 8)
+    found = {f.code: f.fix_blocked or "" for f in analyze(source, "m.py")}
+    assert "is NumPy code" in found["FG101"] and "is NumPy code" in found["FG103"]
+    assert fix_all(source, "m.py").source == source
+
+
+def test_a_fix_check_that_fails_blocks_the_fix(monkeypatch, capsys):
+    """An internal error while checking a fix leaves the finding, never an unchecked fix."""
+    import fullgraph.engine as engine
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine, "decline_reason", broken)
+    source = HEAD + textwrap.indent("y = x\nif x.sum() > 0:\n    y = x * 2\nreturn y\n", " " * 8)
+    (finding,) = [f for f in analyze(source, "m.py") if f.code == "FG101"]
+    assert "internal error" in finding.fix_blocked
+    assert fix_all(source, "m.py").source == source
+    assert "fix check of FG101" in capsys.readouterr().err

@@ -40,7 +40,8 @@ def _literal_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.C
     defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
     defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
     if positional and positional[0].arg == "self":
-        if not isinstance(call.func, ast.Attribute):
+        explicit = call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "self"
+        if not isinstance(call.func, ast.Attribute) or explicit:  # `Base.merge(self, ...)`: not worth binding
             return {}
         positional = positional[1:]
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):

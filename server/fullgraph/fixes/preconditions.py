@@ -57,7 +57,8 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
         if fn is not None and _unreachable_code(fn):
             return "the function has unreachable code after a `return`, `raise`, `break` or `continue`"
         known = known_tensors(finding)
-        reason = guess_reason(finding) or callers_reason(finding, () if finding.code in DEFER_CODES else called_from)
+        reason = guess_reason(finding) or callers_reason(finding, () if finding.code in DEFER_CODES else called_from) \
+            or (_numpy_reason(tree, node) if finding.code in PREDICATE_CODES | TRAP_CODES | KEEP_TENSOR_CODES else None)
         if reason is not None:
             return reason
         if finding.code == "FG101":
@@ -618,6 +619,21 @@ def _side_effect_statement(stmt: ast.stmt) -> bool:
     func = stmt.value.func
     return (isinstance(func, ast.Name) and func.id == "print") or (isinstance(func, ast.Attribute)
                                                                      and func.attr in LOG_METHODS)
+
+
+def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
+    """Why a finding on NumPy code gets no tensor rewrite (Dynamo traces NumPy arrays as tensors,
+    but the rewrites would turn NumPy values into torch ones)."""
+    index = getattr(tree, "module_index", None)  # the engine's scope of one function: the file's imports
+    if index is None:
+        return None
+    tested = node.test if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)) else node
+    for call in ast.walk(tested):
+        name = index.aliases.resolve(call.func) if isinstance(call, ast.Call) else None
+        if name is not None and name.startswith("numpy."):
+            return (f"`{ast.unparse(call)[:60]}` is NumPy code: Dynamo traces it as a tensor, but no tensor "
+                    "rewrite applies to NumPy values")
+    return None
 
 
 def replay_reason(finding) -> str:
