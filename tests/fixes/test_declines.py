@@ -145,7 +145,7 @@ def test_no_keep_tensor_on_a_numpy_value():
                 noise = np.random.rand(1).item()
                 return x * noise
     '''
-    assert "`np.random.rand(1)` is not known to be a tensor" in _harm(source, "FG201")
+    assert "`np.random.rand(1)` is NumPy code" in _harm(source, "FG201")
 
 
 def test_no_torch_cond_with_a_python_operand():

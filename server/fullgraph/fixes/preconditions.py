@@ -631,8 +631,7 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
     for call in ast.walk(tested):
         name = index.aliases.resolve(call.func) if isinstance(call, ast.Call) else None
         if name is not None and name.startswith("numpy."):
-            return (f"`{ast.unparse(call)[:60]}` is NumPy code: Dynamo traces it as a tensor, but no tensor "
-                    "rewrite applies to NumPy values")
+            return f"`{ast.unparse(call)[:60]}` is NumPy code, and no tensor rewrite applies to NumPy values"
     return None
 
 
