@@ -153,3 +153,36 @@ def test_a_flag_some_call_sets_or_the_body_rebinds_keeps_the_finding():
     """)
     assert set_by_a_call == {(2, "FG107")}
     assert rebound == {(3, "FG107")}
+
+
+def test_the_test_carries_through_a_method_that_only_delegates():
+    delegates = lines("""
+    def _unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+
+    def unmerge(self):
+        \"\"\"Unmerge.\"\"\"
+        self._unmerge()
+
+    def forward(self, x):
+        if self.merged:
+            self.unmerge()
+        return self.lin(x)
+    """)
+    changes_first = lines("""
+    def _unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+
+    def unmerge(self):
+        self.merged = False
+        self._unmerge()
+
+    def forward(self, x):
+        if self.merged:
+            self.unmerge()
+        return self.lin(x)
+    """)
+    assert delegates == set()
+    assert changes_first == {(3, "FG303")}

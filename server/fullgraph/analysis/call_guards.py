@@ -76,10 +76,10 @@ class CallGuards:
     the other way. Built from the walks of one analysis (its calls are every compiled call)."""
 
     def __init__(self, walks, entries: list[FunctionInfo]) -> None:
-        self._into: dict[int, list[tuple[ast.AST, ast.Call]]] = {}
+        self._into: dict[int, list[tuple[FunctionInfo, ast.Call]]] = {}
         for walker, visit in walks:
             for target, call, *_ in walker.calls:
-                self._into.setdefault(id(target), []).append((visit.function.node, call))
+                self._into.setdefault(id(target), []).append((visit.function, call))
         self._entries = {id(e) for e in entries}
         self._held: dict[int, frozenset[Atom]] = {}
         self._literals: dict[int, dict[str, object]] = {}
@@ -132,32 +132,42 @@ class CallGuards:
         return self._parents[id(fn)]
 
     def _held_at_entry(self, function: FunctionInfo) -> frozenset[Atom]:
-        """The tests on ``self`` every compiled call of ``function`` is made under."""
+        """The tests on ``self`` every compiled call of ``function`` is made under: those around the
+        call, and those its caller starts under when nothing before the call may change ``self``."""
         if id(function) not in self._held:
-            calls = self._into.get(id(function), [])
+            self._held[id(function)] = frozenset()  # an entry, and a recursive call, start under none
+            if id(function) in self._entries:
+                return self._held[id(function)]
             node = function.node
             bound = node.args.args and node.args.args[0].arg == "self"
             held = None
-            for caller, call in calls if bound else ():
-                at = self._guards(caller, call, node.name)
+            for caller, call in self._into.get(id(function), []) if bound else ():
+                at = self._guards(caller.node, call, node.name)
+                if at is None:  # not a call on the caller's own `self`, or others run with it
+                    held = frozenset()
+                    break
+                if self._early(caller.node, call):
+                    at |= self._held_at_entry(caller)
                 held = at if held is None else held & at
+                if not held:
+                    break
             self._held[id(function)] = held or frozenset()
         return self._held[id(function)]
 
-    def _guards(self, caller: ast.AST, call: ast.Call, name: str) -> frozenset[Atom]:
+    def _guards(self, caller: ast.AST, call: ast.Call, name: str) -> frozenset[Atom] | None:
         """Tests on ``self`` decided where ``self.<name>(...)`` is called, with nothing that may
-        change ``self`` run between them and the call."""
+        change ``self`` run between them and the call; None when the call is not that alone."""
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
                 and func.value.id == "self") or any(isinstance(n, ast.Call) for n in ast.walk(call) if n is not call):
-            return frozenset()
+            return None
         parents = self._parents_of(caller)
         out: set[Atom] = set()
         child = parents.get(id(call))
         while child is not None and not isinstance(child, ast.stmt):
             child = parents.get(id(child))
         if child is None or any(isinstance(n, ast.Call) and n is not call for n in ast.walk(child)):
-            return frozenset()
+            return None
         while child is not caller:
             owner = parents.get(id(child))
             if owner is None or isinstance(owner, _LOOPS) or (isinstance(owner, _SCOPES) and owner is not caller):
