@@ -28,37 +28,34 @@ def lines(body: str, config: Config | None = None) -> set[tuple[int, str]]:
     return {(f.line - HEAD.count("\n") - 1, f.code) for f in analyze(src, "a.py", config)}
 
 
-def test_a_branch_every_caller_rules_out_is_not_reported():
-    assert lines("""
-    def unmerge(self):
-        if not self.merged:
-            warnings.warn("Already unmerged.")
-            return
-        self.merged = False
+UNMERGE = """
+def unmerge(self):
+    if not self.merged:
+        warnings.warn("Already unmerged.")
+        return
+    self.merged = False
+"""
 
-    def forward(self, x):
-        if self.disabled:
-            if self.merged:
-                self.unmerge()
-        return self.lin(x)
-    """) == set()
+
+def test_a_branch_every_caller_rules_out_is_not_reported():
+    assert lines(UNMERGE + """
+def forward(self, x):
+    if self.disabled:
+        if self.merged:
+            self.unmerge()
+    return self.lin(x)
+""") == set()
 
 
 def test_a_caller_without_the_test_keeps_the_finding():
-    assert lines("""
-    def unmerge(self):
-        if not self.merged:
-            warnings.warn("Already unmerged.")
-            return
-        self.merged = False
-
-    def forward(self, x):
-        if self.merged:
-            self.unmerge()
-        else:
-            self.unmerge()
-        return self.lin(x)
-    """) == {(3, "FG303")}
+    assert lines(UNMERGE + """
+def forward(self, x):
+    if self.merged:
+        self.unmerge()
+    else:
+        self.unmerge()
+    return self.lin(x)
+""") == {(3, "FG303")}
 
 
 def test_anything_that_may_change_self_in_between_keeps_the_finding():
