@@ -122,7 +122,8 @@ class CallGuards:
                 passed = _literal_arguments(node, call)
                 found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
                                                       and type(passed[k]) is type(v)}
-            stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+            stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} \
+                if found else set()
             self._literals[id(function)] = {k: v for k, v in (found or {}).items() if k not in stored}
         return self._literals[id(function)]
 
