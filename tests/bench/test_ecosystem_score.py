@@ -137,3 +137,17 @@ def test_fix_mode_maps_fixed_lines_back_to_the_original():
     after = "a\ny = torch.where(t, 1, 2)\nb\n"
     # the rewritten statement maps to the start of what it replaced, unchanged lines to themselves
     assert fixmode.line_map(before, after) == {1: 1, 2: 2, 3: 6}
+
+
+def test_fix_mode_counts_a_rerun_that_timed_out_apart(capsys):
+    sys.path.insert(0, str(BENCH))
+    try:
+        fixmode = importlib.import_module("fixmode")
+    finally:
+        sys.path.remove(str(BENCH))
+    run = {"model": "m", "variant": "train", "status_before": "ok", "status_after": "timeout", "graphs": [3, None],
+           "sites": [1, 0], "identical": {}, "error_after": "timeout (exit -9): "}
+    result = {"runs": [run], "not_idempotent": [], "import_errors": [], "site_files": 1, "changed_files": ["a.py"],
+              "site_outcomes": {}, "sites": [], "decline_reasons": {}}
+    fixmode.print_report("pkg", {"default": result})
+    assert "| 1 (1 timed out) |" in capsys.readouterr().out
