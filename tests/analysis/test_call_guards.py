@@ -96,7 +96,18 @@ def test_anything_that_may_change_self_in_between_keeps_the_finding():
                 self.unmerge()
         return self.lin(x)
     """)
-    assert in_the_caller == {(3, "FG303")}
+    in_a_comprehension = lines("""
+    def unmerge(self):
+        if not self.merged:
+            warnings.warn("Already unmerged.")
+        self.merged = False
+
+    def forward(self, x):
+        if self.merged:
+            [self.unmerge() for _ in x]
+        return self.lin(x)
+    """)
+    assert in_the_caller == in_a_comprehension == {(3, "FG303")}
     assert in_the_callee == {(4, "FG303")}
     assert in_a_loop == {(3, "FG303")}
 

@@ -166,6 +166,8 @@ class CallGuards:
         out: set[Atom] = set()
         child = parents.get(id(call))
         while child is not None and not isinstance(child, ast.stmt):
+            if isinstance(child, _LOOPS + _SCOPES):  # a comprehension or lambda may call it more than once
+                return None
             child = parents.get(id(child))
         if child is None or any(isinstance(n, ast.Call) and n is not call for n in ast.walk(child)):
             return None
