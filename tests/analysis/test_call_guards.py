@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from fullgraph.config import Config
 from fullgraph.engine import analyze
 
@@ -58,58 +60,34 @@ def forward(self, x):
 """) == {(3, "FG303")}
 
 
-def test_anything_that_may_change_self_in_between_keeps_the_finding():
-    in_the_caller = lines("""
-    def unmerge(self):
-        if not self.merged:
-            warnings.warn("Already unmerged.")
+WARNS_FIRST = """
+def unmerge(self):
+    if not self.merged:
+        warnings.warn("Already unmerged.")
+    self.merged = False
+"""
+CHANGES_FIRST = """
+def unmerge(self):
+    self.merged = False
+    if not self.merged:
+        warnings.warn("Already unmerged.")
+"""
 
-    def forward(self, x):
-        if self.merged:
-            self.reset()
-            self.unmerge()
-        return self.lin(x)
 
-    def reset(self):
-        pass
-    """)
-    in_the_callee = lines("""
-    def unmerge(self):
-        self.merged = False
-        if not self.merged:
-            warnings.warn("Already unmerged.")
+def forward_calling(*under_the_test: str) -> str:
+    body = "".join(f"        {line}\n" for line in under_the_test)
+    return f"\ndef forward(self, x):\n    if self.merged:\n{body}    return self.lin(x)\n"
 
-    def forward(self, x):
-        if self.merged:
-            self.unmerge()
-        return self.lin(x)
-    """)
-    in_a_loop = lines("""
-    def unmerge(self):
-        if not self.merged:
-            warnings.warn("Already unmerged.")
-        self.merged = False
 
-    def forward(self, x):
-        if self.merged:
-            for _ in range(2):
-                self.unmerge()
-        return self.lin(x)
-    """)
-    in_a_comprehension = lines("""
-    def unmerge(self):
-        if not self.merged:
-            warnings.warn("Already unmerged.")
-        self.merged = False
-
-    def forward(self, x):
-        if self.merged:
-            [self.unmerge() for _ in x]
-        return self.lin(x)
-    """)
-    assert in_the_caller == in_a_comprehension == {(3, "FG303")}
-    assert in_the_callee == {(4, "FG303")}
-    assert in_a_loop == {(3, "FG303")}
+@pytest.mark.parametrize("callee, caller, expected", [
+    (WARNS_FIRST, forward_calling("self.reset()", "self.unmerge()") + "\ndef reset(self):\n    pass\n",
+     {(3, "FG303")}),  # a call in the caller
+    (CHANGES_FIRST, forward_calling("self.unmerge()"), {(4, "FG303")}),  # a store in the callee
+    (WARNS_FIRST, forward_calling("for _ in range(2):", "    self.unmerge()"), {(3, "FG303")}),  # a loop
+    (WARNS_FIRST, forward_calling("[self.unmerge() for _ in x]"), {(3, "FG303")}),  # a comprehension
+], ids=["call-in-caller", "store-in-callee", "loop", "comprehension"])
+def test_anything_that_may_change_self_in_between_keeps_the_finding(callee, caller, expected):
+    assert lines(callee + caller) == expected
 
 
 def test_a_method_compiled_on_its_own_keeps_the_finding():

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.callers import bind_arguments
+from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.regions import FunctionInfo
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -32,28 +35,17 @@ def atoms(test: ast.expr, holds: bool) -> list[tuple[ast.expr, bool]]:
     return [(test, holds)]
 
 
-def _literal_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> dict[str, object]:
+def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
-    in place); nothing after a ``*args``/``**kwargs`` argument."""
-    args = node.args
-    positional = args.posonlyargs + args.args
-    defaults = dict(zip([a.arg for a in positional][len(positional) - len(args.defaults):], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    if positional and positional[0].arg == "self":
-        explicit = call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "self"
-        if not isinstance(call.func, ast.Attribute) or explicit:  # `Base.merge(self, ...)`: not worth binding
-            return {}
-        positional = positional[1:]
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return {}
-    given: dict[str, ast.expr] = dict(zip((a.arg for a in positional), call.args))
-    given.update((k.arg, k.value) for k in call.keywords)
-    out = {}
-    for name in [a.arg for a in positional] + [a.arg for a in args.kwonlyargs]:
-        value = given.get(name, defaults.get(name))
-        if isinstance(value, ast.Constant):
-            out[name] = value.value
-    return out
+    in place)."""
+    node = function.node
+    first = (node.args.posonlyargs + node.args.args)[:1]
+    if first and first[0].arg == "self" and (not isinstance(call.func, ast.Attribute) or any(
+            isinstance(a, ast.Name) and a.id == "self" for a in call.args[:1])):
+        return {}  # `helper(...)` or `Base.merge(self, ...)`: not bound the way `self.merge(...)` is
+    method = function.cls is not None or bool(first and first[0].arg == "self")
+    passed = bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value)
+    return {name: value.value for name, value in passed.items() if isinstance(value, ast.Constant)}
 
 
 def _on_self(test: ast.expr) -> bool:
@@ -67,13 +59,10 @@ def _may_change_self(node: ast.AST) -> bool:
                                           and isinstance(node.ctx, (ast.Store, ast.Del)))
 
 
-def _parents(fn: ast.AST) -> dict[int, ast.AST]:
-    return {id(child): node for node in ast.walk(fn) for child in ast.iter_child_nodes(node)}
-
-
 class CallGuards:
-    """Which findings sit under a test on ``self`` that every compiled call of their method decides
-    the other way. Built from the walks of one analysis (its calls are every compiled call)."""
+    """Which findings sit under a test (on ``self``, or on a flag) that every compiled call of their
+    function decides the other way. Built from the walks of one analysis (its calls are every
+    compiled call)."""
 
     def __init__(self, walks, entries: list[FunctionInfo]) -> None:
         self._into: dict[int, list[tuple[FunctionInfo, ast.Call]]] = {}
@@ -83,7 +72,6 @@ class CallGuards:
         self._entries = {id(e) for e in entries}
         self._held: dict[int, frozenset[Atom]] = {}
         self._literals: dict[int, dict[str, object]] = {}
-        self._parents: dict[int, dict[int, ast.AST]] = {}
 
     def unreachable(self, conditions, function: FunctionInfo) -> bool:
         """Whether a finding under ``conditions`` in ``function`` cannot run in compiled code."""
@@ -119,18 +107,12 @@ class CallGuards:
             found: dict[str, object] | None = None
             calls = self._into.get(id(function), []) if not node.decorator_list else []
             for _, call in calls:
-                passed = _literal_arguments(node, call)
+                passed = _literal_arguments(function, call)
                 found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
                                                       and type(passed[k]) is type(v)}
-            stored = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)} \
-                if found else set()
-            self._literals[id(function)] = {k: v for k, v in (found or {}).items() if k not in stored}
+            rebound = local_bindings(node) if found else {}  # names the body binds
+            self._literals[id(function)] = {k: v for k, v in (found or {}).items() if k not in rebound}
         return self._literals[id(function)]
-
-    def _parents_of(self, fn: ast.AST) -> dict[int, ast.AST]:
-        if id(fn) not in self._parents:
-            self._parents[id(fn)] = _parents(fn)
-        return self._parents[id(fn)]
 
     def _held_at_entry(self, function: FunctionInfo) -> frozenset[Atom]:
         """The tests on ``self`` every compiled call of ``function`` is made under: those around the
@@ -162,17 +144,17 @@ class CallGuards:
         if not (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
                 and func.value.id == "self") or any(isinstance(n, ast.Call) for n in ast.walk(call) if n is not call):
             return None
-        parents = self._parents_of(caller)
+        parents = function_parents(caller)
         out: set[Atom] = set()
-        child = parents.get(id(call))
+        child = parents.get(call)
         while child is not None and not isinstance(child, ast.stmt):
             if isinstance(child, _LOOPS + _SCOPES):  # a comprehension or lambda may call it more than once
                 return None
-            child = parents.get(id(child))
+            child = parents.get(child)
         if child is None or any(isinstance(n, ast.Call) and n is not call for n in ast.walk(child)):
             return None
         while child is not caller:
-            owner = parents.get(id(child))
+            owner = parents.get(child)
             if owner is None or isinstance(owner, _LOOPS) or (isinstance(owner, _SCOPES) and owner is not caller):
                 break
             block = next((b for b in (getattr(owner, f, None) for f in ("body", "orelse", "finalbody", "handlers"))
@@ -194,14 +176,14 @@ class CallGuards:
 
     def _early(self, fn: ast.AST, test: ast.expr) -> bool:
         """Whether ``test`` runs before anything in ``fn`` that may change ``self`` (and not in a loop)."""
-        parents = self._parents_of(fn)
-        node = parents.get(id(test))
+        parents = function_parents(fn)
+        node = parents.get(test)
         ancestors = set()
         while node is not None and node is not fn:
             if isinstance(node, _LOOPS + _SCOPES):
                 return False
             ancestors.add(id(node))
-            node = parents.get(id(node))
+            node = parents.get(node)
         if node is None:
             return False
         at = (test.lineno, test.col_offset)

@@ -56,10 +56,12 @@ def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> 
 
 
 def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool, call: ast.Call,
-                   evaluate: Callable[[ast.expr], Passed]) -> dict[str, Passed]:
+                   evaluate: Callable[[ast.expr], Passed], default: Callable[[ast.expr], Passed] | None = None
+                   ) -> dict[str, Passed]:
     """What `call` passes to each parameter of `node` (a method is called bound: `self.m(x)`,
-    `module(x)`). A parameter the call leaves out takes its default's fact; after a `*args` or
-    `**kwargs` argument, unmatched parameters are unknown."""
+    `module(x)`). A parameter the call leaves out takes ``default(its default)`` (its default's
+    fact unless told); after a `*args` or `**kwargs` argument, unmatched parameters are unknown."""
+    default = default or _default_fact
     args = node.args
     positional = args.posonlyargs + args.args
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -79,9 +81,9 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
         elif keyword.arg in named:
             passed[keyword.arg] = evaluate(keyword.value)
     every = [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
-    for param, default in every:
+    for param, value in every:
         if param.arg not in passed:
-            passed[param.arg] = UNKNOWN if spread or default is None else _default_fact(default)
+            passed[param.arg] = UNKNOWN if spread or value is None else default(value)
     return passed
 
 

@@ -171,7 +171,8 @@ TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter
                              "torch.nn.parameter.Buffer"))
 
 
-# NumPy functions whose result is a Python value Dynamo knows while tracing (predicates, shapes, dtypes).
+# NumPy functions whose result is no array (predicates, shapes, dtypes, context managers): not a traced value
+# (some of them break on a traced array themselves, e.g. `np.ndim(arr)`; no rule says so yet).
 NUMPY_VALUE_FUNCS = frozenset(("isscalar", "ndim", "shape", "size",
                                "issubdtype", "dtype", "finfo", "iinfo", "result_type", "can_cast", "promote_types",
                                "errstate", "printoptions", "set_printoptions", "get_printoptions", "iscomplexobj",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from bisect import bisect_right
 
+from fullgraph.analysis.parents import child_parents
+
 STATEMENT_CODES = {"FG101": ast.If, "FG102": ast.While, "FG104": ast.Assert, "FG107": ast.If}
 EXPRESSION_CODES = {"FG103": ast.IfExp, "FG201": ast.Call, "FG204": ast.Call, "FG301": ast.Call,
                     "FG302": ast.Call, "FG303": ast.Call, "FG105": (ast.BoolOp, ast.UnaryOp, ast.Call)}
@@ -132,14 +134,7 @@ def per_tree(compute):
     return cached
 
 
-@per_tree
-def parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    """Child → parent map."""
-    out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            out[child] = node
-    return out
+parents = per_tree(child_parents)
 
 
 def enclosing_function(tree: ast.AST, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from fullgraph.analysis.call_guards import atoms
 from fullgraph.rules.common import snippet
 
 FLOAT_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32",
@@ -30,11 +31,7 @@ class Condition:
 def conditions(test: ast.expr, holds: bool) -> list[Condition]:
     """What `test` evaluating to `holds` says (an `and` that holds: each part; an `or` that
     does not hold: each part negated)."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return conditions(test.operand, not holds)
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) == holds:
-        return [c for v in test.values for c in conditions(v, holds)]
-    return [_one(test, holds)]
+    return [_one(part, part_holds) for part, part_holds in atoms(test, holds)]
 
 
 def _one(test: ast.expr, holds: bool) -> Condition:

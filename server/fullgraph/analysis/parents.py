@@ -1,0 +1,21 @@
+"""Child → parent maps of syntax trees."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.per_node import per_node
+
+
+def child_parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    """Child → parent map."""
+    out: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            out[child] = node
+    return out
+
+
+# One map per function node: the language server's parse cache keeps the nodes of functions the
+# user did not edit, so their maps survive keystrokes.
+function_parents = per_node(child_parents)
