@@ -151,3 +151,15 @@ def test_fix_mode_counts_a_rerun_that_timed_out_apart(capsys):
               "site_outcomes": {}, "sites": [], "decline_reasons": {}}
     fixmode.print_report("pkg", {"default": result})
     assert "| 1 (1 timed out) |" in capsys.readouterr().out
+
+
+def test_builders_turn_on_options_that_default_to_off():
+    sys.path.insert(0, str(BENCH))
+    try:
+        builders = importlib.import_module("builders")
+    finally:
+        sys.path.remove(str(BENCH))
+    params = [("causal", False), ("dropout", 0.0), ("scale", 1.0), ("steps", 0), ("name", None), ("on", True)]
+    spelled = builders.off_options(params)
+    assert spelled == ["causal", f"dropout={builders.RATE}"]
+    assert [builders.turned_on(o) for o in spelled] == [("causal", True), ("dropout", builders.RATE)]

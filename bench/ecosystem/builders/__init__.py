@@ -18,6 +18,28 @@ class Case:
     reset: object = None
 
 
+RATE = 0.1  # what a rate or weight option that defaults to 0.0 is set to, to turn it on
+
+
+def off_options(params) -> list[str]:
+    """The options of ``params`` ((name, default) pairs) that default to off, spelled as model-name
+    suffixes: ``name`` for a boolean that defaults to False (turned on: True), ``name=0.1`` for a
+    float that defaults to 0.0 (a dropout rate, a loss weight: turned on: ``RATE``)."""
+    out = []
+    for name, default in params:
+        if default is False:
+            out.append(name)
+        elif type(default) is float and default == 0.0:
+            out.append(f"{name}={RATE}")
+    return out
+
+
+def turned_on(option: str) -> tuple[str, object]:
+    """The keyword argument an ``off_options`` spelling stands for."""
+    name, _, value = option.partition("=")
+    return (name, float(value)) if value else (name, True)
+
+
 def half_inputs(value):
     """Floating tensors (nested in tuples/lists/dicts) cast to float16."""
     import torch

@@ -1,7 +1,8 @@
 """peft: every adapter method the package exports a config for (LoRA and its variants, IA3,
 prompt and prefix tuning, OFT/BOFT, VeRA, ...), on a tiny Llama causal LM built from its config
-(width 32, 2 layers, 4 heads, 64 tokens), once with the method's defaults and once per boolean
-option of its config that defaults to off, turned on (``inference_mode`` and ``fan_in_fan_out``
+(width 32, 2 layers, 4 heads, 64 tokens), once with the method's defaults and once per option of
+its config that defaults to off, turned on (a boolean that defaults to False set True, a rate that
+defaults to 0.0 set to 0.1) (``inference_mode`` and ``fan_in_fan_out``
 left out: they freeze the adapter, or apply to GPT-2-style layers only). Adapters target the
 attention's ``q_proj`` and ``v_proj`` (the methods that target modules), rank 4, 4 virtual tokens;
 a method or option that needs other settings fails with a build error and is not counted.
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from builders import Case
+from builders import Case, off_options, turned_on
 
 MODULE = "peft"
 SEQ, VOCAB = 16, 64
@@ -40,7 +41,7 @@ def configs() -> dict:
 
 
 def options(cls) -> list[str]:
-    return [f.name for f in dataclasses.fields(cls) if f.default is False and f.name not in SKIPPED_OPTIONS]
+    return off_options((f.name, f.default) for f in dataclasses.fields(cls) if f.name not in SKIPPED_OPTIONS)
 
 
 def models() -> list[str]:
@@ -68,7 +69,7 @@ def build(model: str, variant: str) -> Case:
     fields = {f.name for f in dataclasses.fields(cls)}
     kwargs = {k: v for k, v in SIZES.items() if k in fields}
     if option:
-        kwargs[option] = True
+        kwargs.update([turned_on(option)])
     net = get_peft_model(base_model(), cls(**kwargs))
     net.train(variant == "train")
     ids = torch.randint(0, VOCAB, (2, SEQ))

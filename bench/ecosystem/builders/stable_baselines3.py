@@ -1,7 +1,8 @@
 """stable-baselines3: the policy of every algorithm (PPO's actor-critic, DQN, SAC, TD3), each of
 its policy classes (MLP, CNN, multi-input), on every action space the algorithm supports
-(discrete, continuous box, multi-discrete, multi-binary), once with defaults and once per boolean
-constructor option that defaults to off, turned on (gSDE, squashed outputs, separate feature
+(discrete, continuous box, multi-discrete, multi-binary), once with defaults and once per
+constructor option that defaults to off, turned on (a boolean that defaults to False set True, a
+float that defaults to 0.0 set to 0.1: gSDE, squashed outputs, separate feature
 extractors, ...). A combination the package rejects fails with a build error and is not counted.
 
 Observations, batch 2: a 6-vector; 3-channel 40x40 uint8 images (CNN); a dict of both
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case
+from builders import Case, off_options, turned_on
 
 MODULE = "stable_baselines3"
 ALGORITHMS = {"ppo": ("discrete", "box", "multidiscrete", "multibinary"), "dqn": ("discrete",),
@@ -34,7 +35,7 @@ def policy(algo: str, alias: str):
 
 
 def switches(cls) -> list[str]:
-    return [n for n, p in inspect.signature(cls.__init__).parameters.items() if p.default is False]
+    return off_options((n, p.default) for n, p in inspect.signature(cls.__init__).parameters.items())
 
 
 def models() -> list[str]:
@@ -75,7 +76,7 @@ def build(model: str, variant: str) -> Case:
     name, _, option = model.partition("+")
     algo, alias, action = name.split(".")
     obs_space, action_space = spaces(OBSERVATIONS[alias], action)
-    kwargs = {option: True} if option else {}
+    kwargs = dict([turned_on(option)]) if option else {}
     net = policy(algo, alias)(obs_space, action_space, lambda _: 1e-3, **kwargs)
     net.train(variant == "train")
     return Case(net, (sample(OBSERVATIONS[alias]),), {}, train=variant == "train")

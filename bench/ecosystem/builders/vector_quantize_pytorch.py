@@ -1,6 +1,7 @@
 """vector-quantize-pytorch: every quantizer module the package exports (one name per class; those
-that need other modules given to them are left out), with its defaults and then once per boolean
-option that defaults to off, turned on (k-means init, cosine similarity, EMA variants, codebook
+that need other modules given to them are left out), with its defaults and then once per option
+that defaults to off, turned on (a boolean that defaults to False set True, a float that defaults to
+0.0, such as a dropout rate or a loss weight, set to 0.1: k-means init, cosine similarity, EMA variants, codebook
 losses...: the training-time machinery a VQ-VAE compiles).
 
 Required sizes are given by name (width 32, 64 codes, FSQ levels 8-5-5, 2 quantizers, 2 scales);
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case, construct, first_accepted, module_classes, sized
+from builders import Case, construct, first_accepted, module_classes, off_options, sized, turned_on
 
 MODULE = "vector_quantize_pytorch"
 SIZES = {"dim": 32, "codebook_size": 64, "levels": [8, 5, 5], "num_quantizers": 2, "scales": (1, 2),
@@ -37,8 +38,8 @@ def classes() -> dict:
 
 
 def options(cls) -> list[str]:
-    """The constructor's boolean options that default to off."""
-    return [p.name for p in inspect.signature(cls.__init__).parameters.values() if p.default is False]
+    """The constructor's options that default to off (``off_options`` spellings)."""
+    return off_options((p.name, p.default) for p in inspect.signature(cls.__init__).parameters.values())
 
 
 def models() -> list[str]:
@@ -61,7 +62,7 @@ def build(model: str, variant: str) -> Case:
     cls = classes()[name]
     kwargs = sized(cls, SIZES)
     if option:
-        kwargs[option] = True
+        kwargs.update([turned_on(option)])
     module, _ = construct(cls, kwargs, SIZES)
     width = kwargs.get("dim") or len(kwargs.get("levels") or ()) or SIZES["dim"]
     return first_accepted(module, candidates(width), model, variant == "train")

@@ -1,7 +1,8 @@
 """x-transformers: a small decoder-only language model (``TransformerWrapper`` over a ``Decoder``,
-width 32, 2 layers, 2 heads, 64 tokens) once with its defaults and once per boolean option that
-defaults to off, turned on: every such option of the wrapper, of ``AttentionLayers``, and of
-``Attention`` and ``FeedForward`` (passed as ``attn_<name>`` / ``ff_<name>``); plus an encoder and
+width 32, 2 layers, 2 heads, 64 tokens) once with its defaults and once per option that
+defaults to off, turned on (a boolean that defaults to False set True, a rate that defaults to 0.0
+set to 0.1): every such option of the wrapper, of ``AttentionLayers``, and of ``Attention`` and
+``FeedForward`` (passed as ``attn_<name>`` / ``ff_<name>``); plus an encoder and
 an encoder-decoder (``XTransformer``). An option that needs other settings fails with a build
 error. Input: token ids (2, 16) (and a source of 16 tokens for the encoder-decoder).
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import inspect
 
-from builders import Case
+from builders import Case, off_options, turned_on
 
 MODULE = "x_transformers"
 DIM, DEPTH, HEADS, TOKENS, SEQ = 32, 2, 2, 64, 16
@@ -25,8 +26,13 @@ def version() -> str:
 
 
 def switches(fn) -> list[str]:
-    """Keyword parameters of ``fn`` whose default is ``False``."""
-    return [n for n, p in inspect.signature(fn).parameters.items() if p.default is False]
+    """Keyword parameters of ``fn`` that default to off (``off_options`` spellings)."""
+    return off_options((n, p.default) for n, p in inspect.signature(fn).parameters.items())
+
+
+def keywords(option: str, prefix: str = "") -> dict:
+    name, value = turned_on(option)
+    return {prefix + name: value}
 
 
 def options() -> dict[str, tuple[str, dict]]:
@@ -34,10 +40,10 @@ def options() -> dict[str, tuple[str, dict]]:
     from x_transformers.x_transformers import Attention, AttentionLayers, FeedForward, TransformerWrapper
 
     out: dict[str, tuple[str, dict]] = {"decoder": ("layers", {})}
-    out.update({f"wrapper.{n}": ("wrapper", {n: True}) for n in switches(TransformerWrapper.__init__)})
-    out.update({f"layers.{n}": ("layers", {n: True}) for n in switches(AttentionLayers.__init__)})
-    out.update({f"attn.{n}": ("layers", {f"attn_{n}": True}) for n in switches(Attention.__init__)})
-    out.update({f"ff.{n}": ("layers", {f"ff_{n}": True}) for n in switches(FeedForward.__init__)})
+    out.update({f"wrapper.{n}": ("wrapper", keywords(n)) for n in switches(TransformerWrapper.__init__)})
+    out.update({f"layers.{n}": ("layers", keywords(n)) for n in switches(AttentionLayers.__init__)})
+    out.update({f"attn.{n}": ("layers", keywords(n, "attn_")) for n in switches(Attention.__init__)})
+    out.update({f"ff.{n}": ("layers", keywords(n, "ff_")) for n in switches(FeedForward.__init__)})
     return out
 
 
