@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import per_tree
 from fullgraph.text import Text, has_line_break
 
@@ -186,13 +187,17 @@ class Lowering:
 
 @per_tree
 def buffer_names(tree: ast.AST) -> set[str]:
-    """Names registered with ``register_buffer("name", ...)`` anywhere in the module."""
+    """Buffer names anywhere in the module: ``register_buffer("name", ...)`` and
+    ``self.name = nn.Buffer(...)`` (torch 2.5's spelling, which registers it the same way)."""
     names = set()
     for node in ast.walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "register_buffer" and node.args
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
             names.add(node.args[0].value)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and (dotted(node.value.func) or "").rpartition(".")[2] == "Buffer":
+            names |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
     return names
 
 

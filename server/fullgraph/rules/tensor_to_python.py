@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.bindings import local_bindings
-from fullgraph.analysis.facts import TENSORISH, string_literal
+from fullgraph.analysis.facts import NUMPY, TENSORISH, string_literal
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
@@ -121,13 +121,29 @@ SIZE_CALLS = {"torch.arange": None, "torch.zeros": None, "torch.ones": None, "to
 SIZE_METHODS = frozenset(("new_zeros", "new_ones", "new_empty", "new_full", "view", "reshape", "expand"))
 
 
+def _what(node: ast.expr, w) -> str:
+    """How a message names the value read into Python: NumPy code is traced as tensors too."""
+    return "a NumPy value (traced as a tensor)" if w.kind(node) == NUMPY else "a tensor"
+
+
+def _host_draw(node: ast.expr, w) -> bool:
+    """Whether ``node`` is a NumPy random draw (`np.random.rand(1)`, indexed or not): an array made on
+    the host, not a tensor; the draw itself is what breaks (FG306)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return isinstance(node, ast.Call) and (w.resolve(node.func) or "").startswith("numpy.random.")
+
+
 def check_call(node: ast.Call, w) -> None:
     func = node.func
+    if method_call(node, "item", "tolist") and _host_draw(func.value, w):
+        return
     if method_call(node, "item") and not node.args and not node.keywords:
-        w.report("FG201", node, f"`{snippet(node)}` converts a tensor to a Python number",
+        w.report("FG201", node, f"`{snippet(node)}` converts {_what(func.value, w)} to a Python number",
                  confidence(w, func.value))
     elif method_call(node, "tolist") and not node.args:
-        w.report("FG202", node, f"`{snippet(node)}` converts a tensor to Python lists", confidence(w, func.value))
+        w.report("FG202", node, f"`{snippet(node)}` converts {_what(func.value, w)} to Python lists",
+                 confidence(w, func.value))
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
