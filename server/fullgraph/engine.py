@@ -24,6 +24,7 @@ from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
 from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
@@ -32,7 +33,9 @@ from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
 CHECKS = checks()
 # Codes whose fixes turn values into tensor code: their findings carry what is known a tensor.
-TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor"))
+# Codes whose findings carry what is known a tensor: the tensor rewrites', and print's (the print operator's values).
+TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor")) \
+    | {"FG301"}
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
 FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
@@ -449,7 +452,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
-              **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {})},
+              **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
+              **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {})},
     )
     if rule.fix_kind:
         def declined():

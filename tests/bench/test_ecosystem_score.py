@@ -11,6 +11,15 @@ import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "ecosystem"
 
+def bench_module(name: str):
+    """A module of bench/ecosystem, imported with that folder on sys.path only meanwhile."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(BENCH))
+
+
 MODEL = '''\
 import torch
 from torch import nn
@@ -61,12 +70,7 @@ def run(model: str, variant: str, breaks: list[dict], reached: str = "", untrace
 @pytest.fixture(scope="module")
 def scored(tmp_path_factory):
     """Score the tiny package once: (printed report, json results)."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        score = importlib.import_module("score")
-        truth_mod = importlib.import_module("truth")
-    finally:
-        sys.path.remove(str(BENCH))
+    score, truth_mod = bench_module("score"), bench_module("truth")
     tmp = tmp_path_factory.mktemp("eco")
     (tmp / "src" / "tinypkg").mkdir(parents=True)
     (tmp / "src" / "tinypkg" / "__init__.py").write_text("")
@@ -117,22 +121,14 @@ def test_printed_table_carries_the_same_figures(scored):
 
 
 def test_line_ranges_round_trip():
-    sys.path.insert(0, str(BENCH))
-    try:
-        truth_mod = importlib.import_module("truth")
-    finally:
-        sys.path.remove(str(BENCH))
+    truth_mod = bench_module("truth")
     lines = {1, 2, 3, 7, 9, 10}
     assert truth_mod.encode_lines(lines) == "1-3,7,9-10"
     assert truth_mod.decode_lines("1-3,7,9-10") == lines
 
 
 def test_fix_mode_maps_fixed_lines_back_to_the_original():
-    sys.path.insert(0, str(BENCH))
-    try:
-        fixmode = importlib.import_module("fixmode")
-    finally:
-        sys.path.remove(str(BENCH))
+    fixmode = bench_module("fixmode")
     before = "a\nif t:\n    y = 1\nelse:\n    y = 2\nb\n"
     after = "a\ny = torch.where(t, 1, 2)\nb\n"
     # the rewritten statement maps to the start of what it replaced, unchanged lines to themselves
@@ -140,11 +136,7 @@ def test_fix_mode_maps_fixed_lines_back_to_the_original():
 
 
 def test_fix_mode_counts_a_rerun_that_timed_out_apart(capsys):
-    sys.path.insert(0, str(BENCH))
-    try:
-        fixmode = importlib.import_module("fixmode")
-    finally:
-        sys.path.remove(str(BENCH))
+    fixmode = bench_module("fixmode")
     run = {"model": "m", "variant": "train", "status_before": "ok", "status_after": "timeout", "graphs": [3, None],
            "sites": [1, 0], "identical": {}, "error_after": "timeout (exit -9): "}
     result = {"runs": [run], "not_idempotent": [], "import_errors": [], "site_files": 1, "changed_files": ["a.py"],
@@ -154,11 +146,7 @@ def test_fix_mode_counts_a_rerun_that_timed_out_apart(capsys):
 
 
 def test_builders_turn_on_options_that_default_to_off():
-    sys.path.insert(0, str(BENCH))
-    try:
-        builders = importlib.import_module("builders")
-    finally:
-        sys.path.remove(str(BENCH))
+    builders = bench_module("builders")
     params = [("causal", False), ("dropout", 0.0), ("scale", 1.0), ("steps", 0), ("name", None), ("on", True)]
     spelled = builders.off_options(params)
     assert spelled == ["causal", f"dropout={builders.RATE}"]

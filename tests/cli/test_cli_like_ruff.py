@@ -145,7 +145,8 @@ def test_fix_lists_what_it_could_not_fix_and_exits_like_ruff(project):
     assert done.stdout.splitlines() == [
         "pkg/model.py:8:9: FG301 `print(x.shape)` prints from compiled code (not fixed: deferring it to the end of "
         "`M.forward` joins the graphs around it, but Dynamo still breaks at the replayed call, so fix-all leaves it "
-        "to you (a quick fix, or `fullgraph fix --unsafe-fixes`))",
+        "to you (a quick fix, or `fullgraph fix --unsafe-fixes`); torch's print operator cannot take it: `x.shape` "
+        "is a `torch.Size`, which the operator would print as a tuple)",
         "pkg/model.py:9:13: FG451 `x.nonzero()` has a data-dependent output shape "
         "(not fixed: the rule has no automatic fix)",
         "fullgraph fix: fixed 1 finding in 1 file; 2 findings left.",

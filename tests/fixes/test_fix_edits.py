@@ -144,7 +144,8 @@ DEFER = textwrap.dedent('''\
 
 
 def test_defer_offers_the_logger_config_alternative_once_and_no_print_reordering():
-    assert fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27)) == []  # a logging call follows: no deferral
+    # a logging call follows: no deferral, but the print operator prints in place
+    assert [f.kind for f in fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27))] == ["print-op"]
     log_fixes = fixes_for(DEFER, finding(DEFER, "FG302", 11, 8, 11, 37))
     assert [f.preferred for f in log_fixes] == [False, False]  # deferral and config line: never applied by fix-all
     with_logger = apply_edits(DEFER, log_fixes[1].edits)

@@ -669,7 +669,9 @@ def _premise(node: ast.AST) -> list[ast.AST]:
         return [node.test]
     if isinstance(node, ast.Call):
         receiver = [node.func.value] if isinstance(node.func, ast.Attribute) else []
-        return [*receiver, *node.args]
+        formatted = [v.value for a in node.args if isinstance(a, ast.JoinedStr) for v in a.values
+                     if isinstance(v, ast.FormattedValue)]  # what an f-string argument formats
+        return [*receiver, *node.args, *formatted]
     return [node]
 
 

@@ -33,8 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_arguments(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
     parser.add_argument("--unsafe-fixes", action="store_true",
-                        help="also apply the unsafe fixes: deferrals of print/logging/warnings, which join the graphs "
-                             "around the call but leave Dynamo's break at the replayed call")
+                        help="also apply the unsafe fixes: torch's print operator for prints it can carry (tensors "
+                             "that require grad then print without `grad_fn=`), and deferrals of print/logging/"
+                             "warnings, which join the graphs around the call but leave Dynamo's break at the "
+                             "replayed call")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")

@@ -14,6 +14,7 @@ from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.names import taken_names
 from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
+from fullgraph.fixes.print_operator import print_operator_fix
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
 from fullgraph.text import to_lf
@@ -80,7 +81,8 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
         return []
     code = finding.code
     if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
-        return (defer_call(ctx, node, finding) if finding.fix else []) + config_alternative(ctx, node, finding)
+        in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" else []
+        return in_graph + (defer_call(ctx, node, finding) if finding.fix else []) + config_alternative(ctx, node, finding)
     if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:
         return []
     if code == "FG101" and isinstance(node, ast.If):

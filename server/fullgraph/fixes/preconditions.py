@@ -34,6 +34,7 @@ from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.rules.side_effects import LOG_METHODS
+from fullgraph.fixes.print_operator import blocked_reason
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
@@ -74,7 +75,8 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
         if finding.code == "FG107":
             return _guard_reason(tree, node, known)
         if finding.code in DEFER_CODES:
-            return defer_reason(tree, node, finding) or (None if chosen else replay_reason(finding))
+            reason = defer_reason(tree, node, finding) or (None if chosen else replay_reason(finding))
+            return blocked_reason(tree, node, finding, reason) if finding.code == "FG301" and not chosen else reason
         if finding.code in KEEP_TENSOR_CODES:
             return scalar_reason(tree, node, finding, known)
     except RecursionError:

@@ -17,9 +17,17 @@ _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after s
              "work, so no second graph follows; the deferral quick fix produces exactly this shape.")
 _DEFER_FIX = ("Emit the message outside the compiled call to remove the break. The quick fix defers the call "
               "to an epilogue at the end of the compiled entry, its tensor values captured where it stood: the "
-              "graphs around the call become one, but Dynamo still breaks at the replayed call (nothing inside "
-              "a compiled frame can print or log without a break), so `fullgraph fix` and fix-all never "
-              "apply it; choose it as a quick fix.")
+              "graphs around the call become one, but Dynamo still breaks at the replayed call (it breaks at "
+              "every logging, warnings or builtin print call it reaches), so fix-all applies it only with "
+              "`fullgraph fix --unsafe-fixes`; or choose it as a quick fix.")
+_PRINT_OPERATOR = ("When the project's torch has it, the first quick fix rewrites the call to "
+                   "`torch._higher_order_ops.print(format, *values)`, torch's print operator: Dynamo keeps it in "
+                   "the graph, so the break is gone, and it prints the same text eagerly and compiled (checked on "
+                   "torch 2.13, eager, aot_eager and inductor backends). It carries only tensors the engine knows, "
+                   "sizes read from them (`t.shape[0]`, `t.size(1)`, `len(t)`) and constants: a `torch.Size` (it "
+                   "would print as a tuple), other objects, a module attribute (it may be a parameter), `end=` and "
+                   "`file=` are declined, with the reason. It is an unsafe fix: compiled under autograd, the "
+                   "tensors it prints lose their `grad_fn=` tag. Otherwise: ")
 
 RULES = [
     Rule(
@@ -27,13 +35,13 @@ RULES = [
         what="Flags `print()` calls in compiled regions." + _EPILOGUE,
         why="`print` is a Python builtin with side effects that Dynamo does not trace; it breaks the "
             "graph (GB0059).",
-        example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.shape)\n    return y.relu()",
-        fixed_example="def forward(self, x):\n    y = self.proj(x)\n    out = y.relu()\n"
-                      "    print(\"y\", y.shape)  # deferred: runs after the traced code\n    return out",
-        fix_text=_DEFER_FIX + " Adding `print` to `torch._dynamo.config.reorderable_logging_functions` is not "
-                 "offered: it applies to every compiled function, and in torch 2.13 a reordered call in a "
+        example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.norm())\n    return y.relu()",
+        fixed_example="def forward(self, x):\n    y = self.proj(x)\n    torch._higher_order_ops.print(\"y {!s}\", y.norm())\n"
+                      "    return y.relu()",
+        fix_text=_PRINT_OPERATOR + _DEFER_FIX + " Adding `print` to "
+                 "`torch._dynamo.config.reorderable_logging_functions` is not offered: it applies to every compiled function, and in torch 2.13 a reordered call in a "
                  "function Dynamo inlines (a helper, a submodule's `forward`) is silently dropped.",
-        fix_kind="defer", fix_title="Defer print to the end of the function",
+        fix_kind="defer", fix_title="Print with torch's print operator, or defer to the end of the function",
     ),
     Rule(
         "FG302", "logging", "logging call in compiled code", ("GB0291",),

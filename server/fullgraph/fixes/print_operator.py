@@ -1,0 +1,172 @@
+"""FG301's break-free fix: `print(...)` becomes `torch._higher_order_ops.print(format, *values)`.
+
+Torch's print operator is a graph op: Dynamo keeps it in the graph and it prints
+`format.format(*values)` when the graph runs (eagerly too), in program order, mutations included
+(checked on torch 2.13 with the eager, aot_eager and inductor backends). It carries only leaf
+values unchanged: tensors, Python numbers, strings and None. A `torch.Size` comes out as a tuple,
+containers fail under inductor and other objects make Dynamo raise, so only tensors the engine
+knows, sizes read from them and constants qualify. It is an unsafe fix: under autograd a compiled
+graph's tensor prints without its `grad_fn=` tag, and a parameter named through a local variable
+may print without its `Parameter containing:` header.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from functools import lru_cache
+
+from fullgraph.fixes.context import FixContext
+from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.known import known_tensors
+from fullgraph.fixes.sites import local_parents
+
+OPERATOR = "_higher_order_ops.print"
+CONVERSIONS = {-1: "", 115: "!s", 114: "!r", 97: "!a"}
+CONSTANTS = (str, int, float, bool, type(None))
+SIZE_READS = ("dim", "numel")  # `t.dim()`, `t.numel()`: Python ints while Dynamo traces
+
+
+def available(project=None) -> bool:
+    """Whether the torch the project runs (the first `torch` package on its interpreter's path, else
+    on this process's) has the print operator; read from disk, never imported."""
+    bases = tuple(project.resolver.bases) if project is not None else ()
+    return _has_operator((*bases, *sys.path))
+
+
+@lru_cache(maxsize=8)
+def _has_operator(bases: tuple[str, ...]) -> bool:
+    for base in bases:
+        if base and os.path.isfile(os.path.join(base, "torch", "__init__.py")):
+            return os.path.isfile(os.path.join(base, "torch", "_higher_order_ops", "print.py"))
+    return False
+
+
+def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.expr]] | str:
+    """The operator's format string and values for ``call`` (a `print(...)` in ``tree``), or why it
+    cannot carry it."""
+    if not isinstance(local_parents(tree, call).get(call), ast.Expr):
+        return "the call's result is used"
+    if any(k.arg != "sep" for k in call.keywords):
+        named = next(k.arg for k in call.keywords if k.arg != "sep")
+        return f"`print(..., {named}=...)`: the print operator writes one line to stdout, with the default ending"
+    sep = next((k.value for k in call.keywords), None)
+    if sep is not None and not (isinstance(sep, ast.Constant) and isinstance(sep.value, str)):
+        return "the separator is not a string literal"
+    pieces, values = [], []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            return "a starred argument's values are not known one by one"
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, CONSTANTS):
+            pieces.append(_escape(str(arg.value)))
+            continue
+        if isinstance(arg, ast.JoinedStr):
+            piece = _f_string(arg, known, values)
+            if piece.startswith("\0"):
+                return piece[1:]
+            pieces.append(piece)
+            continue
+        if not _carried(arg, known):
+            return _not_carried(arg)
+        pieces.append("{!s}")  # print() applies str(), which for a 0-d tensor differs from format()
+        values.append(arg)
+    return _escape(sep.value if sep is not None else " ").join(pieces), values
+
+
+def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None) -> str | None:
+    """Why fix-all leaves a `print` alone: the operator is unsafe, or it cannot take this call
+    (then why the deferral, ``deferral``, does not apply either)."""
+    if deferral is None:
+        return None
+    data = finding.data if isinstance(finding.data, dict) else {}
+    planned = plan(tree, call, known_tensors(finding)) if data.get("print_operator") else \
+        "the project's torch has no print operator"
+    if isinstance(planned, str):
+        return f"{deferral}; torch's print operator cannot take it: {planned}"
+    return (f"{deferral}; torch's print operator keeps it in the graph instead, but compiled under autograd the "
+            "tensors it prints lose their `grad_fn=` tag (an unsafe fix: a quick fix, or `fullgraph fix --unsafe-fixes`)")
+
+
+def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
+    """The rewrite, when the project's torch has the operator (``finding.data``) and every value qualifies."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    if not data.get("print_operator") or not (isinstance(call.func, ast.Name) and call.func.id == "print"):
+        return []
+    planned = plan(ctx.tree, call, known_tensors(finding))
+    if isinstance(planned, str):
+        return []
+    text, values = planned
+    args = ", ".join([_literal(text), *(ctx.text(v) for v in values)])
+    edit = ctx.expression_edit(call, f"{ctx.torch}.{OPERATOR}({args})")
+    return ctx.make_fix("Print with torch's print operator, inside the graph (unsafe: tensors that require "
+                        "grad print without `grad_fn=`)", edit, "print-op", preferred=False, unsafe=True)
+
+
+def _f_string(node: ast.JoinedStr, known: set[str], values: list[ast.expr]) -> str:
+    """The format-string text of an f-string, its values appended to ``values``; "\\0reason" when
+    a value or a nested format spec cannot be carried."""
+    out = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            out.append(_escape(str(part.value)))
+            continue
+        spec = ""
+        if part.format_spec is not None:
+            if not all(isinstance(p, ast.Constant) for p in part.format_spec.values):
+                return "\0a format spec computed at run time is not carried"
+            spec = ":" + "".join(str(p.value) for p in part.format_spec.values)
+        if not _carried(part.value, known):
+            return "\0" + _not_carried(part.value)
+        out.append("{" + CONVERSIONS.get(part.conversion, "") + spec + "}")
+        values.append(part.value)
+    return "".join(out)
+
+
+def _carried(node: ast.expr, known: set[str]) -> bool:
+    """A leaf value the operator passes unchanged: a constant, a tensor the engine knows (not a
+    module attribute, which may be a parameter), or a size read from such a tensor."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, CONSTANTS)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float)
+    if _tensor(node, known):
+        return True
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return _int(node.slice) and _tensor(node.value.value, known)
+    if isinstance(node, ast.Attribute) and node.attr == "ndim":
+        return _tensor(node.value, known)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords:
+        receiver, name = node.func.value, node.func.attr
+        sized = name == "size" and len(node.args) == 1 and _int(node.args[0])
+        return (sized or (name in SIZE_READS and not node.args)) and _tensor(receiver, known)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len":
+        return len(node.args) == 1 and not node.keywords and _tensor(node.args[0], known)
+    return False
+
+
+def _tensor(node: ast.expr, known: set[str]) -> bool:
+    return not isinstance(node, ast.Attribute) and ast.unparse(node) in known
+
+
+def _int(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _not_carried(node: ast.expr) -> str:
+    sized = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "size"
+    if (isinstance(node, ast.Attribute) and node.attr == "shape") or (sized and not node.args):
+        return f"`{ast.unparse(node)}` is a `torch.Size`, which the operator would print as a tuple"
+    if isinstance(node, ast.Attribute):
+        return f"`{ast.unparse(node)}` is an attribute, which may be a parameter (printed with its own header)"
+    return f"`{ast.unparse(node)}` is not known to be a tensor, a size or a constant (the values the operator carries)"
+
+
+def _literal(text: str) -> str:
+    """A string literal of ``text``, double-quoted when that needs no escape."""
+    quoted = repr(text)
+    return f'"{quoted[1:-1]}"' if quoted.startswith("'") and '"' not in text and "'" not in text else quoted
+
+
+def _escape(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")

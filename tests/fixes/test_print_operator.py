@@ -1,0 +1,110 @@
+"""FG301's print-operator fix: what it carries, what it declines, and the torch it needs."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from fullgraph.engine import analyze
+from fullgraph.fixes import apply_edits, fix_all, fixes_for
+from fullgraph.fixes.print_operator import _has_operator, available, plan
+
+HEADER = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, step: int = 0):\n"
+
+
+def module(body: str) -> str:
+    return HEADER + textwrap.indent(textwrap.dedent(body), " " * 8)
+
+
+def print_findings(source: str):
+    return [f for f in analyze(source) if f.code == "FG301"]
+
+
+@pytest.mark.parametrize("call, expected", [
+    ('print("y", y)', ("y {!s}", ["y"])),
+    ('print(y.sum(), y.shape[0], y.size(1), y.dim(), len(y), sep=", ")', ("{!s}, {!s}, {!s}, {!s}, {!s}", 5)),
+    ('print(f"{y.mean():.2f} {y!r} {{x}}", 3, -1.5, None)', ("{:.2f} {!r} {{x}} 3 {!s} None", 3)),
+    ('print("a{b}")', ("a{{b}}", [])),
+    ('print()', ("", [])),
+])
+def test_carried_values_become_the_format_and_its_arguments(call, expected):
+    source = module(f"y = x * 2\n{call}\nreturn y * 3\n")
+    [finding] = print_findings(source)
+    tree = ast.parse(source)
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print")
+    text, values = plan(tree, call, set(finding.data["tensors"]))
+    assert text == expected[0]
+    count = expected[1] if isinstance(expected[1], int) else len(expected[1])
+    assert len(values) == count
+
+
+@pytest.mark.parametrize("call, reason", [
+    ('print("shape", y.shape)', "`y.shape` is a `torch.Size`, which the operator would print as a tuple"),
+    ('print("step", step)', "`step` is not known to be a tensor"),
+    ('print("w", self.weight)', "`self.weight` is an attribute, which may be a parameter"),
+    ('print(y, end="")', "`print(..., end=...)`"),
+    ('print(y, file=None)', "`print(..., file=...)`"),
+    ('print(*[y])', "a starred argument"),
+    ('print(f"{y:{step}}")', "a format spec computed at run time"),
+    ('n = print(y)', "the call's result is used"),
+])
+def test_values_the_operator_would_change_are_declined_with_the_reason(call, reason):
+    source = module(f"y = x * 2\n{call}\nreturn y * 3\n")
+    [finding] = print_findings(source)
+    assert reason in finding.fix_blocked
+    assert "torch's print operator cannot take it" in finding.fix_blocked
+    assert not any(f.kind == "print-op" for f in fixes_for(source, finding))
+
+
+def test_the_fix_is_unsafe_first_choice_and_fix_all_applies_it_only_when_asked():
+    source = module('y = x * 2\nprint("y", y.sum())\nreturn y * 3\n')
+    [finding] = print_findings(source)
+    assert "lose their `grad_fn=` tag" in finding.fix_blocked
+    first = fixes_for(source, finding)[0]
+    assert first.kind == "print-op" and first.unsafe and not first.preferred
+    fixed = apply_edits(source, first.edits)
+    assert 'torch._higher_order_ops.print("y {!s}", y.sum())' in fixed
+    assert fix_all(source).applied == 0
+    assert fix_all(source, unsafe=True).source == fixed
+    assert not print_findings(fixed)
+
+
+def test_a_torch_without_the_operator_gets_no_fix(tmp_path, monkeypatch):
+    old, new = tmp_path / "old", tmp_path / "new"
+    for base in (old, new):
+        (base / "torch" / "_higher_order_ops").mkdir(parents=True)
+        (base / "torch" / "__init__.py").write_text("")
+    (new / "torch" / "_higher_order_ops" / "print.py").write_text("")
+    assert _has_operator((str(new), str(old))) and not _has_operator((str(old), str(new)))
+    assert not _has_operator((str(tmp_path),))
+
+    class Project:  # the project's interpreter comes before fullgraph's own
+        class resolver:
+            bases = (str(old),)
+
+    assert not available(Project())
+    monkeypatch.setattr("fullgraph.engine.print_operator_available", lambda project: False)
+    source = module('y = x * 2\nprint("y", y.sum())\nreturn y * 3\n')
+    [finding] = print_findings(source)
+    assert "the project's torch has no print operator" in finding.fix_blocked
+    assert not any(f.kind == "print-op" for f in fixes_for(source, finding))
+
+
+def test_compiled_with_aot_autograd_it_prints_the_same_text_in_one_graph(capsys):
+    torch = pytest.importorskip("torch")
+    source = module('y = x * 2\nprint("y", y.sum(), y.shape[0])\ny.add_(1)\nprint(f"{y.max()!r}")\nreturn y * 3\n')
+    fixed = fix_all(source, unsafe=True).source
+    assert fixed.count("_higher_order_ops.print(") == 2
+    spaces: dict = {}, {}
+    exec(compile(source, "original.py", "exec"), spaces[0])
+    exec(compile(fixed, "fixed.py", "exec"), spaces[1])
+    x = torch.arange(6.0).reshape(3, 2)
+    want = spaces[0]["M"]()(x)
+    printed = capsys.readouterr().out
+    torch._dynamo.reset()
+    with torch.no_grad():
+        got = torch.compile(spaces[1]["M"](), backend="aot_eager", fullgraph=True)(x)
+    assert torch.equal(got, want)
+    assert capsys.readouterr().out == printed == "y tensor(30.) 3\ntensor(11.)\n"
