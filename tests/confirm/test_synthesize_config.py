@@ -112,3 +112,11 @@ def test_a_head_size_the_default_leaves_none_is_filled():
     config = Config(hidden_size=4096, num_attention_heads=32, head_dim=None)
     assert shrunk(config)["head_dim"] == 8
     assert "head_dim" not in shrunk(Config(hidden_size=4096, num_attention_heads=32, head_dim=128))
+
+
+def test_a_part_width_named_like_hidden_size_shrinks_with_the_others():
+    """sam3's `fpn_hidden_size` (256) fed a 32-wide layer norm until `*_hidden_size` keys shrank too."""
+    config = Config(hidden_size=256, fpn_hidden_size=256, vision_hidden_size=24)
+    out = shrunk(config)
+    assert (out["hidden_size"], out["fpn_hidden_size"]) == (32, 32) and "vision_hidden_size" not in out
+    assert "fpn_hidden_size" not in shrunk(config, "keep")

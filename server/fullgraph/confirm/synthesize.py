@@ -38,6 +38,7 @@ TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_tok
 LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
 EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
 TOKEN_SUFFIXES = ("_token_id", "_token_index")
+WIDTH_SUFFIXES = ("_hidden_size",)  # a part's width (`fpn_hidden_size`): shrunk with the others it matches
 TRIALS = 6  # eager runs of input layouts per config before falling back
 KEPT_WIDTH = 4096  # the widest feed-forward a config may have to be tried with its default widths
 LARGE_IMAGE = 128  # the side of the larger images tried (once: memory grows with its square)
@@ -187,7 +188,7 @@ def shrunk(config, widths: str = "tiny") -> dict:
             if isinstance(values.get(k), int) and not isinstance(values[k], bool) and values[k] > to:
                 out[k] = to
 
-    lower(WIDTHS, WIDTH, width=True)
+    lower((*WIDTHS, *sorted(k for k in values if k.endswith(WIDTH_SUFFIXES) and k not in WIDTHS)), WIDTH, width=True)
     lower(FFNS, FFN, width=True)
     lower(LAYER_KEYS, LAYERS)
     layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
