@@ -151,3 +151,18 @@ def test_builders_turn_on_options_that_default_to_off():
     spelled = builders.off_options(params)
     assert spelled == ["causal", f"dropout={builders.RATE}"]
     assert [builders.turned_on(o) for o in spelled] == [("causal", True), ("dropout", builders.RATE)]
+
+
+def test_readme_table_rows_carry_both_runs_figures():
+    table = bench_module("readme_table")
+
+    def result(found, true, false):
+        return {"recall": {"sites": 4, "found": found, "model": {"sites": 3, "found": found - 1},
+                           "shared": {"sites": 1, "found": 1}}, "verdicts": {"true": true, "false": false, "unknown": 7}}
+
+    after = {"x_transformers": {"default": result(4, 3, 1)}, "newpkg": {"all": result(2, 2, 0)}}
+    before = {"x_transformers": {"default": result(2, 1, 1)}}
+    assert table.rows(after, before) == [
+        "| x-transformers | default | 4 (3 / 1) | 4 | 100.0% (50.0%) | 3/3 | 3 | 1 | 75.0% (50.0%) | 7 |",
+        "| newpkg | all | 4 (3 / 1) | 2 | 50.0% (n/a) | 1/3 | 2 | 0 | 100.0% (n/a) | 7 |",
+    ]

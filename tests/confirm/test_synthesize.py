@@ -48,6 +48,12 @@ def test_plain_module_built_from_defaults(client):
     assert [r["graphs"] for r in result["input_sets"]] == [1]
 
 
+def test_a_transposed_convolution_first_gets_channels_and_length(client):
+    result = confirm(client, PLAIN, "Upsampler")
+    assert result["synthesized"]["description"] == "inputs synthesized: latents (2, 4, 32)"
+    assert [r["graphs"] for r in result["input_sets"]] == [1]
+
+
 def test_nothing_to_synthesize_says_what_to_add(client):
     with pytest.raises(ConfirmError) as info:
         confirm(client, PLAIN, "NeedsArgs")

@@ -538,16 +538,16 @@ def plain(cls, torch) -> Synthesized:
 
 
 def first_layer_input(name: str, model, torch) -> Input | None:
-    """An input called ``name`` shaped for the model's first `Linear`, `Conv*d`, `Embedding` or RNN
-    layer (batch 2), or None when it has none."""
+    """An input called ``name`` shaped for the model's first `Linear`, `Conv*d` (transposed too),
+    `Embedding` or RNN layer (batch 2), or None when it has none."""
     nn = torch.nn
     for layer in model.modules():
         if layer is model:
             continue
         if isinstance(layer, nn.Linear):
             return Input(name, (BATCH, layer.in_features))
-        if isinstance(layer, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
-            spatial = {nn.Conv1d: (32,), nn.Conv2d: (32, 32), nn.Conv3d: (8, 8, 8)}[type(layer)]
+        if isinstance(layer, nn.modules.conv._ConvNd) and len(layer.kernel_size) in (1, 2, 3) and layer.in_channels:
+            spatial = {1: (32,), 2: (32, 32), 3: (8, 8, 8)}[len(layer.kernel_size)]
             return Input(name, (BATCH, layer.in_channels, *spatial))
         if isinstance(layer, nn.Embedding):
             return Input(name, (BATCH, SEQ), "ids", layer.num_embeddings)
