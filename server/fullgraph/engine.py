@@ -32,8 +32,8 @@ from fullgraph.suppression import suppressed
 from fullgraph.text import Text, code_point_col, split_lines, to_lf
 
 CHECKS = checks()
-# Codes whose fixes turn values into tensor code: their findings carry what is known a tensor.
-# Codes whose findings carry what is known a tensor: the tensor rewrites', and print's (the print operator's values).
+# Codes whose findings carry what is known a tensor: those whose fixes turn values into tensor code,
+# and print's (the values torch's print operator may carry).
 TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor")) \
     | {"FG301"}
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)

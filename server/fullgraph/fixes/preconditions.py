@@ -33,8 +33,8 @@ from fullgraph.fixes.known import (
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.module_purity import Purity
-from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.print_operator import blocked_reason
+from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries

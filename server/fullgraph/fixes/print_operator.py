@@ -81,7 +81,7 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
         return None
     data = finding.data if isinstance(finding.data, dict) else {}
     planned = plan(tree, call, known_tensors(finding)) if data.get("print_operator") else \
-        "the project's torch has no print operator"
+        "the project's torch has no print operator (or no torch was found on its interpreter's path)"
     if isinstance(planned, str):
         return f"{deferral}; torch's print operator cannot take it: {planned}"
     return (f"{deferral}; torch's print operator keeps it in the graph instead, but compiled under autograd the "

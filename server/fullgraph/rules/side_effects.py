@@ -39,8 +39,9 @@ RULES = [
         fixed_example="def forward(self, x):\n    y = self.proj(x)\n    torch._higher_order_ops.print(\"y {!s}\", y.norm())\n"
                       "    return y.relu()",
         fix_text=_PRINT_OPERATOR + _DEFER_FIX + " Adding `print` to "
-                 "`torch._dynamo.config.reorderable_logging_functions` is not offered: it applies to every compiled function, and in torch 2.13 a reordered call in a "
-                 "function Dynamo inlines (a helper, a submodule's `forward`) is silently dropped.",
+                 "`torch._dynamo.config.reorderable_logging_functions` is not offered: it applies to every "
+                 "compiled function, and in torch 2.13 a reordered call in a function Dynamo inlines (a helper, "
+                 "a submodule's `forward`) is silently dropped.",
         fix_kind="defer", fix_title="Print with torch's print operator, or defer to the end of the function",
     ),
     Rule(
