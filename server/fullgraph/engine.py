@@ -23,7 +23,7 @@ from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
-from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason, unsafe_fix
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
@@ -456,14 +456,19 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {})},
     )
     if rule.fix_kind:
+        def scope() -> ast.Module:
+            if id(visit.function) not in scopes:
+                scopes[id(visit.function)] = _fix_scope(visit.function, index)
+            return scopes[id(visit.function)]
+
         def declined():
-            scope = scopes.get(id(visit.function))
-            if scope is None:
-                scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            return decline_reason(scope, finding, calling_files(visit.function, index))
+            return decline_reason(scope(), finding, calling_files(visit.function, index))
         try:
             reason = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None else declined()
             finding = finding.with_(fix_blocked=reason)
+            if reason is not None and raw.code in DEFER_CODES and \
+                    unsafe_fix(scope(), finding, calling_files(visit.function, index)):
+                finding = finding.with_(data={**finding.data, "unsafe_fix": True})  # `fix --unsafe-fixes` applies one
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
             finding = finding.with_(fix_blocked="the check of this fix failed (an internal error), so it is not offered")

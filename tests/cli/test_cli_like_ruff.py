@@ -56,7 +56,7 @@ def test_exit_zero_and_summary_lines(project):
         "pkg/model.py:7:9: FG101 [*] `if` branches on tensor value `x.sum() > 0`",
         "pkg/model.py:9:9: FG301 `print(x.shape)` prints from compiled code",  # deferral: a quick fix to choose
         "pkg/model.py:10:13: FG451 `x.nonzero()` has a data-dependent output shape",
-        "Found 3 findings (1 fixable with `fullgraph fix`).",
+        "Found 3 findings (1 fixable with `fullgraph fix`, 1 more with `fullgraph fix --unsafe-fixes`).",
     ]
     assert fullgraph("check", "--exit-zero", "pkg", cwd=project).returncode == 0
     (project / "clean.py").write_text("x = 1\n")
@@ -69,7 +69,7 @@ def test_full_format_shows_the_source_and_the_fix(project):
     assert "pkg/model.py:7:9: FG101 [*] `if` branches on tensor value `x.sum() > 0`\n" in out
     assert "7 |         if x.sum() > 0:\n  |         ^^^^^^^^^^^^^^\n" in out
     assert "= help: Predicate with torch.where" in out
-    assert out.endswith("Found 3 findings (1 fixable with `fullgraph fix`).\n")
+    assert out.endswith("Found 3 findings (1 fixable with `fullgraph fix`, 1 more with `fullgraph fix --unsafe-fixes`).\n")
 
 
 def test_machine_formats(project):
@@ -164,3 +164,15 @@ def test_rule_by_name(project):
     by_name = fullgraph("rule", "tensor-condition-if", cwd=project)
     assert by_name.returncode == 0 and by_name.stdout == fullgraph("rule", "FG101", cwd=project).stdout
     assert fullgraph("rule", "no-such-rule", cwd=project).returncode == 2
+
+
+def test_summary_counts_the_fixes_only_unsafe_fixes_apply(tmp_path):
+    """As ruff says how many hidden fixes `--unsafe-fixes` enables: a print the print operator carries."""
+    model = tmp_path / "m.py"
+    model.write_text("import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x * 2\n"
+                     "    print('y', y.sum())\n    return y + 1\n")
+    done = fullgraph("check", "m.py", "--output-format", "concise", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout.endswith("Found 1 finding (1 fixable with `fullgraph fix --unsafe-fixes`).\n")
+    assert fullgraph("fix", "--unsafe-fixes", "m.py", cwd=tmp_path).returncode == 0
+    assert "_higher_order_ops.print(\"y {!s}\", y.sum())" in model.read_text()

@@ -134,11 +134,16 @@ def statistics(findings: list[Finding], as_json: bool) -> list[str]:
 
 
 def summary(findings: list[Finding], paint: Paint) -> str:
-    """The closing line: `Found N findings (M fixable with `fullgraph fix`).` or `All checks passed!`."""
+    """The closing line: `Found N findings (M fixable with `fullgraph fix`, K more with `fullgraph fix
+    --unsafe-fixes`).` or `All checks passed!`."""
     if not findings:
         return paint.good("All checks passed!")
     n_fixable = sum(1 for f in findings if fixable(f))
-    tail = f" ({n_fixable} fixable with `fullgraph fix`)" if n_fixable else ""
+    n_unsafe = sum(1 for f in findings if isinstance(f.data, dict) and f.data.get("unsafe_fix"))
+    parts = [f"{n_fixable} fixable with `fullgraph fix`"] if n_fixable else []
+    if n_unsafe:
+        parts.append(f"{n_unsafe} {'more' if n_fixable else 'fixable'} with `fullgraph fix --unsafe-fixes`")
+    tail = " (" + ", ".join(parts) + ")" if parts else ""
     return f"Found {counted(len(findings), 'finding')}{tail}."
 
 

@@ -33,7 +33,7 @@ from fullgraph.fixes.known import (
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.module_purity import Purity
-from fullgraph.fixes.print_operator import blocked_reason
+from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
@@ -82,6 +82,16 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
+
+
+def unsafe_fix(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> bool:
+    """Whether a fix the user may choose applies where fix-all declines: a deferral (its replay still
+    breaks) or, for a print, torch's print operator (unsafe under autograd)."""
+    node = finding_node(tree, finding)
+    if finding.code not in DEFER_CODES or not isinstance(node, ast.Call):
+        return False
+    return (finding.code == "FG301" and carries(tree, node, finding)) or \
+        decline_reason(tree, finding, called_from, chosen=True) is None
 
 
 def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> str | None:

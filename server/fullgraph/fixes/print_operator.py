@@ -74,6 +74,12 @@ def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.
     return _escape(sep.value if sep is not None else " ").join(pieces), values
 
 
+def carries(tree: ast.AST, call: ast.Call, finding) -> bool:
+    """Whether the operator can take ``call``: the project's torch has it and every value qualifies."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    return bool(data.get("print_operator")) and not isinstance(plan(tree, call, known_tensors(finding)), str)
+
+
 def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None) -> str | None:
     """Why fix-all leaves a `print` alone: the operator is unsafe, or it cannot take this call
     (then why the deferral, ``deferral``, does not apply either)."""
