@@ -461,14 +461,17 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
                 scopes[id(visit.function)] = _fix_scope(visit.function, index)
             return scopes[id(visit.function)]
 
-        def declined():
-            return decline_reason(scope(), finding, calling_files(visit.function, index))
+        def declined() -> tuple[str | None, bool]:
+            """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""
+            called = calling_files(visit.function, index)
+            reason = decline_reason(scope(), finding, called)
+            return reason, reason is not None and raw.code in DEFER_CODES and unsafe_fix(scope(), finding, called)
         try:
-            reason = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None else declined()
+            reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
+                else declined()
             finding = finding.with_(fix_blocked=reason)
-            if reason is not None and raw.code in DEFER_CODES and \
-                    unsafe_fix(scope(), finding, calling_files(visit.function, index)):
-                finding = finding.with_(data={**finding.data, "unsafe_fix": True})  # `fix --unsafe-fixes` applies one
+            if unsafe:  # shown in `check`'s closing count
+                finding = finding.with_(data={**finding.data, "unsafe_fix": True})
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
             finding = finding.with_(fix_blocked="the check of this fix failed (an internal error), so it is not offered")

@@ -271,13 +271,12 @@ def test_a_parameter_called_as_a_function_runs_the_function_it_defaults_to():
     assert flagged(rebound) == []  # rebound in the body: the default is not what runs
 
 
-def test_numpy_values_read_into_python_are_named_as_numpy_and_host_draws_are_left_to_fg306():
+def test_a_numpy_value_read_into_python_is_named_as_numpy():
+    """Dynamo traces NumPy code as tensor code, and `.item()` of a traced array breaks (probed)."""
     src = forward("x", """
         a = np.arange(4) * 2
-        if np.random.rand(1).item() < 0.5:
-            x = x + 1
-        return x + a.sum().item() + np.random.rand(2)[0].item()
+        return x + a.sum().item()
     """).replace("import torch\n", "import numpy as np\nimport torch\n", 1)
-    findings = analyze(src)
-    assert [(f.code, f.line) for f in findings] == [("FG306", 9), ("FG201", 11), ("FG306", 11)]
-    assert "converts a NumPy value (traced as a tensor) to a Python number" in findings[1].message
+    [finding] = analyze(src)
+    assert (finding.code, finding.line) == ("FG201", 9)
+    assert "converts a NumPy value (traced as a tensor) to a Python number" in finding.message

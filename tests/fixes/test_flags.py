@@ -33,8 +33,8 @@ def test_scalar_read_is_kept_as_a_tensor(body, expected):
 
 @pytest.mark.parametrize("body, reason", [
     # numpy: `.item()` of a non-tensor must stay (the facts do not say tensor)
-    ("eps = np.ones(1).item()\nif eps:\n    x = x * 2\nreturn x\n", "is NumPy code"),
-    ("assert np.ones(1).item() < 2\nreturn x\n", "is NumPy code"),
+    ("eps = np.random.rand(1).item()\nif eps:\n    x = x * 2\nreturn x\n", "is NumPy code"),
+    ("assert np.random.rand(1).item() < 2\nreturn x\n", "is NumPy code"),
     ("flag = mask.any().item()\nif flag:\n    x = self.proj(x)\nreturn x\n", "`flag` is tested by an `if` that can't be predicated"),
     ("flag = mask.any().item()\nif flag:\n    x = x * 2\nreturn x, flag\n", "used as a Python number"),
     ("assert x.max().item() <= 3, f'{x}'\nreturn x\n", "not a string literal"),

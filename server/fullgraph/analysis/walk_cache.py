@@ -64,7 +64,7 @@ class _Kept:
     statement: ast.stmt  # the top-level statement that holds it
     raws: list[Raw]
     calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
-    declined: dict = field(default_factory=dict)  # finding key -> decline reason
+    declined: dict = field(default_factory=dict)  # finding key -> its fix check (decline reason, ...)
 
 
 class WalkCache:
@@ -184,7 +184,7 @@ class WalkCache:
         self._kept[key] = _Kept(function.node, holder, raws, local)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
-        """`compute()` (why `finding`, made from `raw` of a kept walk, cannot be fixed), kept with the walk."""
+        """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk."""
         key = _key(function, visit)
         kept = self._kept.get(key) if key is not None else None
         if kept is None or kept.node is not function.node or not any(r is raw for r in kept.raws):

@@ -13,10 +13,10 @@ may print without its `Parameter containing:` header.
 from __future__ import annotations
 
 import ast
-import os
 import sys
 from functools import lru_cache
 
+from fullgraph.analysis.resolver import find_in
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.known import known_tensors
@@ -37,10 +37,8 @@ def available(project=None) -> bool:
 
 @lru_cache(maxsize=8)
 def _has_operator(bases: tuple[str, ...]) -> bool:
-    for base in bases:
-        if base and os.path.isfile(os.path.join(base, "torch", "__init__.py")):
-            return os.path.isfile(os.path.join(base, "torch", "_higher_order_ops", "print.py"))
-    return False
+    torch = next((base for base in bases if base and find_in(base, ["torch"])), None)
+    return torch is not None and find_in(torch, ["torch", "_higher_order_ops", "print"]) is not None
 
 
 def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.expr]] | str:
@@ -91,7 +89,8 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
     if isinstance(planned, str):
         return f"{deferral}; torch's print operator cannot take it: {planned}"
     return (f"{deferral}; torch's print operator keeps it in the graph instead, but compiled under autograd the "
-            "tensors it prints lose their `grad_fn=` tag (an unsafe fix: a quick fix, or `fullgraph fix --unsafe-fixes`)")
+            "tensors it prints lose their `grad_fn=` tag (an unsafe fix: a quick fix, or "
+            "`fullgraph fix --unsafe-fixes`)")
 
 
 def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:

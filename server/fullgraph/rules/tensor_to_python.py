@@ -126,18 +126,8 @@ def _what(node: ast.expr, w) -> str:
     return "a NumPy value (traced as a tensor)" if w.kind(node) == NUMPY else "a tensor"
 
 
-def _host_draw(node: ast.expr, w) -> bool:
-    """Whether ``node`` is a NumPy random draw (`np.random.rand(1)`, indexed or not): an array made on
-    the host, not a tensor; the draw itself is what breaks (FG306)."""
-    while isinstance(node, ast.Subscript):
-        node = node.value
-    return isinstance(node, ast.Call) and (w.resolve(node.func) or "").startswith("numpy.random.")
-
-
 def check_call(node: ast.Call, w) -> None:
     func = node.func
-    if method_call(node, "item", "tolist") and _host_draw(func.value, w):
-        return
     if method_call(node, "item") and not node.args and not node.keywords:
         w.report("FG201", node, f"`{snippet(node)}` converts {_what(func.value, w)} to a Python number",
                  confidence(w, func.value))
