@@ -30,6 +30,15 @@ def test_confirm_json_marks_findings_and_counts_graphs(capsys):
     assert raising["error"]["kind"] == "factory" and "checkpoint not found" in out["errors"][0]
 
 
+def test_a_run_that_raises_is_an_error_not_a_break(capsys):
+    path = fixture("raises_on_none.py")
+    assert main(["confirm", f"{path}::Broken"]) == 2
+    out, err = capsys.readouterr()
+    assert "Observed exception" not in out and "0 distinct breaks" in out  # Dynamo met the run's own error
+    assert "running the target raised AttributeError: 'NoneType' object has no attribute 'exp'" in err
+    assert "these inputs were synthesized (x (2, 4)): write them into the file as fullgraph_example_Broken()" in err
+
+
 def test_fix_verify_applies_when_outputs_match(tmp_path, capsys):
     path = tmp_path / "clip.py"
     shutil.copy(fixture("clip.py"), path)

@@ -63,6 +63,12 @@ def test_nothing_to_synthesize_says_what_to_add(client):
     assert "fullgraph_example_NeedsArgs()" in message and '"plain_defaults.py::NeedsArgs"' in message
 
 
+def test_a_model_without_forward_is_said_so(client):
+    with pytest.raises(ConfirmError) as info:
+        confirm(client, SHAPES, "Quantizer")
+    assert "Quantizer defines no forward to run" in str(info.value)
+
+
 def test_written_example_runs_as_the_factory(client, tmp_path):
     """The synthesized factory, written into a copy of the file, is what confirm then runs."""
     example = confirm(client, PLAIN, "Tower")["synthesized"]["example"]
@@ -120,10 +126,17 @@ def test_code_sized_for_the_default_head_keeps_the_head_size(client):
     assert "RotaryConfig(hidden_size=512, num_attention_heads=4, vocab_size=128)" in made["example"]
 
 
-def test_inputs_the_error_names_and_larger_images_are_tried(client):
-    made = synthesized(client, SHAPES, "PromptedModel")
-    assert made["description"] == (
-        "inputs synthesized: pixel_values (2, 3, 128, 128), input_ids (2, 16) int64, attention_mask (2, 16) int64")
+@pytest.mark.parametrize("target, inputs", [
+    # the inputs the error names, then larger images
+    ("PromptedModel", "pixel_values (2, 3, 128, 128), input_ids (2, 16) int64, attention_mask (2, 16) int64"),
+    ("EmbedsEncoder", "inputs_embeds (2, 16, 32), attention_mask (2, 16) int64"),  # embeddings as the main input
+    # one named input at a time, and the width a linear layer asks for
+    ("StackedSpeechModel", "input_ids (2, 16) int64, input_features (2, 64, 320)"),
+    # the audio gives 32 frames (128 mel frames, 4 per token): the 16 tokens become 32, as a size mismatch names
+    ("StreamingModel", "input_ids (2, 32) int64, attention_mask (2, 32) int64, input_features (2, 8, 128)"),
+])
+def test_inputs_found_by_running_the_model(client, target, inputs):
+    assert synthesized(client, SHAPES, target)["description"] == "inputs synthesized: " + inputs
 
 
 def test_widths_tied_in_the_code_keep_the_default_widths(client):
@@ -137,16 +150,9 @@ def test_flattened_patches_with_their_grid(client):
     assert "grid_thw = torch.tensor([[1, 4, 4], [1, 4, 4]])" in made["example"]
 
 
-def test_embeddings_as_the_main_input(client):
-    made = synthesized(client, SHAPES, "EmbedsEncoder")
-    assert made["description"] == (
-        "inputs synthesized: inputs_embeds (2, 16, 32), attention_mask (2, 16) int64")
-
-
-def test_one_named_input_at_a_time_and_the_width_a_linear_asks_for(client):
-    made = synthesized(client, SHAPES, "StackedSpeechModel")
-    assert made["description"] == (
-        "inputs synthesized: input_ids (2, 16) int64, input_features (2, 64, 320)")
+def test_a_sub_config_its_parent_completes_is_built_through_the_parent(client):
+    made = synthesized(client, SHAPES, "EncoderPart")
+    assert "config = PairConfig(encoder={'hidden_size': 32, 'vocab_size': 128}).encoder" in made["example"]
 
 
 def test_an_unknown_main_input_is_shaped_for_the_first_layer(client):

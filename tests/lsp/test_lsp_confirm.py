@@ -92,3 +92,15 @@ async def test_synthesized_inputs_become_a_factory_by_code_action(session):
     assert session.apply(write.edit)
     assert session.text(uri).startswith(text.rstrip("\n") + "\n\n\ndef fullgraph_example_Tower():\n")
     assert "    return model, (x,), {}\n" in session.text(uri)
+
+
+async def test_a_run_that_raises_is_shown_with_where_to_edit_the_inputs(session):
+    text = (Path(__file__).parents[1] / "confirm" / "fixtures" / "raises_on_none.py").read_text()
+    uri = session.open("raises_on_none.py", text)
+    await session.diagnostics(uri)
+    shown = len(session.client.messages)
+    answer = await execute(session, "fullgraph.confirm", uri, "Broken")
+    assert not answer["ok"] and answer["targets"][0]["run_errors"]
+    (message,) = [m.message for m in session.client.messages[shown:]]
+    assert "running the target raised AttributeError" in message
+    assert "write them into the file as fullgraph_example_Broken()" in message

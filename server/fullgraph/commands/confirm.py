@@ -60,7 +60,7 @@ def run(args) -> int:
                                 f"class ({path}::Model) to have its inputs synthesized")
             findings += [f.with_(path=path) for f in done.findings]
             targets += [o.summary() for o in done.outcomes]
-            problems += [f"{o.target.label}: {o.error}" for o in done.outcomes if o.error is not None]
+            problems += [p for o in done.outcomes for p in o.problems()]
             if args.write_example:
                 write_examples(path, [o.summary() for o in done.outcomes])
     finally:

@@ -36,6 +36,7 @@ RECOMPILE_HEAD = re.compile(r"Recompiling function (\S+) in (.+):(\d+)")
 RESUMED = re.compile(r"torch_dynamo_resume_in_(\w+)_at_(\d+)")
 GUARD_ID = re.compile(r"^\d+/\d+: ")  # the frame/compile id a guard line starts with
 GUARD_AT = re.compile(r"(.+):(\d+) in \S+$")  # "file.py:27 in fn" after a guard's source comment
+OBSERVED = "Observed exception"  # Dynamo's gb_type when an exception leaves a frame it traces
 CHAINED = "*** While handling this graph break, another graph break occurred: ***"
 SKIPPED = "Skipping the function and falling back to eager"
 BREAK_LOGGERS = (
@@ -244,6 +245,12 @@ def parse_recompile(message: str) -> dict:
     return {"function": function, "file": file, "line": guard_line or line, "guards": guards}
 
 
+def escaped(brk: dict, thrown: set[tuple[str, int]]) -> bool:
+    """Whether ``brk`` is Dynamo meeting the exception the run raised (an "Observed exception"
+    at a line that exception passed through): the run's error, not a break of its own."""
+    return brk["gb_type"] == OBSERVED and any((f["file"], f["line"]) in thrown for f in brk["frames"][-1:])
+
+
 def describe(e: BaseException) -> str:
     """``Type: message`` and the innermost user frame of an exception."""
     frames = [f for f in traceback.extract_tb(e.__traceback__) if is_user_file(f.filename)]
@@ -375,6 +382,7 @@ class Session:
         self.backend.start_set()
         error = None
         breaks = []
+        thrown: set[tuple[str, int]] = set()  # the lines the raised exception passed through
         try:
             compiled(*args, **kwargs)
         except KeyboardInterrupt:
@@ -385,12 +393,14 @@ class Session:
                 breaks.append(raised)
             else:
                 error = f"running the target raised {describe(e)}"
-        breaks += [parse_break(m) for m in self.records.breaks]
+                thrown = {(f.filename, f.lineno) for f in traceback.extract_tb(e.__traceback__)}
+        logged = [parse_break(m) for m in self.records.breaks]
+        breaks += [b for b in logged if not escaped(b, thrown)]
         callers = {(f.filename, f.lineno) for f in traceback.extract_stack()}
         for b in breaks:  # Dynamo's user stack starts outside the compiled frame: at our callers
             inside = [f for f in b["frames"] if (f["file"], f["line"]) not in callers]
             b["frames"] = inside or b["frames"]
-        seen = {b["gb_type"] for b in breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
+        seen = {b["gb_type"] for b in logged + breaks} | {c["gb_type"] for b in breaks for c in b["chained"]}
         for key in [*self.counters["unimplemented"], *self.counters["graph_break"]]:
             info = parse_reason(key.split(CHAINED)[0])
             if info["gb_type"] and info["gb_type"] not in seen:

@@ -22,6 +22,21 @@ class Outcome:
     result: dict | None = None
     error: ConfirmError | None = None
 
+    def problems(self) -> list[str]:
+        """What went wrong, one line each: the error that stopped the target, or each distinct
+        error its runs raised (with synthesized inputs, where to edit them)."""
+        if self.error is not None:
+            return [f"{self.target.label}: {self.error}"]
+        runs = (self.result or {}).get("input_sets", [])
+        errors = list(dict.fromkeys(r["error"] for r in runs if r.get("error")))
+        hint = ""
+        if errors and (self.result or {}).get("synthesized"):
+            made = self.result["synthesized"]["description"].removeprefix("inputs synthesized: ")
+            hint = (f"; these inputs were synthesized ({made}): write them into the "
+                    f"file as fullgraph_example_{self.target.name}() (`fullgraph confirm --write-example`, or the "
+                    "editor's code action) and edit them")
+        return [f"{self.target.label}: {e}{hint}" for e in errors]
+
     def summary(self) -> dict:
         """Per-target figures for reports (graph counts per input set, errors)."""
         out = {"target": self.target.label, "path": self.target.path, "name": self.target.name}

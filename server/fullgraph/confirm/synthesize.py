@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 BATCH, SEQ, WIDTH, FFN, LAYERS, HEADS, VOCAB, POSITIONS = 2, 16, 32, 64, 2, 4, 128, 128
 WIDTHS = ("hidden_size", "d_model", "n_embd", "dim", "embed_dim", "emb_dim", "embedding_size", "word_embed_proj_dim",
@@ -437,8 +438,12 @@ def main_inputs(cls, config, model, torch) -> list[Input]:
     accepted = {p.name for p in parameters(type(model).forward)}
     size = Sizes(config)
     main, others = input_names(cls, config, model)
-    inputs = make_input(main, size, accepted) if main else None
-    if inputs is None and main:
+    if main is None:
+        defined = type(model).forward is not torch.nn.Module.forward
+        raise CannotSynthesize(f"{cls.__name__}'s forward names no input" if defined else
+                               f"{cls.__name__} defines no forward to run")
+    inputs = make_input(main, size, accepted)
+    if inputs is None:
         made = first_layer_input(main, model, torch)
         inputs = [made] if made is not None else None
     if inputs is None:
@@ -453,8 +458,9 @@ def main_inputs(cls, config, model, torch) -> list[Input]:
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
     """Inputs to try when the first ones raised: each input the error names that the forward accepts
-    (``exactly one of A or B``: A, then B), no cache when the cache failed, the width a linear layer
-    asked for, time-major audio features, larger images, a series with its channel axis."""
+    (``exactly one of A or B``: A, then B), no cache when the cache failed, token sequences of the
+    length a size mismatch names, the width a linear layer asked for, time-major audio features,
+    larger images, a series with its channel axis."""
     have = {i.name for i in inputs}
     out = []
     if "use_cache" in accepted - have and "cache" in error.lower():
@@ -464,6 +470,11 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -
         added = [i for i in make_input(n, size, accepted) or () if i.name not in have]
         if added:
             out.append(inputs + added)
+    sizes = re.search(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)", error)
+    for was, now in ((int(sizes[1]), int(sizes[2])), (int(sizes[2]), int(sizes[1]))) if sizes else ():
+        if any(i.kind in ("ids", "mask") and i.shape[1:2] == (was,) for i in inputs):  # token sequences tied to another input
+            out.append([replace(i, shape=(i.shape[0], now, *i.shape[2:])) if i.kind in ("ids", "mask") and i.shape[1:2] == (was,)
+                        else i for i in inputs])
     widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
     for k, i in enumerate(inputs):
         if widths and i.kind == "float" and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
@@ -509,17 +520,50 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
 
 
 def hugging_face_built(cls, config_cls, module, widths: str, torch) -> tuple[Synthesized, object]:
-    config, overrides = tiny_config(config_cls, widths)
-    try:
-        model = cls(config).eval()
-    except Exception as e:
-        raise CannotSynthesize(f"{cls.__name__}(tiny {config_cls.__name__}) raised {type(e).__name__}: {e}") from None
+    model, config, made, named = tiny_model(cls, config_cls, widths)
     inputs = main_inputs(cls, config, model, torch)
-    name = config_cls.__name__
-    imports = [] if getattr(module, name, None) is config_cls else [f"from {config_cls.__module__} import {name}"]
-    args = ", ".join(f"{k}={v!r}" for k, v in overrides.items())
-    build = [f"config = {name}({args})", f"model = {cls.__name__}(config).eval()"]
+    name = named.__name__
+    imports = [] if getattr(module, name, None) is named else [f"from {named.__module__} import {name}"]
+    build = [f"config = {made}", f"model = {cls.__name__}(config).eval()"]
     return Synthesized(model, inputs, positional=False, build=build, imports=imports), config
+
+
+def tiny_model(cls, config_cls, widths: str) -> tuple[object, object, str, type]:
+    """``cls`` built on a tiny ``config_cls``, else on the one a parent config of the same module
+    holds (a sub-config its parent completes: an encoder's dropout set by the encoder-decoder
+    config); with the expression that makes the config and the config class it names."""
+    try:
+        config, overrides = tiny_config(config_cls, widths)
+        return cls(config).eval(), config, f"{config_cls.__name__}({keywords(overrides)})", config_cls
+    except Exception as e:
+        first = e if isinstance(e, CannotSynthesize) else \
+            CannotSynthesize(f"{cls.__name__}(tiny {config_cls.__name__}) raised {type(e).__name__}: {e}")
+    for parent, key in parent_configs(config_cls):
+        try:
+            config, overrides = tiny_config(parent, widths)
+            return cls(getattr(config, key)).eval(), getattr(config, key), f"{parent.__name__}({keywords(overrides)}).{key}", parent
+        except Exception:  # that parent does not build it either
+            continue
+    raise first
+
+
+def keywords(overrides: dict) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in overrides.items())
+
+
+def parent_configs(config_cls):
+    """(parent class, attribute) of the config classes in ``config_cls``'s module whose default
+    instance holds a ``config_cls`` (``T5Gemma2Config().encoder``)."""
+    module = sys.modules.get(config_cls.__module__)
+    for parent in list(vars(module).values()) if module is not None else ():
+        if not isinstance(parent, type) or parent is config_cls or parent.__module__ != config_cls.__module__ \
+                or not hasattr(parent, "to_dict"):
+            continue
+        try:
+            default = parent()
+        except Exception:  # a config that needs arguments
+            continue
+        yield from ((parent, key) for key, value in vars(default).items() if type(value) is config_cls)
 
 
 # --- plain modules ----------------------------------------------------------------------

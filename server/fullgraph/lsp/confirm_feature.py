@@ -135,7 +135,7 @@ def register(server) -> None:
         if not done.outcomes:
             return {"ok": False, "reason": "no sample inputs: define fullgraph_example()", "targets": []}
         replaced = ls.replace_findings(uri, analysis.version, done.findings)
-        errors = [t["error"]["message"] for t in targets if "error" in t]
+        errors = [p for o in done.outcomes for p in o.problems()]
         for message in errors:
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning,
                                                            message=f"fullgraph confirm: {message}"))
