@@ -23,7 +23,7 @@ from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
-from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason, unsafe_fix
+from fullgraph.fixes.preconditions import decline_reason, unsafe_fix
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
@@ -465,7 +465,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""
             called = calling_files(visit.function, index)
             reason = decline_reason(scope(), finding, called)
-            return reason, reason is not None and raw.code in DEFER_CODES and unsafe_fix(scope(), finding, called)
+            return reason, reason is not None and unsafe_fix(scope(), finding, called)
         try:
             reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
                 else declined()

@@ -20,14 +20,23 @@ def finding(body: str, code: str = "FG201"):
     return next(f for f in analyze(source(body), "m.py") if f.code == code)
 
 
-@pytest.mark.parametrize("body, expected", [
-    ("assert x.max().item() <= 3\nreturn x\n", "torch._assert_async(x.max() <= 3)"),
-    ("assert torch.all(x >= 0).item(), 'negative'\nreturn x\n", "torch._assert_async(torch.all(x >= 0).bool(), 'negative')"),
-    ("flag = mask.any().item()\nif not flag:\n    x = x * 2\nreturn x\n", "x = torch.where(torch.logical_not(flag.bool()), x * 2, x)"),
+@pytest.mark.parametrize("body, expected, unsafe", [
+    ("assert x.max().item() <= 3\nreturn x\n", "torch._assert_async(x.max() <= 3)", True),
+    ("assert torch.all(x >= 0).item(), 'negative'\nreturn x\n", "torch._assert_async(torch.all(x >= 0).bool(), 'negative')",
+     True),
+    ("flag = mask.any().item()\nif not flag:\n    x = x * 2\nreturn x\n", "x = torch.where(torch.logical_not(flag.bool()), x * 2, x)",
+     False),
 ])
-def test_scalar_read_is_kept_as_a_tensor(body, expected):
-    assert finding(body).fix_blocked is None
-    fixed = fix_all(source(body), "m.py").source
+def test_scalar_read_is_kept_as_a_tensor(body, expected, unsafe):
+    """A flag is kept by fix-all; an assert is lowered only with the unsafe fixes (it raises
+    RuntimeError instead of AssertionError)."""
+    found = finding(body)
+    if unsafe:
+        assert "raises RuntimeError where the code raised AssertionError" in found.fix_blocked
+        assert found.data["unsafe_fix"] and fix_all(source(body), "m.py").source == source(body)
+    else:
+        assert found.fix_blocked is None
+    fixed = fix_all(source(body), "m.py", unsafe=unsafe).source
     assert expected in fixed and ".item()" not in fixed
 
 

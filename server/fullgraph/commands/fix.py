@@ -34,9 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
     parser.add_argument("--unsafe-fixes", action="store_true",
                         help="also apply the unsafe fixes: torch's print operator for prints it can carry (tensors "
-                             "that require grad then print without `grad_fn=`), and deferrals of print/logging/"
+                             "that require grad then print without `grad_fn=`), deferrals of print/logging/"
                              "warnings, which join the graphs around the call but leave Dynamo's break at the "
-                             "replayed call")
+                             "replayed call, and tensor checks lowered to `torch._assert_async`, which raise "
+                             "RuntimeError instead of the code's exception")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_alias
-from fullgraph.fixes.preconditions import DEFER_CODES
+from fullgraph.fixes.preconditions import DEFER_CODES, TRAP_CODES
 
 _SCALARS = ("capture_scalar_outputs", "Let Dynamo capture the Python scalar (capture_scalar_outputs)")
 _SHAPES = ("capture_dynamic_output_shape_ops",
@@ -21,8 +21,8 @@ KNOBS = {
 
 def has_alternatives(code: str) -> bool:
     """Whether the rule has quick fixes to choose that fix-all never applies (a config line, a
-    deferral), which the editor offers even when the finding has no safe fix."""
-    return code in KNOBS or code in DEFER_CODES
+    deferral, a lowered check), which the editor offers even when the finding has no safe fix."""
+    return code in KNOBS or code in DEFER_CODES or code in TRAP_CODES
 
 
 def module_line_fix(ctx: FixContext, line_text: str, line: int, title: str, kind: str) -> list[Fix]:

@@ -69,16 +69,17 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
                 or values_reason([node.body, node.orelse], known, "branch value") \
                 or _ternary_layout_reason(node, fn, tree)
         if finding.code == "FG105":
-            return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) else lowering_reason(node, known)
+            return scalar_reason(tree, node, finding, known, chosen) if isinstance(node, ast.Call) \
+                else lowering_reason(node, known)
         if finding.code == "FG104":
-            return _assert_reason(tree, node) or _trap_reason(node.test, known)
+            return _assert_reason(tree, node) or _trap_reason(node.test, known) or (None if chosen else trap_change(node))
         if finding.code == "FG107":
-            return _guard_reason(tree, node, known)
+            return _guard_reason(tree, node, known) or (None if chosen or not _raises(node) else trap_change(node))
         if finding.code in DEFER_CODES:
             reason = defer_reason(tree, node, finding) or (None if chosen else replay_reason(finding))
             return blocked_reason(tree, node, finding, reason) if finding.code == "FG301" and not chosen else reason
         if finding.code in KEEP_TENSOR_CODES:
-            return scalar_reason(tree, node, finding, known)
+            return scalar_reason(tree, node, finding, known, chosen)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
@@ -86,15 +87,31 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
 
 def unsafe_fix(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> bool:
     """Whether a fix the user may choose applies where fix-all declines: a deferral (its replay still
-    breaks) or, for a print, torch's print operator (unsafe under autograd)."""
+    breaks), for a print torch's print operator (unsafe under autograd), a check lowered to
+    ``torch._assert_async`` (it raises another exception)."""
     node = finding_node(tree, finding)
-    if finding.code not in DEFER_CODES or not isinstance(node, ast.Call):
-        return False
-    return (finding.code == "FG301" and carries(tree, node, finding)) or \
-        decline_reason(tree, finding, called_from, chosen=True) is None
+    if finding.code in DEFER_CODES:
+        return isinstance(node, ast.Call) and ((finding.code == "FG301" and carries(tree, node, finding))
+                                               or decline_reason(tree, finding, called_from, chosen=True) is None)
+    lowered = finding.code in TRAP_CODES or (isinstance(node, ast.Call) and isinstance(test_of(tree, node), ast.Assert))
+    return lowered and decline_reason(tree, finding, called_from, chosen=True) is None
 
 
-def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> str | None:
+def trap_change(node: ast.Assert | ast.If) -> str:
+    """Why lowering a check to ``torch._assert_async`` is an unsafe fix: what it raises instead."""
+    raised = "AssertionError" if isinstance(node, ast.Assert) else node.body[0].exc.func.id
+    return (f"`torch._assert_async` raises RuntimeError where the code raised {raised} (and on a GPU it "
+            "fails later, as a device-side assert), so fix-all leaves it to you (a quick fix, or "
+            "`fullgraph fix --unsafe-fixes`)")
+
+
+def _raises(node: ast.If) -> bool:
+    """Whether ``node`` is the ``if c: raise E("...")`` guard that trap lowering rewrites."""
+    return len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and isinstance(node.body[0].exc, ast.Call) \
+        and isinstance(node.body[0].exc.func, ast.Name)
+
+
+def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str], chosen: bool = False) -> str | None:
     """Why a tensor → Python conversion (``.item()``, ``float()``, ``bool()``) can't keep the tensor:
     in an ``if`` condition the ``if`` is predicated, in an ``assert`` it is lowered to a check on the
     tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it.
@@ -105,7 +122,9 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
     value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
     certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
-        return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
+        if not certain:
+            return "the converted value is not known to be a tensor"
+        return _assert_reason(tree, holder) or (None if chosen else trap_change(holder))
     flag = flag_uses(tree, call)
     if flag is not None:
         if not certain:

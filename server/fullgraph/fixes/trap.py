@@ -27,7 +27,7 @@ def _check(ctx: FixContext, cond: ast.expr, message: ast.expr | None, negate: bo
 
 def lower_trap(ctx: FixContext, node: ast.Assert | ast.If, finding) -> list[Fix]:
     """``assert c, "msg"`` → ``torch._assert_async(c, "msg")``; ``if c: raise E("msg")`` likewise with ``not c``."""
-    if decline_reason(ctx.tree, finding) is not None:
+    if decline_reason(ctx.tree, finding, chosen=True) is not None:
         return []
     piece = function_slice(ctx.source, ctx.tree, node)
     if piece is None:
@@ -37,4 +37,5 @@ def lower_trap(ctx: FixContext, node: ast.Assert | ast.If, finding) -> list[Fix]
     else:
         args = node.body[0].exc.args
         new = _check(ctx, node.test, args[0] if args else None, negate=True)
-    return ctx.make_fix("Lower to torch._assert_async", splice(piece, [node], [new]), "trap")
+    return ctx.make_fix("Lower to torch._assert_async (unsafe: it raises RuntimeError instead)", splice(piece, [node], [new]),
+                        "trap", preferred=False, unsafe=True)

@@ -56,7 +56,9 @@ RULES = [
             "Python and breaks the graph (GB0170).",
         example="assert (x >= 0).all(), f\"negative input: {x.min()}\"",
         fixed_example="torch._assert_async((x >= 0).all(), \"negative input\")",
-        fix_text="Use a literal message, or lower the check to `torch._assert_async(cond, \"message\")`.",
+        fix_text="Use a literal message, or lower the check to `torch._assert_async(cond, \"message\")`: an "
+                 "unsafe fix (a quick fix, or `fullgraph fix --unsafe-fixes`), because a failing check then raises "
+                 "RuntimeError instead of AssertionError (and on a GPU fails later, as a device-side assert).",
         fix_kind="trap", fix_title="Lower to torch._assert_async",
     ),
     Rule(
@@ -86,7 +88,10 @@ RULES = [
             "an in-graph check.",
         example="if torch.isnan(x).any():\n    raise ValueError(\"NaN in input\")",
         fixed_example="torch._assert_async(~torch.isnan(x).any(), \"NaN in input\")",
-        fix_text="Lower to `torch._assert_async(~cond, \"message\")`.",
+        fix_text="Lower to `torch._assert_async(~cond, \"message\")`: an unsafe fix (a quick fix, or `fullgraph "
+                 "fix --unsafe-fixes`), because a failing check then raises RuntimeError instead of the exception "
+                 "the code raised, so an `except ValueError:` in a caller no longer catches it (and on a GPU it "
+                 "fails later, as a device-side assert). The message is kept.",
         fix_kind="trap", fix_title="Lower to torch._assert_async",
     ),
     Rule(

@@ -30,9 +30,11 @@ RULES = [
             "from tensor data into the graph, so it breaks at `.item()` (GB0124).",
         example="scale = x.abs().max().item()\ny = x / scale",
         fixed_example="scale = x.abs().max()\ny = x / scale",
-        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic; in an `assert` "
-                 "the check is lowered to `torch._assert_async` on the tensor; a flag only tested by `if`s "
-                 "keeps the tensor and those `if`s are predicated." + _CAPTURE_SCALARS,
+        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic; a flag only tested "
+                 "by `if`s keeps the tensor and those `if`s are predicated. In an `assert`, the check is lowered "
+                 "to `torch._assert_async` on the tensor: an unsafe fix (a quick fix, or `fullgraph fix "
+                 "--unsafe-fixes`), because a failing check then raises RuntimeError instead of AssertionError "
+                 "(and on a GPU fails later, as a device-side assert)." + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
     ),
     Rule(
