@@ -190,3 +190,46 @@ def test_typed_dicts_with_optional_keys_across_files(tmp_path):
             """,
     })
     assert codes(run(project, tmp_path, "model.py")) == [(6, "FG415"), (7, "FG415")]
+
+
+def test_a_submodule_a_base_class_in_another_file_sets_is_called(tmp_path):
+    """`self.distance` is set by the `__init__` of a base class two files up (`Default() if given
+    is None else given`, the default made by a method): calling it gives a tensor, so the mask built
+    from its output is one, and the break in its `forward` is reported in its file."""
+    project = make(tmp_path, {
+        "ws/distances.py": """
+            import torch
+            from torch import nn
+            class LpDistance(nn.Module):
+                def forward(self, a, b):
+                    if a.sum() > 0:
+                        a = a * 2
+                    return torch.cdist(a, b)
+            """,
+        "ws/records.py": """
+            from torch import nn
+            from distances import LpDistance
+            class WithDistance(nn.Module):
+                def __init__(self, distance=None):
+                    super().__init__()
+                    self.distance = self.default_distance() if distance is None else distance
+                def default_distance(self):
+                    return LpDistance()
+            """,
+        "ws/base_miner.py": """
+            from records import WithDistance
+            class BaseMiner(WithDistance):
+                pass
+            """,
+        "ws/miner.py": """
+            import torch
+            from base_miner import BaseMiner
+            class Miner(BaseMiner):
+                def forward(self, x: torch.Tensor, idx: torch.Tensor):
+                    mat = self.distance(x, x)
+                    return idx[mat[0] > 0.5]
+            """,
+    })
+    report = run(project, tmp_path, "miner.py")
+    assert codes(report) == [(7, "FG453")]
+    assert [(f.path.rpartition("/")[2], f.line, f.code) for f in report.elsewhere] == [("distances.py", 6, "FG101")]

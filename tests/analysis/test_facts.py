@@ -144,6 +144,25 @@ def test_mask_variables_make_boolean_index():
     assert flagged(src) == [("FG453", 8)]
 
 
+@pytest.mark.parametrize("body", [
+    "keep = scores < 0.5 if self.inverted else scores > 0.5\nkept = boxes[keep]\n",  # either side a mask
+    "kept = boxes[(~(scores > 0)) * (boxes < 0.3)]\n",  # the product of two masks: a logical and
+    "a, b = torch.where(scores > 0)\nkept = a[a > 2]\n",  # one-argument `where`: a tuple of index tensors
+    "a, b = scores.nonzero(as_tuple=True)\nkept = a[a > 2]\n",
+    "a, b = self.pairs(scores)\nkept = a[a > 2]\n",  # one return is `torch.where(m)`, the other a tuple of tensors
+])
+def test_boolean_masks_by_construction(body):
+    src = forward("scores, boxes", body) + (
+        "    def pairs(self, s):\n        if s.dim() > 1:\n            return torch.where(s > 0)\n"
+        "        return s.new_zeros(1), s.new_zeros(1)\n")
+    kept = next(i for i, line in enumerate(src.splitlines(), 1) if "kept =" in line)
+    assert ("FG453", kept) in flagged(src)
+
+
+def test_a_product_that_is_not_of_masks_is_no_mask():
+    assert flagged(forward("scores, boxes", "kept = boxes[(scores > 0) * 2]\n")) == []
+
+
 @pytest.mark.parametrize("rebind", ["for keep in range(3):\n    pass", "with self.ctx() as keep:\n    pass",
                                     "if (keep := 1):\n    pass", "keep: int = 1", "keep, other = divmod(3, 2)"])
 def test_a_rebound_name_is_no_longer_a_mask_or_dict(rebind):
@@ -280,3 +299,23 @@ def test_a_numpy_value_read_into_python_is_named_as_numpy():
     [finding] = analyze(src)
     assert (finding.code, finding.line) == ("FG201", 9)
     assert "converts a NumPy value (traced as a tensor) to a Python number" in finding.message
+
+
+def test_a_tensor_rebound_to_a_value_in_a_branch_on_a_tensor_stays_likely_a_tensor():
+    """Where the branch is not taken the name still holds the tensor (an adaptive step's
+    `accept = err <= 1` overridden under `if dt > max_step:`); a branch decided while tracing
+    rebinds it for good."""
+    src = forward("err: torch.Tensor, dt: torch.Tensor, x: torch.Tensor", """
+        accept = err <= 1
+        if dt > 0.5:
+            accept = False
+        if accept:
+            x = x * 2
+        done = err <= 1
+        if self.training:
+            done = False
+        if done:
+            x = x + 1
+    """)
+    assert [(f.code, f.line, f.confidence) for f in analyze(src)] == [
+        ("FG101", 8, "certain"), ("FG101", 10, "likely")]

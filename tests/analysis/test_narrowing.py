@@ -136,3 +136,20 @@ def test_a_literal_a_helper_false_under_compile_chose_decides_later_tests():
     assert [code for _, code in lines(HELPER + rebound)] == ["FG105"]  # bound twice: no longer known
     unguarded = HELPER.replace("    if torch.jit.is_tracing() or torch.compiler.is_compiling():\n        return False\n", "")
     assert sorted(code for _, code in lines(unguarded + body)) == ["FG105", "FG204"]
+
+
+def test_a_failed_type_test_makes_the_name_no_tensor_in_the_operands_after_it():
+    """`not torch.is_tensor(x) and x == 0` compares only a Python value; `isinstance(x, Tensor) or
+    x > 0` likewise. In a branch the test rules out, the name is no tensor either."""
+    assert lines(HEAD + """
+    if (not torch.is_tensor(x)) and (x == 0):
+        return x
+    if isinstance(x, torch.Tensor) or x > 0:
+        return x
+    if not torch.is_tensor(m):
+        if m > 0:
+            return x
+    if torch.is_tensor(m) and m.sum() > 0:
+        return x
+    return x
+""") == [(13, "FG101")]

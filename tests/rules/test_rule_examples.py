@@ -13,6 +13,7 @@ POSITIVE = [
     ("FG105", "ok = (x > 0) and (x < 1)\nreturn ok", "certain"),
     ("FG105", "flag = not x.any()\nreturn x, flag", "certain"),
     ("FG105", "return x * bool(x.sum())", "certain"),
+    ("FG105", "inside = 0 < x.sum() < 1\nreturn x, inside", "certain"),
     ("FG106", "for i in range(x.sum()):\n    pass\nreturn x", "certain"),
     ("FG107", 'if torch.isnan(x).any():\n    raise ValueError("nan")\nreturn x', "certain"),
     ("FG108", "assert (x > 0).all(), (x.shape, 1)\nreturn x", "certain"),
@@ -80,6 +81,7 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "n = x.size(0)\nok = 0 < n < 10\nreturn x, ok",  # a chained comparison of Python ints
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",
     "return x.to_dense() + 1",  # a dense result: no sparse tensor is made

@@ -73,6 +73,7 @@ VALUE_PREFIXES = ("_", "is_", "are_", "set_")  # torch.is_tensor, torch.are_dete
 TORCH_VALUE_FUNCS = frozenset(  # those torch's naming does not tell (see `is_tensor_qualname`)
     ["numel", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "inference_mode", "autocast", "manual_seed", "compile", "typename", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "broadcast_shapes"]
 )
+INDEX_TUPLES = frozenset(("torch.where",))  # with one argument: a tuple of index tensors, one per dimension
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
                         "isclose", "isin", "bool"))
 # Tensor methods whose result has the receiver's dtype (a mask stays a mask).
@@ -271,6 +272,7 @@ class Facts:
         # conditions (`skip = False` then `if self.training: skip = torch.rand([]) < p`).
         self.bound_under: dict[str, tuple] = {}
         self.where = tuple  # the walker's current trace-time conditions
+        self.in_data_branch = 0  # inside a branch of an `if` on a tensor value (the walker counts)
         # Names an annotation types (a parameter's, `x: T = ...`) -> its fact: a value the walk
         # cannot tell keeps the declared type (`edge_type: Optional[Tensor]` rebound to `s.value()`).
         self.declared: dict[str, object] = {}
@@ -286,6 +288,8 @@ class Facts:
         parameters the value's tensor fact rests on."""
         if isinstance(target, ast.Name):
             previous = self.env.get(target.id)
+            if self.in_data_branch and previous in TENSORISH and fact not in TENSORISH:
+                fact = LIKELY  # `ok = err <= 1` then `if dt > m: ok = False`: a tensor where the branch is not taken
             where = self.where() if fact in TENSORISH else ()
             if where and previous == VALUE:
                 self.bound_under[target.id] = where
@@ -308,7 +312,8 @@ class Facts:
                 if mask and isinstance(t, ast.Name):
                     self.masks.add(t.id)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            element = fact if fact in (TENSOR, LIKELY, VALUE) else None
+            element = fact.element if isinstance(fact, Elements) and not fact.keyed else \
+                fact if fact in (TENSOR, LIKELY, VALUE) else None
             for t in target.elts:
                 self.bind(t, element, guess)
         elif isinstance(target, ast.Starred):
@@ -342,7 +347,8 @@ class Facts:
                     self.masks.add(target.id)
 
     def is_mask(self, node: ast.AST) -> bool:
-        """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `isnan(...)`."""
+        """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `m * n`, `isnan(...)`,
+        either side of a conditional expression that both are."""
         if isinstance(node, ast.Name):
             return node.id in self.masks
         if isinstance(node, ast.Compare):
@@ -352,6 +358,10 @@ class Facts:
             return self.is_mask(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)):
             return self.is_mask(node.left) or self.is_mask(node.right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):  # `(~y) * (d < a)`: a logical and
+            return self.is_mask(node.left) and self.is_mask(node.right)
+        if isinstance(node, ast.IfExp):  # `d < m if inverted else d > m`
+            return self.is_mask(node.body) and self.is_mask(node.orelse)
         if isinstance(node, ast.Subscript):  # `mask[:, 0]` is still boolean (a mask index is not a mask)
             return self.is_mask(node.value)
         if isinstance(node, ast.Call):  # the cheap tests of the spelling first: `is_tensor` may walk a helper
@@ -526,6 +536,8 @@ class Facts:
                 return _combine([self.kind(a) for a in node.args])
         q = self.resolve(func)
         if q is not None:
+            if q in INDEX_TUPLES and len(node.args) == 1 and not node.keywords or _as_tuple(node):
+                return Elements(TENSOR)  # `torch.where(mask)`: one index tensor per dimension
             return TENSOR if is_tensor_qualname(q) else NUMPY if is_numpy_array_qualname(q) else None
         if isinstance(func, ast.Attribute):
             if isinstance(self.kind(func), Module):
@@ -539,7 +551,7 @@ class Facts:
             if receiver == TENSOR:
                 if name in VALUE_METHODS or (name == "type" and not node.args and not node.keywords):
                     return VALUE
-                return TENSOR
+                return Elements(TENSOR) if _as_tuple(node) else TENSOR
             if isinstance(receiver, Module):
                 return TENSOR if name in ("forward", "__call__") else None
             if receiver == LIKELY:
@@ -654,9 +666,17 @@ def combine_returns(facts: list):
                      tuple(all(f.masks[i] for f in facts) for i in range(len(facts[0].facts))))
     if facts and all(f == TENSOR for f in facts):
         return TENSOR
+    if facts and all(f == Elements(TENSOR) or isinstance(f, Items) and all(e == TENSOR for e in f.facts) for f in facts) \
+            and Elements(TENSOR) in facts:
+        return Elements(TENSOR)  # `return torch.where(m)` on one path, a tuple of tensors on another
     if any(f in TENSORISH for f in facts):
         return LIKELY
     return VALUE if facts and all(f == VALUE for f in facts) else None
+
+
+def _as_tuple(call: ast.Call) -> bool:
+    """`x.nonzero(as_tuple=True)` / `torch.nonzero(x, as_tuple=True)`: a tuple of index tensors."""
+    return any(k.arg == "as_tuple" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
 
 
 def _combine(facts: list):

@@ -34,6 +34,7 @@ _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that m
 # What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
 MODULE_ENTRIES = ("forward", "__call__")
 MAX_BASES = 8  # in-file base-class chains followed this deep
+MAX_BASE_FILES = 8  # base classes in other files followed this deep for an attribute's class
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
 
 
@@ -87,6 +88,7 @@ class ModuleIndex:
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
+        self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
         self._locals: dict[tuple[int, str], FunctionInfo | None] = {}
@@ -177,7 +179,7 @@ class ModuleIndex:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
                         info.attrs[target.attr] = self.value_fact(stmt.value, local)
-                        spelling = _class_spelling(stmt.value, annotated)
+                        spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
                     elif isinstance(target, ast.Name):
@@ -195,6 +197,25 @@ class ModuleIndex:
             else:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
+
+    def _default_made(self, info: ClassInfo, value: ast.expr) -> ast.expr:
+        """What a "default unless given" assignment builds (`Default() if p is None else p`,
+        `p or Default()`, the default made by a method of the class: `self.get_default_distance()`
+        returning `LpDistance()`), the parameter being of the default's kind; else ``value``."""
+        made = value
+        if isinstance(value, ast.IfExp) and isinstance(value.test, ast.Compare) and len(value.test.ops) == 1 \
+                and _is_none(value.test.comparators[0]) and isinstance(value.test.left, ast.Name):
+            given, default = (value.orelse, value.body) if isinstance(value.test.ops[0], ast.Is) else \
+                (value.body, value.orelse) if isinstance(value.test.ops[0], ast.IsNot) else (None, None)
+            made = default if isinstance(given, ast.Name) and given.id == value.test.left.id else value
+        elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2 \
+                and isinstance(value.values[0], ast.Name):
+            made = value.values[1]
+        if isinstance(made, ast.Call) and _self_method(made.func) and not made.args and not made.keywords:
+            method = next((c.methods[made.func.attr] for c in self.chain(info) if made.func.attr in c.methods), None)
+            returns = [r for r in ast.walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
+            made = returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else made
+        return made
 
     def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
         """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
@@ -290,6 +311,58 @@ class ModuleIndex:
         """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
         return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
+    def attr_home(self, cls: ClassInfo, name: str, depth: int = 0) -> tuple[ModuleIndex, ClassInfo] | None:
+        """The file and base class whose `__init__` sets `self.<name>` for `cls`, when that is a
+        base class in another file (any number of files up)."""
+        if self.project is None or depth > MAX_BASE_FILES:
+            return None
+        key = (cls.name, name)
+        if key not in self._attr_homes:
+            self._memo(self._attr_homes, key, lambda: self._base_attr_home(cls, name, depth))
+        return self._attr_homes.get(key)
+
+    def _base_attr_home(self, cls: ClassInfo, name: str, depth: int) -> tuple[ModuleIndex, ClassInfo] | None:
+        for c in self.chain(cls):
+            for spelling in c.base_spellings:
+                base = self.lookup(spelling)
+                if base is None or base.kind != "class" or base.path in (None, self.path):
+                    continue
+                index = self.project.derived(base.path, "module_index", lambda: module_index(self.project, base.path))
+                info = index.classes.get(base.qualname) if index is not None else None
+                if info is None:
+                    continue
+                if any(name in b.attrs or name in b.attr_classes for b in index.chain(info)):
+                    return index, info
+                found = index.attr_home(info, name, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def portable_attr(self, cls: ClassInfo, name: str):
+        """The fact of `self.<name>` for another file's view: a module (of a class this file
+        defines or imports) stays a module, without the class name only this file resolves."""
+        fact = self.attr(cls, name)
+        spelling = self.attr_class(cls, name)
+        if fact is None and spelling is not None and (
+                self.is_module_class(spelling) if spelling in self.classes else self._imported_module_base(spelling)):
+            return Module("")
+        return _portable(fact)
+
+    def attr_call(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """What calling `self.<name>(...)` runs when a base class in another file sets the
+        attribute (its class's `forward` or `__call__`, resolved in that file)."""
+        home = self.attr_home(cls, name)
+        if home is None:
+            return None
+        index, info = home
+        fact, spelling = index.attr(info, name), index.attr_class(info, name)
+        if isinstance(fact, Module) and fact.cls in index.classes:
+            return index.method(fact.cls, "forward")
+        if not spelling:
+            return None
+        return index.class_method(spelling, "forward") if isinstance(fact, Module) else \
+            index.class_method(spelling, "__call__") or index.class_method(spelling, "forward")
+
     def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
         setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""
@@ -298,7 +371,8 @@ class ModuleIndex:
                 return c.attrs[name]
         calls = [(c, call) for c in self.chain(cls) for call in c.named_calls.get(name, ())]
         if not calls:
-            return None
+            home = self.attr_home(cls, name)
+            return home[0].portable_attr(home[1], name) if home is not None else None
         key = (cls.name, name)
         if key in self._set_attrs:
             return self._set_attrs[key]
@@ -645,6 +719,16 @@ def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     return tuple(dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
                                and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
                                and sub.func.value.id == "self"))
+
+
+def _portable(fact):
+    """A fact read from another file, without the class names that only that file resolves (a
+    module stays a module: calling it gives a tensor)."""
+    return Module("", _portable(fact.element)) if isinstance(fact, Module) else fact
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

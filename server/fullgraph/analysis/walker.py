@@ -37,6 +37,7 @@ TENSOR_TYPES = frozenset(("torch.Tensor", "torch.nn.Parameter", "torch.nn.parame
 PYTHON_TYPES = frozenset(("int", "float", "bool", "complex", "str", "bytes", "list", "tuple", "dict", "set",
                           "frozenset", "numbers.Number", "numbers.Real", "numbers.Integral", "numbers.Complex"))
 _COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
+_UNBOUND = object()  # a name with no fact before a narrowing
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
 _SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
@@ -221,7 +222,8 @@ class Walker:
                 return method
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
-                or (index.inherited(self.function.cls, func.attr) if fact is None else None)
+                or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
+                or index.attr_call(self.function.cls, func.attr)
         spelling = dotted(func) if isinstance(func, ast.Attribute) else None
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
@@ -435,11 +437,21 @@ class Walker:
         decisive = isinstance(test.op, ast.Or)
         found = []
         saved = dict(self.facts.nones)
+        typed = {}  # names an earlier operand's type test decided, and what they held before
         for operand in test.values:
             found.append(self.test_dependence(operand))
             if self._value_under_compile(operand) is decisive:
                 break
             narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+            tested = self._type_test(operand)  # the next operands run only where this one did not decide
+            if tested is not None:
+                typed.setdefault(tested[0], self.facts.env.get(tested[0], _UNBOUND))
+                self.facts.env[tested[0]] = TENSOR if tested[1] != decisive else VALUE
+        for name, before in typed.items():
+            if before is _UNBOUND:
+                self.facts.env.pop(name, None)
+            else:
+                self.facts.env[name] = before
         self.facts.nones = saved
         return "certain" if "certain" in found else ("likely" if "likely" in found else None)
 
@@ -448,7 +460,8 @@ class Walker:
         value = self._value_under_compile(node.test)
         self.visit(node.test)
         statement = isinstance(node, ast.If)
-        traced = value is None and not self.facts.data_dependent(node.test)  # decided while tracing
+        dependent = value is None and bool(self.facts.data_dependent(node.test))
+        traced = value is None and not dependent  # decided while tracing
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
                 continue
@@ -456,8 +469,12 @@ class Walker:
                 self.conditions.append((node.test, holds))
             saved = dict(self.facts.nones)
             narrow(node.test, holds, self._value_under_compile, self.facts.nones)
-            with self._tensor_narrowed(node.test, holds, branch):
-                self._visit_all(branch) if statement else self.visit(branch)
+            self.facts.in_data_branch += dependent
+            try:
+                with self._tensor_narrowed(node.test, holds, branch):
+                    self._visit_all(branch) if statement else self.visit(branch)
+            finally:
+                self.facts.in_data_branch -= dependent
             self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
@@ -468,28 +485,37 @@ class Walker:
                 self.facts.env[name] = TENSOR
                 self.facts.guessed.pop(name, None)
 
-    def _isinstance_tensor(self, test: ast.AST, holds: bool) -> str | None:
-        """The name a test proves a tensor where it ``holds``: `isinstance(x, Tensor)` (or `not ...` where
-        it fails), every type spelled a tensor type."""
+    def _type_test(self, test: ast.AST) -> tuple[str, bool] | None:
+        """(x, True) for a test that holds exactly when `x` is a tensor (`isinstance(x, Tensor)`, every
+        type spelled a tensor type; `torch.is_tensor(x)`), (x, False) for its negation."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            return self._isinstance_tensor(test.operand, not holds)
-        if not (holds and isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance"
-                and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and self.is_builtin("isinstance")):
+            found = self._type_test(test.operand)
+            return (found[0], not found[1]) if found is not None else None
+        if not (isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name) and not test.keywords):
             return None
-        types = test.args[1]
-        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
-        return test.args[0].id if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
+        if isinstance(test.func, ast.Name) and test.func.id == "isinstance" and len(test.args) == 2 \
+                and self.is_builtin("isinstance"):
+            types = test.args[1]
+            spelled = types.elts if isinstance(types, ast.Tuple) else [types]
+            return (test.args[0].id, True) if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
+        return (test.args[0].id, True) if len(test.args) == 1 and self.resolve(test.func) == "torch.is_tensor" else None
+
+    def _isinstance_tensor(self, test: ast.AST, holds: bool) -> str | None:
+        """The name a test proves a tensor where it ``holds``."""
+        found = self._type_test(test)
+        return found[0] if found is not None and found[1] == holds else None
 
     @contextmanager
     def _tensor_narrowed(self, test: ast.AST, holds: bool, branch):
-        """Inside a branch `isinstance(x, Tensor)` proves, `x` is a known tensor (as before after it,
-        unless the branch rebinds it)."""
-        name = self._isinstance_tensor(test, holds)
-        if name is None:
+        """Inside a branch a type test decides, `x` is a known tensor (`isinstance(x, Tensor)` holds)
+        or not a tensor (it fails); as before after it, unless the branch rebinds it."""
+        found = self._type_test(test)
+        if found is None:
             yield
             return
+        name = found[0]
         before, guess = self.facts.env.get(name), self.facts.guessed.pop(name, None)
-        self.facts.env[name] = TENSOR
+        self.facts.env[name] = TENSOR if found[1] == holds else VALUE
         yield
         nodes = branch if isinstance(branch, list) else [branch]
         if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)

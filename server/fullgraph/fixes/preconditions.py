@@ -69,6 +69,8 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
                 or values_reason([node.body, node.orelse], known, "branch value") \
                 or _ternary_layout_reason(node, fn, tree)
         if finding.code == "FG105":
+            if isinstance(node, ast.Compare):
+                return "a chained comparison has no automatic rewrite"
             return scalar_reason(tree, node, finding, known, chosen) if isinstance(node, ast.Call) \
                 else lowering_reason(node, known)
         if finding.code == "FG104":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import TENSOR_ATTRS, TENSORISH, VALUE_ATTRS, string_literal
+from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, TENSOR_ATTRS, TENSORISH, VALUE_ATTRS, string_literal
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
@@ -63,13 +63,17 @@ RULES = [
     ),
     Rule(
         "FG105", "tensor-bool-coercion", "`and`/`or`/`not`/`bool()` on a tensor", ("GB0170", "GB0124", "GB0033"),
-        what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test.",
+        what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test, and "
+             "chained comparisons of tensors there (`inside = lo < t < hi`, which Python evaluates as "
+             "`lo < t and t < hi`).",
         why="Each of these asks for the tensor's truth value, a Python bool that only exists at run "
-            "time: `and`/`or` break as data-dependent branching (GB0170), `bool()` as a scalar read "
-            "(GB0124) and `not` as a data-dependent operator (GB0033).",
+            "time: `and`/`or` and chained comparisons break as data-dependent branching (GB0170), "
+            "`bool()` as a scalar read (GB0124) and `not` as a data-dependent operator (GB0033).",
         example="valid = (x > 0) and (x < 1)",
         fixed_example="valid = (x > 0) & (x < 1)",
-        fix_text="Use the element-wise operators `&`, `|`, `~` or `torch.logical_and/or/not`.",
+        fix_text="Use the element-wise operators `&`, `|`, `~` or `torch.logical_and/or/not`. A chained "
+                 "comparison has no automatic fix: write `(lo < t) & (t < hi)` (its value is then a tensor, "
+                 "which an `if` on it still branches on).",
         fix_kind="predicate", fix_title="Use element-wise logical operators",
     ),
     Rule(
@@ -226,6 +230,22 @@ def check_not(node: ast.UnaryOp, w) -> None:
                  gb_ids=("GB0033",))
 
 
+def check_chained(node: ast.Compare, w) -> None:
+    """`lo < t < hi` outside a test: Python takes the truth value of `lo < t` to go on."""
+    if len(node.ops) < 2 or isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)) or _is_test(node, w) \
+            or isinstance(w.parent(), ast.comprehension) or _truth_tested(node, w):
+        return
+    first = [w.kind(node.left), w.kind(node.comparators[0])]
+    confidence = "certain" if any(f in (TENSOR, NUMPY) for f in first) else "likely" if LIKELY in first else None
+    if confidence:
+        w.report("FG105", node, f"chained comparison `{snippet(node)}` takes the truth value of "
+                                f"`{snippet(node.left)} {_OPS[type(node.ops[0])]} {snippet(node.comparators[0])}`",
+                 confidence, gb_ids=("GB0170",))
+
+
+_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
 def check_call(node: ast.Call, w) -> None:
     confidence = w.facts.data_dependent(node.args[0]) if builtin_call(node, w, "bool") and len(node.args) == 1 \
         else None
@@ -270,6 +290,7 @@ CHECKS = {
     ast.Assert: [check_assert],
     ast.BoolOp: [check_boolop],
     ast.UnaryOp: [check_not],
+    ast.Compare: [check_chained],
     ast.Call: [check_call],
     ast.Attribute: [check_attribute],
     ast.comprehension: [check_comprehension],
