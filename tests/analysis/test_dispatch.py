@@ -166,3 +166,44 @@ def test_a_method_the_base_re_assigns_wrapped_still_runs_the_override(tmp_path):
     # inherited `forward` calls it two methods down: the subclass's `update` and `compute` run.
     found = findings(tmp_path, {"base.py": WRAPPING_BASE, "metric.py": WRAPPED_SUBCLASS}, "metric.py")
     assert found == [(7, "FG452"), (10, "FG201")]
+
+
+BOUND_BASE = """
+    from torch import nn
+
+    class PairLoss(nn.Module):
+        def __init__(self, mat_based=False):
+            super().__init__()
+            self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss
+
+        def forward(self, x):
+            return self.loss_method(x)
+
+        def mat_based_loss(self, x):
+            return self._compute_loss(x)
+
+        def pair_based_loss(self, x):
+            return self._compute_loss(x * 2)
+
+        def _compute_loss(self, x):
+            raise NotImplementedError
+    """
+
+BOUND_SUBCLASS = """
+    from base import PairLoss
+
+    class TupletLoss(PairLoss):
+        def _compute_loss(self, x):
+            self.mean_angle = x.mean().item()
+            return x
+    """
+
+
+def test_a_method_the_base_holds_in_an_attribute_runs_the_override(tmp_path):
+    # pytorch-metric-learning's `GenericPairLoss`: `self.loss_method = self.mat_based_loss if ... else
+    # self.pair_based_loss`, called from the inherited `compute_loss`; both call `self._compute_loss`.
+    found = findings(tmp_path, {"base.py": BOUND_BASE, "loss.py": BOUND_SUBCLASS}, "loss.py")
+    assert found == [(6, "FG201")]
+    one = textwrap.dedent(BOUND_BASE) + textwrap.dedent(BOUND_SUBCLASS).replace("from base import PairLoss\n", "")
+    line = one.splitlines().index("        self.mean_angle = x.mean().item()") + 1
+    assert findings(tmp_path, {"one.py": one}, "one.py") == [(line, "FG201")]

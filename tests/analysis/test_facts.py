@@ -147,6 +147,8 @@ def test_mask_variables_make_boolean_index():
 @pytest.mark.parametrize("body", [
     "keep = scores < 0.5 if self.inverted else scores > 0.5\nkept = boxes[keep]\n",  # either side a mask
     "kept = boxes[(~(scores > 0)) * (boxes < 0.3)]\n",  # the product of two masks: a logical and
+    "keep = scores > 0.5\nkeep &= boxes < 0.3\nkept = boxes[keep]\n",  # narrowed in place, still a mask
+    "hit = torch.any(scores.unsqueeze(1) == boxes, dim=1)\nkept = boxes[hit]\n",  # any/all give booleans
     "a, b = torch.where(scores > 0)\nkept = a[a > 2]\n",  # one-argument `where`: a tuple of index tensors
     "a, b = scores.nonzero(as_tuple=True)\nkept = a[a > 2]\n",
     "a, b = self.pairs(scores)\nkept = a[a > 2]\n",  # one return is `torch.where(m)`, the other a tuple of tensors

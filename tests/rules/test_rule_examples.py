@@ -10,6 +10,8 @@ POSITIVE = [
     ("FG102", "while x.norm() > 1:\n    x = x / 2\nreturn x", "certain"),
     ("FG103", "return x * 2 if x.mean() > 0 else x", "certain"),
     ("FG104", 'assert (x > 0).all(), f"bad {x.min()}"\nreturn x', "certain"),
+    ("FG104", 'assert not torch.any(x < 0), "negative"\nreturn x', "certain"),
+    ("FG104", 'assert (x > 0).all() and (x < 9).all()\nreturn x', "certain"),
     ("FG105", "ok = (x > 0) and (x < 1)\nreturn ok", "certain"),
     ("FG105", "flag = not x.any()\nreturn x, flag", "certain"),
     ("FG105", "return x * bool(x.sum())", "certain"),
@@ -81,6 +83,8 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    'assert torch.all(x > 0), "negative"\nreturn x',  # a tensor test with a literal message: Dynamo lowers it
+    'assert x.dim() == 2 and (x > 0).all()\nreturn x',  # the tensor is the last operand: the assert's test
     "n = x.size(0)\nok = 0 < n < 10\nreturn x, ok",  # a chained comparison of Python ints
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",

@@ -75,7 +75,7 @@ TORCH_VALUE_FUNCS = frozenset(  # those torch's naming does not tell (see `is_te
 )
 INDEX_TUPLES = frozenset(("torch.where",))  # with one argument: a tuple of index tensors, one per dimension
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",
-                        "isclose", "isin", "bool"))
+                        "isclose", "isin", "bool", "any", "all", "eq", "ne", "lt", "le", "gt", "ge", "signbit"))
 # Tensor methods whose result has the receiver's dtype (a mask stays a mask).
 SAME_DTYPE_METHODS = frozenset(("unsqueeze", "squeeze", "view", "reshape", "expand", "expand_as", "flatten",
                                 "contiguous", "clone", "detach", "transpose", "permute", "t", "repeat", "flip",

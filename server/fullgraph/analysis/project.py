@@ -474,15 +474,16 @@ class ProjectIndex:
                 head, _, attr = call.callee.partition(".")
                 if head != "self" or not attr or "." in attr:
                     continue
-                if attr in overridable:
-                    found.add(attr)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
-                    continue
-                if attr in attrs or attr in owner.attrs:
-                    continue  # `self.encoder(...)`: a submodule, not a method
-                here = self._base_method(bases, attr)
-                if here is not None and (here.path, here.qualname) not in seen:
-                    seen.add((here.path, here.qualname))
-                    todo.append(here)
+                for name in owner.method_attrs.get(attr, (attr,)):  # `self.loss_method(...)` runs the methods it holds
+                    if name in overridable:
+                        found.add(name)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
+                        continue
+                    if name in attrs or name in owner.attrs:
+                        continue  # `self.encoder(...)`: a submodule, not a method
+                    here = self._base_method(bases, name)
+                    if here is not None and (here.path, here.qualname) not in seen:
+                        seen.add((here.path, here.qualname))
+                        todo.append(here)
         return frozenset(found)
 
     def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False, depth: int = 0) -> Symbol | None:

@@ -21,6 +21,7 @@ from fullgraph.analysis.summary import (
     ImportRef,
     false_flags,
     import_refs,
+    method_attrs,
     optional_keys,
     typed_dict_of,
 )
@@ -660,9 +661,10 @@ class ModuleIndex:
         overrides: set[str] = set()
         out: list[str] = []
         todo, seen = list(start), {id(f) for f in start}
+        held = {a: m for c in self.chain(cls) for a, m in method_attrs(c.node).items()}  # `self.f = self.g`
         while todo:
             caller = todo.pop(0)
-            for name in _self_calls(caller.node):
+            for name in (m for called in _self_calls(caller.node) for m in held.get(called, (called,))):
                 if name in attrs and name not in defined:
                     continue  # `self.encoder(...)`: a submodule (a method a base re-assigns, wrapped, still runs)
                 if name not in defined:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.imports import dotted
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 3  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 4  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -76,6 +76,7 @@ class ClassSummary:
     methods: dict[str, FunctionSummary] = field(default_factory=dict)
     false_flags: frozenset[str] = frozenset()
     attrs: frozenset[str] = frozenset()  # `self.<attr> = ...` in its methods: attributes, not methods
+    method_attrs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # `self.f = self.g if c else self.h`
     optional_keys: bool = False  # declares keys a TypedDict may lack (`total=False`, `NotRequired[...]`)
 
 
@@ -184,8 +185,33 @@ def _class(node: ast.ClassDef) -> ClassSummary:
     set_false, other, by_name = _self_assignments(node)
     info.false_flags = _false_flags(set_false, other, by_name)
     info.attrs = frozenset(set_false | other)
+    info.method_attrs = method_attrs(node)
     info.optional_keys = optional_keys(node)
     return info
+
+
+def bound_methods(value: ast.expr) -> tuple[str, ...]:
+    """The methods of `self` an assigned value is: `self.g`, or either side of `self.g if c else self.h`."""
+    if isinstance(value, ast.IfExp):
+        body, orelse = bound_methods(value.body), bound_methods(value.orelse)
+        return body + orelse if body and orelse else ()
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+        return (value.attr,)
+    return ()
+
+
+def method_attrs(node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
+    """`self.<attr>` that `__init__` sets to a method of `self` (`self.loss_method = self.mat_based_loss
+    if mat_based else self.pair_based_loss`): calling the attribute calls those methods."""
+    init = next((m for m in node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    out: dict[str, tuple[str, ...]] = {}
+    for stmt in ast.walk(init) if init is not None else ():
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
+                and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == "self":
+            names = bound_methods(stmt.value)
+            if names:
+                out[stmt.targets[0].attr] = names
+    return out
 
 
 def optional_keys(node: ast.ClassDef) -> bool:

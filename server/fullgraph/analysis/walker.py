@@ -594,7 +594,11 @@ class Walker:
         self.visit(node.value)
         self.visit(node.target)
         if self.is_tensor(node.value):
+            mask = isinstance(node.target, ast.Name) and isinstance(node.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) \
+                and (self.facts.is_mask(node.target) or self.facts.is_mask(node.value))  # `keep &= d <= 0`
             self.facts.bind(node.target, TENSOR)
+            if mask:
+                self.facts.masks.add(node.target.id)
 
     def _namedexpr(self, node: ast.NamedExpr) -> None:
         self.visit(node.value)

@@ -48,12 +48,13 @@ RULES = [
         fix_kind="predicate", fix_title="Predicate with torch.where",
     ),
     Rule(
-        "FG104", "tensor-assert", "`assert` on a tensor with a computed message", ("GB0170",),
+        "FG104", "tensor-assert", "`assert` on a tensor that Dynamo cannot lower", ("GB0170",),
         what="Flags `assert <tensor>, <message>` whose message is built at run time (f-string, `%`, "
-             "`.format`, `str()`).",
+             "`.format`, `str()`), and asserts whose test takes a tensor's truth value before Dynamo "
+             "sees a tensor (`assert not t.any()`, `assert a.all() and b.all()`).",
         why="Dynamo rewrites `assert tensor_cond, \"literal\"` into `torch._assert_async`, but only "
-            "when the message is a string constant; otherwise it must evaluate the condition in "
-            "Python and breaks the graph (GB0170).",
+            "when the message is a string constant and the test itself is a tensor; otherwise it must "
+            "evaluate the condition in Python and breaks the graph (GB0170).",
         example="assert (x >= 0).all(), f\"negative input: {x.min()}\"",
         fixed_example="torch._assert_async((x >= 0).all(), \"negative input\")",
         fix_text="Use a literal message, or lower the check to `torch._assert_async(cond, \"message\")`: an "
@@ -193,7 +194,10 @@ def _built_string(msg: ast.AST) -> bool:
 
 def check_assert(node: ast.Assert, w) -> None:
     msg = node.msg
-    confidence = None if msg is None or string_literal(msg) else _test_confidence(node.test, w)
+    if msg is None or string_literal(msg):
+        _check_lowerable_assert(node, w)
+        return
+    confidence = _test_confidence(node.test, w)
     if confidence is None:
         return
     if _built_string(msg):
@@ -202,6 +206,22 @@ def check_assert(node: ast.Assert, w) -> None:
     else:
         w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with non-string message "
                                 f"`{snippet(msg)}`", confidence)
+
+
+def _check_lowerable_assert(node: ast.Assert, w) -> None:
+    """Dynamo lowers `assert t, "msg"` by itself only when the test is a tensor: `not t`, or `and`/`or`
+    with a tensor before the last operand, take a truth value first."""
+    test = node.test
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        confidence = w.facts.data_dependent(test.operand)
+    elif isinstance(test, ast.BoolOp):
+        found = [w.test_dependence(v) for v in test.values[:-1]]
+        confidence = "certain" if "certain" in found else "likely" if "likely" in found else None
+    else:
+        return
+    if confidence:
+        w.report("FG104", node, f"assert on `{snippet(test)}`: Dynamo lowers an assert only when its test is a "
+                                "tensor, and this one takes a tensor's truth value first", confidence)
 
 
 def _is_test(node: ast.AST, w) -> bool:
