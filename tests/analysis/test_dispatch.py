@@ -207,3 +207,10 @@ def test_a_method_the_base_holds_in_an_attribute_runs_the_override(tmp_path):
     one = textwrap.dedent(BOUND_BASE) + textwrap.dedent(BOUND_SUBCLASS).replace("from base import PairLoss\n", "")
     line = one.splitlines().index("        self.mean_angle = x.mean().item()") + 1
     assert findings(tmp_path, {"one.py": one}, "one.py") == [(line, "FG201")]
+
+
+def test_calling_an_attribute_that_holds_methods_walks_them(tmp_path):
+    source = textwrap.dedent(BOUND_BASE).replace("return self._compute_loss(x * 2)",
+                                                 "return self._compute_loss(x * x.sum().item())")
+    line = source.splitlines().index("        return self._compute_loss(x * x.sum().item())") + 1
+    assert findings(tmp_path, {"base.py": source}, "base.py") == [(line, "FG201")]

@@ -312,6 +312,11 @@ class ModuleIndex:
         """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
         return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
 
+    def held_methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
+        """The methods (through in-file bases) that `__init__` stores in `self.<name>`."""
+        held = next((method_attrs(c.node).get(name) for c in self.chain(cls) if name in method_attrs(c.node)), ())
+        return [m for m in (self.method(cls.name, n) for n in held) if m is not None]
+
     def attr_home(self, cls: ClassInfo, name: str, depth: int = 0) -> tuple[ModuleIndex, ClassInfo] | None:
         """The file and base class whose `__init__` sets `self.<name>` for `cls`, when that is a
         base class in another file (any number of files up)."""

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
 SCHEMA = 4  # bump when the summary layout changes (the disk cache is keyed by it)
@@ -200,6 +201,7 @@ def bound_methods(value: ast.expr) -> tuple[str, ...]:
     return ()
 
 
+@per_node
 def method_attrs(node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
     """`self.<attr>` that `__init__` sets to a method of `self` (`self.loss_method = self.mat_based_loss
     if mat_based else self.pair_based_loss`): calling the attribute calls those methods."""

@@ -639,9 +639,19 @@ class Walker:
     def _call(self, node: ast.Call) -> None:
         self._children(node)
         target = self.callee(node)
-        if target is not None and not target.disabled:
-            passed = bind_arguments(target.node, target.cls is not None, node, self.passed)
-            self.calls.append((target, node, passed, self.in_loop))
+        for each in [target] if target is not None else self._held(node):
+            if not each.disabled:
+                passed = bind_arguments(each.node, each.cls is not None, node, self.passed)
+                self.calls.append((each, node, passed, self.in_loop))
+
+    def _held(self, call: ast.Call) -> list[FunctionInfo]:
+        """The methods `self.<attr>(...)` runs when `__init__` set the attribute to methods of `self`
+        (`self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss`)."""
+        func, cls = call.func, self.function.cls
+        if cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                               and func.value.id == "self"):
+            return []
+        return self.index.held_methods(cls, func.attr)
 
     def passed(self, arg: ast.expr) -> Passed:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
