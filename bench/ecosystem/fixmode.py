@@ -37,7 +37,8 @@ from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, t
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
 
-DEFERRALS = {"FG301", "FG302", "FG303"}  # unsafe fixes: applied only with --unsafe-fixes
+DEFERRALS = {"FG301", "FG302", "FG303"}  # unsafe fixes: applied only with --unsafe-fixes (so are those a
+# finding marks `unsafe_fix`: torch's print operator, a check lowered to `torch._assert_async`)
 
 
 def digest(path: Path) -> str:
@@ -179,7 +180,8 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     site_rows = []
     for s in sorted(sites.values(), key=lambda s: (s.file, s.line)):
         flagged = by_stmt.get((s.file, stmts[s.file].of(s.line)) if s.file in stmts else None, [])
-        fixable = [f for f in flagged if f.get("fix") and (not f.get("fix_blocked") or unsafe and f["code"] in DEFERRALS)]
+        fixable = [f for f in flagged if f.get("fix") and (not f.get("fix_blocked") or unsafe and (
+            f["code"] in DEFERRALS or (f.get("data") or {}).get("unsafe_fix")))]
         reruns = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in after_sites]
         failed = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in failed_after]
         span = stmts[s.file].of(s.line) if s.file in stmts else (s.line, s.line)

@@ -1,8 +1,10 @@
-"""The README's check-mode table from two `score.py --json` outputs (stdlib only).
+"""The README's check-mode and fix-mode tables from the scorers' `--json` outputs (stdlib only).
 
 ``python bench/ecosystem/readme_table.py AFTER.json BEFORE.json`` prints one row per package and
 setting, in the order the packages joined the bench, with BEFORE's recall and precision in brackets
 (BEFORE: the same script with ``FULLGRAPH_SERVER`` at an earlier engine, on the same truth).
+``python bench/ecosystem/readme_table.py --fix FIX.json [FIX.json ...]`` prints the fix-mode rows
+from `fixmode.py --json` outputs.
 """
 
 from __future__ import annotations
@@ -47,8 +49,41 @@ def rows(after: dict, before: dict) -> list[str]:
     return out
 
 
+FIX_HEADER = ("| package | setting | site files | files changed | sites fixed | declined | flagged, still breaks "
+              "| not flagged | graphs before → after (runs re-run) | break sites before → after | outputs identical "
+              "(eager / compiled) | worked before, fail after | fix-all idempotent, imports |\n"
+              "|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---|")
+
+
+def fix_rows(results: dict) -> list[str]:
+    out = []
+    for package in [p for p in NAMES if p in results] + sorted(set(results) - set(NAMES)):
+        for setting, k in results[package].items():
+            o, runs = k["site_outcomes"], k["runs"]
+            both = [r for r in runs if r["status_before"] == "ok" and r["status_after"] == "ok"]
+            cells = ["no run re-run", "", "", ""]
+            if runs:
+                total = [sum(r[key][i] for r in both) for key in ("graphs", "sites") for i in (0, 1)]
+                same = [sum(r["identical"][mode] for r in both) for mode in ("eager", "compiled")]
+                worse = sum(1 for r in runs if r["status_before"] == "ok" and r["status_after"] != "ok")
+                cells = [f"{total[0]} → {total[1]} ({len(runs)})", f"{total[2]} → {total[3]}",
+                         f"{same[0]}/{len(both)} / {same[1]}/{len(both)}", str(worse)]
+            health = f"{'no' if k['not_idempotent'] else 'yes'}, {'FAILED' if k['import_errors'] else 'ok'}"
+            out.append(f"| {NAMES.get(package, package)} | {setting} | {k['site_files']} | {len(k['changed_files'])} "
+                       f"| {o.get('fixed', 0)} | {o.get('declined', 0)} | {o.get('flagged, still breaks', 0)} "
+                       f"| {o.get('not flagged', 0)} | " + " | ".join(cells) + f" | {health} |")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--fix"] and len(args) > 1:
+        results: dict = {}
+        for a in args[1:]:
+            results.update(json.loads(Path(a).read_text(encoding="utf-8")))
+        print(FIX_HEADER)
+        print("\n".join(fix_rows(results)))
+        return 0
     if len(args) != 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
