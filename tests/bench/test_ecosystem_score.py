@@ -166,3 +166,22 @@ def test_readme_table_rows_carry_both_runs_figures():
         "| x-transformers | default | 4 (3 / 1) | 4 | 100.0% (50.0%) | 3/3 | 3 | 1 | 75.0% (50.0%) | 7 |",
         "| newpkg | all | 4 (3 / 1) | 2 | 50.0% (n/a) | 1/3 | 2 | 0 | 100.0% (n/a) | 7 |",
     ]
+
+
+def test_readme_fix_rows_sum_the_runs_that_ran_both_times():
+    table = bench_module("readme_table")
+
+    def run(before, after, graphs, sites, same=True):
+        return {"status_before": before, "status_after": after, "graphs": graphs, "sites": sites,
+                "identical": {"eager": same, "compiled": same}}
+
+    fixed = {"site_outcomes": {"fixed": 2, "declined": 3, "not flagged": 1}, "site_files": 4,
+             "changed_files": ["a.py"], "not_idempotent": [], "import_errors": [],
+             "runs": [run("ok", "ok", [5, 1], [2, 0]), run("ok", "ok", [3, 2], [1, 1], same=False),
+                      run("ok", "compile-error", [2, 0], [1, 0])]}
+    untouched = {"site_outcomes": {"declined": 1}, "site_files": 1, "changed_files": [], "not_idempotent": ["b.py"],
+                 "import_errors": [], "runs": []}
+    assert table.fix_rows({"kornia": {"default": fixed}, "diffusers": {"all": untouched}}) == [
+        "| diffusers | all | 1 | 0 | 0 | 1 | 0 | 0 | no run re-run |  |  |  | no, ok |",
+        "| kornia | default | 4 | 1 | 2 | 3 | 0 | 1 | 8 → 3 (3) | 3 → 1 | 1/2 / 1/2 | 1 | yes, ok |",
+    ]
