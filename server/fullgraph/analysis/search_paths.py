@@ -2,7 +2,8 @@
 
 The interpreter is asked once (``python -c "import sys, json; print(json.dumps(sys.path))"``:
 no user code runs) and the answer is kept in memory and on disk, keyed by the interpreter's
-path and mtime, so later runs do not start a process.
+path (as given: a virtual environment's, not the executable it links to) and mtime, so later
+runs do not start a process.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ def cache_dir() -> Path:
 
 
 def interpreter_paths(python: str | None = None, disk: bool = True) -> tuple[str, ...]:
-    """The existing folders of `python`'s `sys.path` (default: this interpreter's, no process)."""
-    if not python or os.path.realpath(python) == os.path.realpath(sys.executable):
+    """The existing folders of `python`'s `sys.path` (default: this interpreter's, no process).
+    Interpreters are told apart by their path as given, not the file it links to: every virtual
+    environment made from one Python links to the same executable, and each has its own `sys.path`."""
+    if not python or os.path.abspath(python) == os.path.abspath(sys.executable):
         return _existing(sys.path)
     try:
-        key = (os.path.realpath(python), os.stat(python).st_mtime_ns)
+        key = (os.path.abspath(python), os.stat(python).st_mtime_ns)
     except OSError:
         return ()
     if key in _memory:
