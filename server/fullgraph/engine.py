@@ -23,7 +23,7 @@ from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
-from fullgraph.fixes.preconditions import decline_reason, unsafe_fix
+from fullgraph.fixes.preconditions import fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
@@ -456,16 +456,12 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {})},
     )
     if rule.fix_kind:
-        def scope() -> ast.Module:
-            if id(visit.function) not in scopes:
-                scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            return scopes[id(visit.function)]
-
         def declined() -> tuple[str | None, bool]:
             """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""
-            called = calling_files(visit.function, index)
-            reason = decline_reason(scope(), finding, called)
-            return reason, reason is not None and unsafe_fix(scope(), finding, called)
+            scope = scopes.get(id(visit.function))
+            if scope is None:
+                scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
+            return fix_check(scope, finding, calling_files(visit.function, index))
         try:
             reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
                 else declined()

@@ -286,7 +286,7 @@ def test_a_fix_check_that_fails_blocks_the_fix(monkeypatch, capsys):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(engine, "decline_reason", broken)
+    monkeypatch.setattr(engine, "fix_check", broken)
     source = HEAD + textwrap.indent("y = x\nif x.sum() > 0:\n    y = x * 2\nreturn y\n", " " * 8)
     (finding,) = [f for f in analyze(source, "m.py") if f.code == "FG101"]
     assert "internal error" in finding.fix_blocked

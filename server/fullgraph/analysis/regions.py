@@ -314,7 +314,7 @@ class ModuleIndex:
 
     def held_methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
         """The methods (through in-file bases) that `__init__` stores in `self.<name>`."""
-        held = next((method_attrs(c.node).get(name) for c in self.chain(cls) if name in method_attrs(c.node)), ())
+        held = next((held for held in (method_attrs(c.node).get(name) for c in self.chain(cls)) if held), ())
         return [m for m in (self.method(cls.name, n) for n in held) if m is not None]
 
     def attr_home(self, cls: ClassInfo, name: str, depth: int = 0) -> tuple[ModuleIndex, ClassInfo] | None:

@@ -195,7 +195,7 @@ def _returns(fn: ast.AST) -> list[ast.Return]:
 
 def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
-    if decline_reason(ctx.tree, finding, chosen=True) is not None:
+    if decline_reason(ctx.tree, finding) is not None:
         return []
     fn = enclosing_function(ctx.tree, call)  # not None, and no return inside a loop: decline_reason checked
     if in_helper(fn, finding):

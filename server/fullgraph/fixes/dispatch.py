@@ -83,7 +83,7 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
         in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" else []
         return in_graph + (defer_call(ctx, node, finding) if finding.fix else []) + config_alternative(ctx, node, finding)
-    if bool(finding.fix) and decline_reason(ctx.tree, finding, chosen=True) is not None:
+    if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:
         return []
     if code == "FG101" and isinstance(node, ast.If):
         return predicate_if(ctx, node)

@@ -46,10 +46,10 @@ KEEP_TENSOR_CODES = {"FG201", "FG204"}
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
 
 
-def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (), chosen: bool = False) -> str | None:
-    """Why ``finding`` cannot be fixed safely, or None when its fix applies; ``called_from``: the
-    other workspace files that call the function holding it; ``chosen``: the user picks the quick
-    fix, so a deferral's remaining break (:func:`replay_reason`) does not decline it."""
+def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> str | None:
+    """Why ``finding``'s quick fix cannot apply, or None when it does; ``called_from``: the other
+    workspace files that call the function holding it. Whether fix-all may apply it is
+    :func:`fix_check`'s question."""
     try:
         node = finding_node(tree, finding)
         if node is None:
@@ -71,32 +71,41 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = (),
         if finding.code == "FG105":
             if isinstance(node, ast.Compare):
                 return "a chained comparison has no automatic rewrite"
-            return scalar_reason(tree, node, finding, known, chosen) if isinstance(node, ast.Call) \
+            return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) \
                 else lowering_reason(node, known)
         if finding.code == "FG104":
-            return _assert_reason(tree, node) or _trap_reason(node.test, known) or (None if chosen else trap_change(node))
+            return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
-            return _guard_reason(tree, node, known) or (None if chosen or not _raises(node) else trap_change(node))
+            return _guard_reason(tree, node, known)
         if finding.code in DEFER_CODES:
-            reason = defer_reason(tree, node, finding) or (None if chosen else replay_reason(finding))
-            return blocked_reason(tree, node, finding, reason) if finding.code == "FG301" and not chosen else reason
+            return defer_reason(tree, node, finding)
         if finding.code in KEEP_TENSOR_CODES:
-            return scalar_reason(tree, node, finding, known, chosen)
+            return scalar_reason(tree, node, finding, known)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
 
 
-def unsafe_fix(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> bool:
-    """Whether a fix the user may choose applies where fix-all declines: a deferral (its replay still
-    breaks), for a print torch's print operator (unsafe under autograd), a check lowered to
-    ``torch._assert_async`` (it raises another exception)."""
+def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> tuple[str | None, bool]:
+    """Why fix-all leaves ``finding`` alone (None: its fix is safe and applies), and whether
+    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral (its replay still breaks), for a
+    print torch's print operator (unsafe under autograd), a check lowered to ``torch._assert_async``
+    (it raises another exception)."""
+    reason = decline_reason(tree, finding, called_from)
     node = finding_node(tree, finding)
     if finding.code in DEFER_CODES:
-        return isinstance(node, ast.Call) and ((finding.code == "FG301" and carries(tree, node, finding))
-                                               or decline_reason(tree, finding, called_from, chosen=True) is None)
-    lowered = finding.code in TRAP_CODES or (isinstance(node, ast.Call) and isinstance(test_of(tree, node), ast.Assert))
-    return lowered and decline_reason(tree, finding, called_from, chosen=True) is None
+        deferral = reason if reason is not None else replay_reason(finding)
+        if not isinstance(node, ast.Call):
+            return deferral, False
+        if finding.code == "FG301":
+            return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
+        return deferral, reason is None
+    if reason is not None:
+        return reason, False
+    check = node if finding.code in TRAP_CODES else test_of(tree, node) if isinstance(node, ast.Call) else None
+    if isinstance(check, ast.Assert) or finding.code == "FG107" and isinstance(check, ast.If) and _raises(check):
+        return trap_change(check), True
+    return None, False
 
 
 def trap_change(node: ast.Assert | ast.If) -> str:
@@ -113,7 +122,7 @@ def _raises(node: ast.If) -> bool:
         and isinstance(node.body[0].exc.func, ast.Name)
 
 
-def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str], chosen: bool = False) -> str | None:
+def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> str | None:
     """Why a tensor → Python conversion (``.item()``, ``float()``, ``bool()``) can't keep the tensor:
     in an ``if`` condition the ``if`` is predicated, in an ``assert`` it is lowered to a check on the
     tensor, as a flag every ``if`` testing it is predicated, else only tensor arithmetic may use it.
@@ -124,9 +133,7 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str], chose
     value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
     certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
-        if not certain:
-            return "the converted value is not known to be a tensor"
-        return _assert_reason(tree, holder) or (None if chosen else trap_change(holder))
+        return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
     flag = flag_uses(tree, call)
     if flag is not None:
         if not certain:

@@ -27,7 +27,7 @@ def _check(ctx: FixContext, cond: ast.expr, message: ast.expr | None, negate: bo
 
 def lower_trap(ctx: FixContext, node: ast.Assert | ast.If, finding) -> list[Fix]:
     """``assert c, "msg"`` → ``torch._assert_async(c, "msg")``; ``if c: raise E("msg")`` likewise with ``not c``."""
-    if decline_reason(ctx.tree, finding, chosen=True) is not None:
+    if decline_reason(ctx.tree, finding) is not None:
         return []
     piece = function_slice(ctx.source, ctx.tree, node)
     if piece is None:

@@ -255,15 +255,12 @@ def check_chained(node: ast.Compare, w) -> None:
     if len(node.ops) < 2 or isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)) or _is_test(node, w) \
             or isinstance(w.parent(), ast.comprehension) or _truth_tested(node, w):
         return
-    first = [w.kind(node.left), w.kind(node.comparators[0])]
-    confidence = "certain" if any(f in (TENSOR, NUMPY) for f in first) else "likely" if LIKELY in first else None
+    kinds = [w.kind(node.left), w.kind(node.comparators[0])]
+    confidence = "certain" if any(f in (TENSOR, NUMPY) for f in kinds) else "likely" if LIKELY in kinds else None
     if confidence:
-        w.report("FG105", node, f"chained comparison `{snippet(node)}` takes the truth value of "
-                                f"`{snippet(node.left)} {_OPS[type(node.ops[0])]} {snippet(node.comparators[0])}`",
+        first = ast.Compare(left=node.left, ops=node.ops[:1], comparators=node.comparators[:1])
+        w.report("FG105", node, f"chained comparison `{snippet(node)}` takes the truth value of `{snippet(first)}`",
                  confidence, gb_ids=("GB0170",))
-
-
-_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 
 
 def check_call(node: ast.Call, w) -> None:
