@@ -18,7 +18,8 @@ NAMES = {"transformers": "transformers", "diffusers": "diffusers", "torch_geomet
          "pyro": "pyro", "kornia": "kornia", "x_transformers": "x-transformers", "monai": "MONAI",
          "vector_quantize_pytorch": "vector-quantize-pytorch", "torchmetrics": "torchmetrics", "peft": "peft",
          "stable_baselines3": "stable-baselines3", "torchdiffeq": "torchdiffeq",
-         "pytorch_metric_learning": "pytorch-metric-learning"}
+         "pytorch_metric_learning": "pytorch-metric-learning", "torch_frame": "pytorch-frame",
+         "normflows": "normflows"}
 HEADER = ("| package | setting | break sites (model / shared) | found | recall (before) | model code found "
           "| true findings | false alarms | precision (before) | unknown |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -99,3 +99,28 @@ COMPUTED = """
 def test_an_attribute_by_a_computed_name_has_the_fact_its_namesakes_share(tmp_path):
     found = findings(tmp_path, {"affine.py": COMPUTED}, "affine.py")
     assert found == [(15, "FG101"), (20, "FG101")], found  # the `_label` attributes are strings
+
+
+TORCH_VALUES = """
+    import torch
+    from torch import nn
+
+    class Masked(nn.Module):
+        def __init__(self, row_mask, col_mask):
+            super().__init__()
+            self.same = torch.equal(row_mask, col_mask)
+            self.where = torch.device("cpu")
+            self.scale = torch.ones(2)
+
+        def forward(self, x):
+            if not self.same:
+                raise NotImplementedError()
+            if self.scale.sum() > 1:
+                x = x * 2
+            return x.to(self.where)
+    """
+
+
+def test_a_torch_function_that_returns_a_python_value_makes_no_tensor_attribute(tmp_path):
+    found = findings(tmp_path, {"masked.py": TORCH_VALUES}, "masked.py")
+    assert found == [(15, "FG101")], found  # `torch.equal` gives a bool: no FG107 at 13

@@ -57,3 +57,23 @@ def test_fix_finds_what_check_finds(workspace, capsys):
     assert "0 findings left" in capsys.readouterr().out
     assert main(["fix", "--no-index", "model.py"]) == 0
     assert "torch.where" in (workspace / "model.py").read_text()
+
+
+SPLINES = "def bounded(x):\n    inside = x.abs() <= 1\n    return x[inside]\n\n\ndef unbounded(x):\n    return x * 2\n"
+COUPLING = ("from torch import nn\nfrom flows import splines\n\n\nclass Coupling(nn.Module):\n"
+            "    def __init__(self, tails=None):\n        super().__init__()\n        self.tails = tails\n\n"
+            "    def forward(self, x):\n        if self.tails is None:\n            spline_fn = splines.bounded\n"
+            "        else:\n            spline_fn = splines.unbounded\n        return spline_fn(x)\n")
+
+
+def test_a_package_folder_resolves_its_own_imports_and_a_name_holding_functions_runs_them(tmp_path, monkeypatch, capsys):
+    """`fullgraph check flows` with no pyproject: `from flows import splines` resolves from the
+    folder `flows` sits in, and `spline_fn(x)` runs whichever function the branches bound."""
+    package = tmp_path / "flows"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "splines.py").write_text(SPLINES)
+    (package / "coupling.py").write_text(COUPLING)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert check(capsys, "flows") == (1, [("flows/splines.py", 3, "FG453")])

@@ -134,6 +134,13 @@ def test_code_sized_for_the_default_head_keeps_the_head_size(client):
     ("StackedSpeechModel", "input_ids (2, 16) int64, input_features (2, 64, 320)"),
     # the audio gives 32 frames (128 mel frames, 4 per token): the 16 tokens become 32, as a size mismatch names
     ("StreamingModel", "input_ids (2, 32) int64, attention_mask (2, 32) int64, input_features (2, 8, 128)"),
+    # the rank an unpacking asks for, and the channel axis a first convolution asks for
+    ("CodecModel", "input_values (2, 1, 4000)"),
+    ("WaveModel", "input_values (2, 1, 4000)"),
+    # an image size given as [height, width]
+    ("GridModel", "pixel_values (2, 3, 48, 40)"),
+    # a required mask named after the features, and the width a norm asks for
+    ("MaskedAudioEncoder", "input_features (2, 64, 32), input_features_mask (2, 64) int64"),
 ])
 def test_inputs_found_by_running_the_model(client, target, inputs):
     assert synthesized(client, SHAPES, target)["description"] == "inputs synthesized: " + inputs

@@ -95,6 +95,10 @@ def test_trap_declines_from_clause_and_try():
 
 def test_keep_tensor_declines_python_use():
     assert "Python number" in blocked("n = x.sum().item()\nreturn x.view(-1)[: int(n)]\n", "FG201")
+    # two numbers added and returned: a float would become a (float32) tensor (torchkge's accuracy)
+    body = "hits = (x > 0).sum().item() + (x < 0).sum().item()\nreturn hits / 7\n"
+    assert "outside tensor arithmetic" in blocked(body, "FG201")
+    assert "outside tensor arithmetic" in blocked("return x.sum().item() * torch.equal(x, x)\n", "FG201")
 
 
 # -- Harm cases from real code (issue 14): a rewrite only turns values the engine knows are tensors

@@ -37,8 +37,14 @@ def narrow(test: ast.AST, holds: bool, value_of, nones: dict[str, bool]) -> None
 
 
 def exits(body: list[ast.stmt]) -> bool:
-    """Whether a block always leaves (ends in `return` or `raise`)."""
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise))
+    """Whether a block always leaves (ends in `return` or `raise`, or in an `if`/`else` whose
+    branches all do)."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.If):
+        return exits(last.body) and exits(last.orelse)
+    return isinstance(last, (ast.Return, ast.Raise))
 
 
 def kept(saved: dict[str, bool], current: dict[str, bool]) -> dict[str, bool]:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, TENSOR_WRAPPERS, VALUE, Module
+from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
@@ -237,14 +237,12 @@ class ModuleIndex:
             return None
         if q in MODULE_CONTAINERS:
             return Module(q, self._element(value, local or {}))
-        if q in TENSOR_WRAPPERS:
+        if is_tensor_qualname(q):  # `torch.nn.Parameter` too
             return TENSOR
         head, _, last = q.rpartition(".")
         if head.startswith("torch.nn") and last[:1].isupper():
             return Module(q)
-        if head == "torch" and last[:1].islower():
-            return TENSOR
-        return None
+        return VALUE if head == "torch" else None  # `torch.equal(...)`, `torch.device(...)`: no tensor
 
     def _element(self, call: ast.Call, local: dict[str, ast.expr]) -> Module | None:
         """The module class held by `nn.ModuleList([Block(...) for ...])` and friends."""

@@ -426,20 +426,21 @@ class Walker:
             return False
         return None
 
-    def test_dependence(self, test: ast.AST) -> str | None:
+    def test_dependence(self, test: ast.AST, truth: bool = True) -> str | None:
         """'certain' / 'likely' when Dynamo, evaluating `test` for truth, reads a tensor's value: the
         operands of `and`/`or` after one a trace-time value decides (`not is_compiling() and t`,
-        `x is None or t` where `x` is None) are never evaluated."""
+        `x is None or t` where `x` is None) are never evaluated. With ``truth`` False the value is
+        only computed (`n = n or t.max()`): the last operand of `and`/`or` is handed on, not tested."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             return self.test_dependence(test.operand)
         if not isinstance(test, ast.BoolOp):
-            return self.facts.data_dependent(test)
+            return self.facts.data_dependent(test) if truth else None
         decisive = isinstance(test.op, ast.Or)
         found = []
         saved = dict(self.facts.nones)
         typed = {}  # names an earlier operand's type test decided, and what they held before
-        for operand in test.values:
-            found.append(self.test_dependence(operand))
+        for n, operand in enumerate(test.values):
+            found.append(self.test_dependence(operand, truth or n < len(test.values) - 1))
             if self._value_under_compile(operand) is decisive:
                 break
             narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
@@ -645,13 +646,29 @@ class Walker:
                 self.calls.append((each, node, passed, self.in_loop))
 
     def _held(self, call: ast.Call) -> list[FunctionInfo]:
-        """The methods `self.<attr>(...)` runs when `__init__` set the attribute to methods of `self`
-        (`self.loss_method = self.mat_based_loss if mat_based else self.pair_based_loss`)."""
+        """The functions a call of a name that holds them runs: `self.<attr>(...)` when `__init__` set
+        the attribute to methods of `self` (`self.loss_method = self.mat_based_loss if mat_based else
+        self.pair_based_loss`); a local name every assignment binds to a function (`spline_fn =
+        splines.rational_quadratic_spline` in one branch, another in the other)."""
         func, cls = call.func, self.function.cls
+        if isinstance(func, ast.Name):
+            values = local_bindings(self.function.node).get(func.id) or []
+            held = [self._function_named(v) for v in values]
+            return held if held and all(held) else []
         if cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                                and func.value.id == "self"):
             return []
         return self.index.held_methods(cls, func.attr)
+
+    def _function_named(self, value: ast.expr) -> FunctionInfo | None:
+        """The function a bare reference names (`helper`, `module.helper`), in this file or imported."""
+        spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if not spelling or spelling.partition(".")[0] in local_bindings(self.function.node):
+            return None
+        if "." not in spelling:
+            return self.index.sibling(self.function, spelling) or self.index.functions.get(spelling) \
+                or self.index.imported_function(spelling)
+        return self.index.imported_function(spelling)
 
     def passed(self, arg: ast.expr) -> Passed:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the

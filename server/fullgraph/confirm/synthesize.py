@@ -39,6 +39,7 @@ TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_tok
 LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
 EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
 TOKEN_SUFFIXES = ("_token_id", "_token_index")
+MASK_SUFFIXES = ("_attention_mask", "_padding_mask", "_mask", "_padding")  # longest first
 WIDTH_SUFFIXES = ("_hidden_size",)  # a part's width (`fpn_hidden_size`): shrunk with the others it matches
 TRIALS = 6  # eager runs of input layouts per config before falling back
 KEPT_WIDTH = 4096  # the widest feed-forward a config may have to be tried with its default widths
@@ -360,6 +361,17 @@ class Sizes:
                     return v
         return default
 
+    def pair(self, *keys, default: int) -> tuple[int, int]:
+        """A height and width: one size, or a pair of them (``image_size = [224, 224]``)."""
+        for key in keys:
+            for c in self.configs:
+                v = getattr(c, key, None)
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return v, v
+                if isinstance(v, (list, tuple)) and len(v) == 2 and all(type(x) is int for x in v):
+                    return v[0], v[1]
+        return default, default
+
 
 def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
     """The input called ``name`` (with the mask that goes with it), sized from the config; None when unknown."""
@@ -372,8 +384,8 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
             inputs.append(Input("attention_mask", (BATCH, SEQ), "mask"))
         return inputs
     if name in ("pixel_values", "pixel_values_videos"):
-        image = size("image_size", "img_size", default=32)
-        return [Input(name, (BATCH, size("num_channels", "in_chans", default=3), image, image))]
+        height, width = size.pair("image_size", "img_size", default=32)
+        return [Input(name, (BATCH, size("num_channels", "in_chans", default=3), height, width))]
     if name == "input_values":
         return [Input(name, (BATCH, 4000))]
     if name == "input_features":
@@ -449,18 +461,32 @@ def main_inputs(cls, config, model, torch) -> list[Input]:
     if inputs is None:
         raise CannotSynthesize(f"{cls.__name__}'s main input {main!r} is not one fullgraph knows how to make")
     for name in others:
-        made = make_input(name, size, accepted)
+        made = make_input(name, size, accepted) or mask_for(name, inputs)
         if made is None:
             raise CannotSynthesize(f"{cls.__name__}'s input {name!r} is not one fullgraph knows how to make")
         inputs += [i for i in made if i.name not in {j.name for j in inputs}]
     return inputs
 
 
+def mask_for(name: str, inputs: list[Input]) -> list[Input] | None:
+    """A mask named after an input already made (``input_features_mask``, ``audio_mel_mask``,
+    ``pixel_attention_mask``, ``past_values_padding``): over that input's positions, its shape
+    without the feature axis (the last of a sequence, the channels of an image)."""
+    for suffix in MASK_SUFFIXES:
+        stem = name[: -len(suffix)] if name.endswith(suffix) else ""
+        for i in inputs if stem else ():
+            if i.kind == "float" and i.name.startswith(stem):
+                shape = i.shape if len(i.shape) < 3 else i.shape[:-1] if len(i.shape) == 3 else (i.shape[0], *i.shape[2:])
+                return [Input(name, shape, "mask")]
+    return None
+
+
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
     """Inputs to try when the first ones raised: each input the error names that the forward accepts
     (``exactly one of A or B``: A, then B), no cache when the cache failed, token sequences of the
-    length a size mismatch names, the width a linear layer asked for, time-major audio features,
-    larger images, a series with its channel axis."""
+    length a size mismatch names, the width a linear or norm layer asked for, the rank an unpacking asked
+    for and the channels a convolution asked for, time-major audio features, larger images, a
+    series with its channel axis."""
     have = {i.name for i in inputs}
     out = []
     if "use_cache" in accepted - have and "cache" in error.lower():
@@ -476,9 +502,23 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -
             out.append([replace(i, shape=(i.shape[0], now, *i.shape[2:])) if i.kind in ("ids", "mask") and i.shape[1:2] == (was,)
                         else i for i in inputs])
     widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
+    norms = re.search(r"normalized_shape=\[(\d+)\], expected input with shape \[\*, \d+\], but got input of size\s*\[([\d, ]+)\]",
+                      error)
+    ranks = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
+    channels = re.search(r"expected input\[([\d, ]+)\] to have (\d+) channels, but got \d+ channels", error)
     for k, i in enumerate(inputs):
         if widths and i.kind == "float" and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
             out.append([*inputs[:k], Input(i.name, (*i.shape[:-1], int(widths[2]))), *inputs[k + 1 :]])
+        if norms and i.kind == "float" and tuple(int(d) for d in norms[2].split(",")) == i.shape:  # a norm's width
+            out.append([*inputs[:k], Input(i.name, (*i.shape[:-1], int(norms[1]))), *inputs[k + 1 :]])
+        if ranks and i.kind == "float" and int(ranks[1]) == len(i.shape) + 1 == int(ranks[2]) + 1:
+            out.append([*inputs[:k], Input(i.name, (i.shape[0], 1, *i.shape[1:])), *inputs[k + 1 :]])  # a channel axis
+        if channels and i.kind == "float":
+            seen, want = tuple(int(d) for d in channels[1].split(",")), int(channels[2])
+            if seen == (1, *i.shape):  # read as one unbatched sample: the channel axis is missing
+                out.append([*inputs[:k], Input(i.name, (i.shape[0], want, *i.shape[1:])), *inputs[k + 1 :]])
+            elif seen == i.shape and len(i.shape) > 2:  # the wrong number of channels
+                out.append([*inputs[:k], Input(i.name, (i.shape[0], want, *i.shape[2:])), *inputs[k + 1 :]])
         if i.name == "input_features" and len(i.shape) == 3:
             out.append([*inputs[:k], Input(i.name, (i.shape[0], i.shape[2], i.shape[1])), *inputs[k + 1 :]])
         if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:

@@ -14,6 +14,7 @@ import ast
 import libcst as cst
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
+from fullgraph.analysis.narrowing import exits
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
@@ -66,7 +67,9 @@ class CapturePlan:
         return text
 
     def epilogue_call(self) -> str:
-        """The call's source with captured sub-expressions replaced by their temporaries."""
+        """The call's source with captured sub-expressions replaced by their temporaries, its
+        continuation lines relative to the indentation of the line it starts on (to be re-indented
+        where it goes)."""
         source = self.ctx.source
         offset = self.ctx.lowering.positions.ast_offset
         start, end = offset(self.call.lineno, self.call.col_offset), offset(self.call.end_lineno, self.call.end_col_offset)
@@ -75,7 +78,8 @@ class CapturePlan:
                         for n, t in zip(self.captured, self.temps)), reverse=True)
         for lo, hi, temp in spans:
             text = text[:lo] + temp + text[hi:]
-        return text
+        line = source[source.rfind("\n", 0, start) + 1 : start]
+        return continuation(text, len(line) - len(line.lstrip()))
 
 
 def _local_names(fn: ast.AST) -> set[str]:
@@ -273,7 +277,7 @@ def defer_through_chain(ctx: FixContext, helper: ast.FunctionDef, call: ast.Call
     params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
     queued = f"lambda {params}: {plan.epilogue_call()}" if params else f"lambda: {plan.epilogue_call()}"
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
-    site = (f"if {ctx.torch}.compiler.is_compiling():\n    {QUEUE}.append({queued})\nelse:\n"
+    site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{QUEUE}.append({queued})\n") + "else:\n"
             + indent(original + "\n"))
     piece = open_slice(ctx.source, ctx.tree, helper)
     line = _line_of(piece, stmt)
@@ -322,8 +326,7 @@ def _add_top_and_tail(piece, module: cst.Module, top: list[str], epilogue: str, 
     """Add setup statements after the docstring and the epilogue at the end of a body that can fall through."""
     fn_node = module.body[0].body.body[0] if piece.wrapped else module.body[0]
     body = list(fn_node.body.body)
-    falls_through = not isinstance(fn.body[-1], (ast.Return, ast.Raise))
-    if falls_through:
+    if not exits(fn.body):  # the end of the body can be reached
         body.append(cst.parse_statement(epilogue + "\n"))
     doc = 1 if (isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant)
                 and isinstance(fn.body[0].value.value, str)) else 0

@@ -8,6 +8,7 @@ from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.layouts import LayoutCheck
+from fullgraph.analysis.facts import VALUE_METHODS, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.purity import TORCH_NAMESPACES
 from fullgraph.fixes.sites import enclosing_function, local_parents, parents
@@ -39,9 +40,11 @@ class KnownTensor:
             return False
         if isinstance(node, ast.Attribute):
             return isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call):  # not `t.item()`, `t.size()`, `torch.equal(a, b)`: Python values
             name = dotted(node.func) or ""
-            return name.rpartition(".")[0] in TORCH_NAMESPACES or (isinstance(node.func, ast.Attribute) and self(node.func.value))
+            if name.rpartition(".")[0] in TORCH_NAMESPACES:
+                return not name.startswith("torch.") or name.count(".") > 1 or is_tensor_qualname(name)
+            return isinstance(node.func, ast.Attribute) and node.func.attr not in VALUE_METHODS and self(node.func.value)
         if isinstance(node, ast.BinOp):
             return self(node.left) or self(node.right)
         if isinstance(node, ast.UnaryOp):

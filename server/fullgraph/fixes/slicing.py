@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from dataclasses import dataclass
 
 import libcst as cst
@@ -165,16 +167,34 @@ def code(node: cst.CSTNode) -> str:
 
 
 def indent(text: str, prefix: str = "    ") -> str:
-    """``text`` with every line indented (continuation lines included)."""
-    return "".join(prefix + line if line.strip() else line for line in split_lines_keepends(text))
+    """``text`` with every line indented (continuation lines included), but those that start
+    inside a string, which are part of its value."""
+    in_string = _lines_in_strings(text) or set()
+    return "".join(prefix + line if line.strip() and n not in in_string else line
+                   for n, line in enumerate(split_lines_keepends(text)))
 
 
 def continuation(text: str, column: int) -> str:
     """Source cut from a block at ``column``, its continuation lines shifted so that the splice,
-    which indents them again by ``column``, leaves them where they were."""
+    which indents them again by ``column``, leaves them where they were; lines that start inside
+    a string (a triple-quoted one's second line) are its value and stay as they are."""
     first, *rest = text.split("\n")
-    cut = [line[column:] if line[:column].isspace() else line.lstrip() for line in rest]
+    in_string = _lines_in_strings(text)
+    in_string = set(range(1, len(rest) + 1)) if in_string is None else in_string  # leave all as they are
+    cut = [line if n in in_string else line[column:] if line[:column].isspace() else line.lstrip()
+           for n, line in enumerate(rest, start=1)]
     return "\n".join([first, *cut])
+
+
+def _lines_in_strings(text: str) -> set[int] | None:
+    """Indexes (0-based) of the lines of ``text`` that start inside a string token; None when
+    ``text`` does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    strings = (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", tokenize.STRING))
+    return {row for t in tokens if t.type in strings for row in range(t.start[0], t.end[0])}
 
 
 def splice(piece: FunctionSlice, old: list[ast.stmt], new_texts: list[str]) -> TextEdit | None:

@@ -79,9 +79,10 @@ RULES = [
     ),
     Rule(
         "FG106", "tensor-range", "`range()` over a tensor value", ("GB0059",),
-        what="Flags `range()` with a tensor argument.",
+        what="Flags `range()` with a tensor argument, or a NumPy value (`range(np.prod(x.shape[1:]))`).",
         why="`range` needs a Python int; converting the tensor reads its value at run time, which "
-            "Dynamo cannot trace (GB0059 / GB0124).",
+            "Dynamo cannot trace (GB0059 / GB0124). Dynamo traces NumPy calls as tensor code, so a NumPy "
+            "scalar is a tensor there too (\"Failed to trace builtin operator\").",
         example="for i in range(lengths.max()):\n    ...",
         fixed_example="for i in range(x.size(1)):\n    ...",
         fix_text="Loop over a shape (`x.size(d)`) or a config value instead, or vectorise the loop.",
@@ -234,7 +235,9 @@ def _is_test(node: ast.AST, w) -> bool:
 
 
 def check_boolop(node: ast.BoolOp, w) -> None:
-    confidence = None if _is_test(node, w) else _test_confidence(node, w)
+    if _is_test(node, w):  # the test or `not` around it reports
+        return
+    confidence = w.test_dependence(node, truth=False)  # its last operand is handed on (`bool()` reports that one)
     if confidence:
         op = "and" if isinstance(node.op, ast.And) else "or"
         w.report("FG105", node, f"`{op}` takes the truth value of a tensor in `{snippet(node)}`", confidence,
@@ -271,6 +274,8 @@ def check_call(node: ast.Call, w) -> None:
                  gb_ids=("GB0124",))
     elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
+    elif builtin_call(node, w, "range") and any(w.kind(a) == NUMPY for a in node.args):
+        w.report("FG106", node, f"`range()` over a NumPy value (traced as a tensor) in `{snippet(node)}`")
 
 
 def check_comprehension(node: ast.comprehension, w) -> None:
