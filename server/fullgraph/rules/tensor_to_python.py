@@ -84,7 +84,8 @@ RULES = [
         what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
              "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
              "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
-             "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`), and the 0-d "
+             "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`) or as "
+             "`repeat_interleave`'s `output_size`, and the 0-d "
              "tensor of `argmax()`/`argmin()` without `dim` used as an index (`x[scores.argmax()]`).",
         why="A size (or an index by a 0-d tensor) must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
             "data-dependent operator, GB0033) and breaks the graph.",
@@ -277,6 +278,18 @@ def check_size(node: ast.Call, w) -> None:
         if _computed_tensor(size, w) and _reads_data(size, w):
             w.report("FG206", size, f"`{snippet(size)}` is a tensor used as a size: Dynamo reads its value")
             return
+    total = _output_size(node, w)
+    if total is not None and _computed_tensor(total, w):
+        w.report("FG206", total, f"`{snippet(total)}` is a tensor passed as `output_size`: Dynamo reads its value")
+
+
+def _output_size(node: ast.Call, w) -> ast.expr | None:
+    """The `output_size` of `torch.repeat_interleave(...)` / `t.repeat_interleave(...)`, which must be an int."""
+    q = w.resolve(node.func)
+    if q == "torch.repeat_interleave" or q is None and method_call(node, "repeat_interleave") \
+            and w.is_tensor(node.func.value):
+        return next((k.value for k in node.keywords if k.arg == "output_size"), None)
+    return None
 
 
 def check_slice(node: ast.Slice, w) -> None:
