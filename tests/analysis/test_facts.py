@@ -321,3 +321,24 @@ def test_a_tensor_rebound_to_a_value_in_a_branch_on_a_tensor_stays_likely_a_tens
     """)
     assert [(f.code, f.line, f.confidence) for f in analyze(src)] == [
         ("FG101", 8, "certain"), ("FG101", 10, "likely")]
+
+
+def test_a_local_lambda_gives_what_its_body_computes():
+    """`act = lambda h: F.gelu(h)` then `act(x)`: the body's fact with `h` holding the argument's;
+    a lambda that calls itself by name, or is called with the wrong arity, gives nothing."""
+    src = ("import torch\nimport torch.nn.functional as F\n\n\n@torch.compile\ndef f(x, n: int):\n"
+           "    act = lambda h: F.gelu(h) * 2\n    y = act(x)\n    if y.sum() > 0:\n        y = y + 1\n"
+           "    size = lambda k: k + 1\n    if size(n) > 2:\n        y = y - 1\n"
+           "    fact = lambda k: 1 if k == 0 else k * fact(k - 1)\n    if fact(n) > 3:\n        y = y * 3\n"
+           "    return act(x, n), y\n")
+    assert [(f.code, f.line) for f in analyze(src)] == [("FG101", 9)]
+
+
+def test_a_local_name_holding_functions_returns_what_they_return():
+    """`spline_fn = bounded` in one branch, `unbounded` in the other: `spline_fn(x)` is a tensor
+    when both return one."""
+    src = ("import torch\n\n\ndef bounded(x):\n    return x.clamp(-1, 1)\n\n\ndef unbounded(x):\n    return x * 2\n\n\n"
+           "@torch.compile\ndef f(x: torch.Tensor, tails=None):\n    if tails is None:\n        spline_fn = bounded\n"
+           "    else:\n        spline_fn = unbounded\n    out = spline_fn(x)\n    if out.sum() > 0:\n        out = out + 1\n"
+           "    return out\n")
+    assert [(f.code, f.line, f.confidence) for f in analyze(src)] == [("FG101", 19, "certain")]

@@ -186,3 +186,15 @@ def test_a_guarded_torch_import_counts_and_no_second_import_is_added():
     tried = ast.parse("try:\n    import torch as th\nexcept ImportError:\n    th = None\n")
     assert torch_alias(tried) == "th"
     assert torch_import_edit(ast.parse("def f():\n    import torch\n")) is not None  # a local import binds nothing
+
+
+def test_moved_code_keeps_the_lines_of_its_strings():
+    """Code cut from one block and indented into another: its continuation lines move with it,
+    but a line that starts inside a triple-quoted string is the string's value and stays."""
+    from fullgraph.fixes.slicing import continuation, indent
+
+    call = 'warn("""a\n        b""",\n        Warning)'
+    assert continuation(call, 4) == 'warn("""a\n        b""",\n    Warning)'
+    assert indent(call + "\n") == '    warn("""a\n        b""",\n            Warning)\n'
+    assert continuation("f(\n  x)", 4) == "f(\nx)"  # a line indented less than the cut is stripped
+    assert continuation('f("""a\n  b', 4) == 'f("""a\n  b'  # not tokenizable: every line left as it is

@@ -89,6 +89,7 @@ class Walker:
         self.loop_depth = 0
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
+        self._in_lambdas: set[str] = set()  # local lambdas whose body is being evaluated
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
@@ -258,10 +259,44 @@ class Walker:
         if isinstance(func, ast.Name) and func.id not in self.facts.env and func.id in self.index.classes:
             return Module(func.id) if self.index.is_module_class(func.id) else None  # `block = Block(cfg)`
         target = self.callee(call)
-        if target is None or target.disabled:
+        held = [target] if target is not None else self._held(call)
+        if not held:
+            return self._lambda_result(call)
+        if any(t.disabled for t in held):
             return None
-        passed = bind_arguments(target.node, target.cls is not None, call, lambda a: (self.kind(a), ()))
-        return return_fact(self.index, target, passed)
+        facts = [return_fact(self.index, t, bind_arguments(t.node, t.cls is not None, call, lambda a: (self.kind(a), ())))
+                 for t in held]
+        return facts[0] if all(f == facts[0] for f in facts) else None  # what every function it may run returns
+
+    def _lambda_result(self, call: ast.Call):
+        """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
+        F.gelu(h)` then `act(x)`): the fact its bodies share, their parameters holding the arguments'."""
+        func = call.func
+        lambdas = local_bindings(self.function.node).get(func.id) if isinstance(func, ast.Name) else None
+        if not lambdas or not all(isinstance(v, ast.Lambda) for v in lambdas) or func.id in self._in_lambdas \
+                or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            return None
+        passed = [self.kind(a) for a in call.args]
+        facts = []
+        self._in_lambdas.add(func.id)  # a lambda that calls itself by name gives nothing
+        try:
+            for fn in lambdas:
+                names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+                if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or len(names) != len(passed):
+                    return None
+                saved = {n: self.facts.env.get(n, _UNBOUND) for n in names}
+                self.facts.env.update(zip(names, passed))
+                try:
+                    facts.append(self.kind(fn.body))
+                finally:
+                    for n, before in saved.items():
+                        if before is _UNBOUND:
+                            self.facts.env.pop(n, None)
+                        else:
+                            self.facts.env[n] = before
+        finally:
+            self._in_lambdas.discard(func.id)
+        return facts[0] if all(f == facts[0] for f in facts) else None
 
     def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
         """What calling an instance of the class `spelling` runs, wherever the class is defined: a
