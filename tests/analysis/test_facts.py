@@ -342,3 +342,11 @@ def test_a_local_name_holding_functions_returns_what_they_return():
            "    else:\n        spline_fn = unbounded\n    out = spline_fn(x)\n    if out.sum() > 0:\n        out = out + 1\n"
            "    return out\n")
     assert [(f.code, f.line, f.confidence) for f in analyze(src)] == [("FG101", 19, "certain")]
+
+
+def test_a_parameter_rebound_to_a_function_may_still_hold_the_callers():
+    src = ("import torch\n\n\ndef clamped(x):\n    return x.clamp(-1, 1)\n\n\n"
+           "@torch.compile\ndef f(x: torch.Tensor, fn=None, act=None):\n    if fn is None:\n        fn = clamped\n"
+           "    if act is None:\n        act = lambda h: h * 2\n    if fn(x).sum() > act(x).sum():\n        x = x + 1\n"
+           "    return x\n")
+    assert analyze(src) == []  # `fn` and `act` may be what the caller passed

@@ -272,7 +272,7 @@ class Walker:
         """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
         F.gelu(h)` then `act(x)`): the fact its bodies share, their parameters holding the arguments'."""
         func = call.func
-        lambdas = local_bindings(self.function.node).get(func.id) if isinstance(func, ast.Name) else None
+        lambdas = self._assigned_only(func.id) if isinstance(func, ast.Name) else None
         if not lambdas or not all(isinstance(v, ast.Lambda) for v in lambdas) or func.id in self._in_lambdas \
                 or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
             return None
@@ -687,13 +687,21 @@ class Walker:
         splines.rational_quadratic_spline` in one branch, another in the other)."""
         func, cls = call.func, self.function.cls
         if isinstance(func, ast.Name):
-            values = local_bindings(self.function.node).get(func.id) or []
+            values = self._assigned_only(func.id)
             held = [self._function_named(v) for v in values]
             return held if held and all(held) else []
         if cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                                and func.value.id == "self"):
             return []
         return self.index.held_methods(cls, func.attr)
+
+    def _assigned_only(self, name: str) -> list[ast.expr]:
+        """What every `name = value` of this function binds, when nothing else binds `name` (not a
+        parameter, which holds what a caller passed, nor a loop variable); else nothing."""
+        args = self.function.node.args
+        if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}:
+            return []
+        return local_bindings(self.function.node).get(name) or []
 
     def _function_named(self, value: ast.expr) -> FunctionInfo | None:
         """The function a bare reference names (`helper`, `module.helper`), in this file or imported."""
