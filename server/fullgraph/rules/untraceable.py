@@ -128,7 +128,9 @@ RULES = [
              "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, and the backend "
+             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, the warning "
+             "filter setters `warnings.simplefilter`/`filterwarnings`/`resetwarnings` (they call C's "
+             "`_filters_mutated`; `warnings.catch_warnings()` alone traces), and the backend "
              "flag context managers `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, "
              "`torch.backends.cuda.sdp_kernel`.",
         why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
@@ -241,6 +243,7 @@ SKIPPED_CALLS = frozenset((
     "sys._getframe", "sys.getrefcount", "inspect.currentframe", "inspect.stack", "traceback.format_stack",
     "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
     "uuid.uuid4", "importlib.import_module", "socket.gethostname", "torch.jit.isinstance",
+    "warnings.simplefilter", "warnings.filterwarnings", "warnings.resetwarnings",  # C `_filters_mutated`
 ))
 # torch calls that return a non-tensor object Dynamo cannot trace (backend flag context managers).
 TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
