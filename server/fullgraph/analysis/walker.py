@@ -698,6 +698,8 @@ class Walker:
     def _assigned_only(self, name: str) -> list[ast.expr]:
         """What every `name = value` of this function binds, when nothing else binds `name` (not a
         parameter, which holds what a caller passed, nor a loop variable); else nothing."""
+        if name not in self.facts.env:  # not bound yet here (builtins, globals): nothing to read
+            return []
         args = self.function.node.args
         if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}:
             return []
