@@ -457,20 +457,25 @@ class Facts:
         read = {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
         if not read:
             return ()
-        with self._unknown(read):
+        with self.binding(dict.fromkeys(read)):
             if any(self.kind(node) in TENSORISH or self.data_dependent(node) for node in nodes):
                 return ()
         return tuple(sorted({origin for name in read for origin in self.guessed[name]}))
 
     @contextmanager
-    def _unknown(self, names: set[str]):
-        """Within this block, `names` have no fact."""
-        saved = {name: self.env.get(name) for name in names}
-        self.env.update(dict.fromkeys(names))
+    def binding(self, facts: dict):
+        """Within this block, the names of `facts` have those facts (None: no fact); after it, what
+        they had before (a name unbound before is unbound again)."""
+        saved = {name: self.env[name] for name in facts if name in self.env}
+        self.env.update(facts)
         try:
             yield
         finally:
-            self.env.update(saved)
+            for name in facts:
+                if name in saved:
+                    self.env[name] = saved[name]
+                else:
+                    self.env.pop(name, None)
 
     def known_tensor(self, node: ast.AST) -> bool:
         """A tensor whatever the guesses (not merely likely one without them): what a rewrite may
@@ -480,7 +485,7 @@ class Facts:
         read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
         if not read:
             return True
-        with self._unknown(read):
+        with self.binding(dict.fromkeys(read)):
             return self.kind(node) == TENSOR
 
     def data_dependent(self, node: ast.AST) -> str | None:

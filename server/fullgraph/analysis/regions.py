@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname
 from fullgraph.analysis.imports import Aliases, dotted
+from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     LOGGER,
@@ -204,11 +205,10 @@ class ModuleIndex:
         `p or Default()`, the default made by a method of the class: `self.get_default_distance()`
         returning `LpDistance()`), the parameter being of the default's kind; else ``value``."""
         made = value
-        if isinstance(value, ast.IfExp) and isinstance(value.test, ast.Compare) and len(value.test.ops) == 1 \
-                and _is_none(value.test.comparators[0]) and isinstance(value.test.left, ast.Name):
-            given, default = (value.orelse, value.body) if isinstance(value.test.ops[0], ast.Is) else \
-                (value.body, value.orelse) if isinstance(value.test.ops[0], ast.IsNot) else (None, None)
-            made = default if isinstance(given, ast.Name) and given.id == value.test.left.id else value
+        named = none_test(value.test) if isinstance(value, ast.IfExp) else None
+        if named is not None:
+            given, default = (value.orelse, value.body) if named[1] else (value.body, value.orelse)
+            made = default if isinstance(given, ast.Name) and given.id == named[0] else value
         elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2 \
                 and isinstance(value.values[0], ast.Name):
             made = value.values[1]
@@ -730,10 +730,6 @@ def _portable(fact):
     """A fact read from another file, without the class names that only that file resolves (a
     module stays a module: calling it gives a tensor)."""
     return Module("", _portable(fact.element)) if isinstance(fact, Module) else fact
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

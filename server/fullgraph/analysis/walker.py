@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import threading
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import local_bindings
@@ -37,7 +37,6 @@ TENSOR_TYPES = frozenset(("torch.Tensor", "torch.nn.Parameter", "torch.nn.parame
 PYTHON_TYPES = frozenset(("int", "float", "bool", "complex", "str", "bytes", "list", "tuple", "dict", "set",
                           "frozenset", "numbers.Number", "numbers.Real", "numbers.Integral", "numbers.Complex"))
 _COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
-_UNBOUND = object()  # a name with no fact before a narrowing
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
 _SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
@@ -210,8 +209,7 @@ class Walker:
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
-                return index.sibling(self.function, func.id) or index.functions.get(func.id) \
-                    or index.imported_function(func.id)
+                return self._function_named(func.id)
             default = self._callable_default(func.id)
             if default is not None:  # `reduce_fn: Callable = _recall_at_precision`, never rebound
                 return index.functions.get(default) or index.imported_function(default)
@@ -228,7 +226,7 @@ class Walker:
         spelling = dotted(func) if isinstance(func, ast.Attribute) else None
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
-            return index.imported_function(spelling)
+            return self._function_named(spelling)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
@@ -264,9 +262,8 @@ class Walker:
             return self._lambda_result(call)
         if any(t.disabled for t in held):
             return None
-        facts = [return_fact(self.index, t, bind_arguments(t.node, t.cls is not None, call, lambda a: (self.kind(a), ())))
-                 for t in held]
-        return facts[0] if all(f == facts[0] for f in facts) else None  # what every function it may run returns
+        return _agreed([return_fact(self.index, t, bind_arguments(t.node, t.cls is not None, call, lambda a: (self.kind(a), ())))
+                        for t in held])  # what every function it may run returns
 
     def _lambda_result(self, call: ast.Call):
         """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
@@ -284,19 +281,11 @@ class Walker:
                 names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
                 if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or len(names) != len(passed):
                     return None
-                saved = {n: self.facts.env.get(n, _UNBOUND) for n in names}
-                self.facts.env.update(zip(names, passed))
-                try:
+                with self.facts.binding(dict(zip(names, passed))):
                     facts.append(self.kind(fn.body))
-                finally:
-                    for n, before in saved.items():
-                        if before is _UNBOUND:
-                            self.facts.env.pop(n, None)
-                        else:
-                            self.facts.env[n] = before
         finally:
             self._in_lambdas.discard(func.id)
-        return facts[0] if all(f == facts[0] for f in facts) else None
+        return _agreed(facts)
 
     def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
         """What calling an instance of the class `spelling` runs, wherever the class is defined: a
@@ -473,21 +462,15 @@ class Walker:
         decisive = isinstance(test.op, ast.Or)
         found = []
         saved = dict(self.facts.nones)
-        typed = {}  # names an earlier operand's type test decided, and what they held before
-        for n, operand in enumerate(test.values):
-            found.append(self.test_dependence(operand, truth or n < len(test.values) - 1))
-            if self._value_under_compile(operand) is decisive:
-                break
-            narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
-            tested = self._type_test(operand)  # the next operands run only where this one did not decide
-            if tested is not None:
-                typed.setdefault(tested[0], self.facts.env.get(tested[0], _UNBOUND))
-                self.facts.env[tested[0]] = TENSOR if tested[1] != decisive else VALUE
-        for name, before in typed.items():
-            if before is _UNBOUND:
-                self.facts.env.pop(name, None)
-            else:
-                self.facts.env[name] = before
+        with ExitStack() as typed:  # names an earlier operand's type test decided, until the end
+            for n, operand in enumerate(test.values):
+                found.append(self.test_dependence(operand, truth or n < len(test.values) - 1))
+                if self._value_under_compile(operand) is decisive:
+                    break
+                narrow(operand, not decisive, self._value_under_compile, self.facts.nones)
+                tested = self._type_test(operand)  # the next operands run only where this one did not decide
+                if tested is not None:
+                    typed.enter_context(self.facts.binding({tested[0]: TENSOR if tested[1] != decisive else VALUE}))
         self.facts.nones = saved
         return "certain" if "certain" in found else ("likely" if "likely" in found else None)
 
@@ -687,8 +670,10 @@ class Walker:
         splines.rational_quadratic_spline` in one branch, another in the other)."""
         func, cls = call.func, self.function.cls
         if isinstance(func, ast.Name):
-            values = self._assigned_only(func.id)
-            held = [self._function_named(v) for v in values]
+            spellings = [dotted(v) if isinstance(v, (ast.Name, ast.Attribute)) else None
+                         for v in self._assigned_only(func.id)]
+            held = [self._function_named(s) if s and s.partition(".")[0] not in self.facts.env else None
+                    for s in spellings]
             return held if held and all(held) else []
         if cls is None or not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
                                and func.value.id == "self"):
@@ -705,15 +690,12 @@ class Walker:
             return []
         return local_bindings(self.function.node).get(name) or []
 
-    def _function_named(self, value: ast.expr) -> FunctionInfo | None:
-        """The function a bare reference names (`helper`, `module.helper`), in this file or imported."""
-        spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
-        if not spelling or spelling.partition(".")[0] in local_bindings(self.function.node):
-            return None
-        if "." not in spelling:
-            return self.index.sibling(self.function, spelling) or self.index.functions.get(spelling) \
-                or self.index.imported_function(spelling)
-        return self.index.imported_function(spelling)
+    def _function_named(self, spelling: str) -> FunctionInfo | None:
+        """The function a global spelling names (`helper`, `module.helper`), in this file or imported."""
+        if "." in spelling:
+            return self.index.imported_function(spelling)
+        return self.index.sibling(self.function, spelling) or self.index.functions.get(spelling) \
+            or self.index.imported_function(spelling)
 
     def passed(self, arg: ast.expr) -> Passed:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
@@ -753,6 +735,11 @@ _HANDLERS = {
     ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call,
     **{c: Walker._comprehension for c in _COMPREHENSIONS},
 }
+
+
+def _agreed(facts: list):
+    """The fact every one of ``facts`` is (None when they differ)."""
+    return facts[0] if facts and all(f == facts[0] for f in facts) else None
 
 
 def _record_return(node: ast.Return, walker: Walker) -> None:

@@ -354,23 +354,27 @@ class Sizes:
         self.configs = [config, *nested]
 
     def __call__(self, *keys, default):
-        for key in keys:
-            for c in self.configs:
-                v = getattr(c, key, None)
-                if isinstance(v, int) and not isinstance(v, bool):
-                    return v
-        return default
+        return next(self._values(keys, lambda v: v if type(v) is int else None), default)
 
     def pair(self, *keys, default: int) -> tuple[int, int]:
         """A height and width: one size, or a pair of them (``image_size = [224, 224]``)."""
+        return next(self._values(keys, _pair), (default, default))
+
+    def _values(self, keys, read):
+        """What ``read`` makes of each key's value, in order, where it makes something."""
         for key in keys:
             for c in self.configs:
-                v = getattr(c, key, None)
-                if isinstance(v, int) and not isinstance(v, bool):
-                    return v, v
-                if isinstance(v, (list, tuple)) and len(v) == 2 and all(type(x) is int for x in v):
-                    return v[0], v[1]
-        return default, default
+                found = read(getattr(c, key, None))
+                if found is not None:
+                    yield found
+
+
+def _pair(value) -> tuple[int, int] | None:
+    if type(value) is int:
+        return value, value
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(type(x) is int for x in value):
+        return value[0], value[1]
+    return None
 
 
 def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
@@ -507,26 +511,35 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -
     ranks = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
     channels = re.search(r"expected input\[([\d, ]+)\] to have (\d+) channels, but got \d+ channels", error)
     for k, i in enumerate(inputs):
-        if widths and i.kind == "float" and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
-            out.append([*inputs[:k], Input(i.name, (*i.shape[:-1], int(widths[2]))), *inputs[k + 1 :]])
-        if norms and i.kind == "float" and tuple(int(d) for d in norms[2].split(",")) == i.shape:  # a norm's width
-            out.append([*inputs[:k], Input(i.name, (*i.shape[:-1], int(norms[1]))), *inputs[k + 1 :]])
-        if ranks and i.kind == "float" and int(ranks[1]) == len(i.shape) + 1 == int(ranks[2]) + 1:
-            out.append([*inputs[:k], Input(i.name, (i.shape[0], 1, *i.shape[1:])), *inputs[k + 1 :]])  # a channel axis
-        if channels and i.kind == "float":
-            seen, want = tuple(int(d) for d in channels[1].split(",")), int(channels[2])
-            if seen == (1, *i.shape):  # read as one unbatched sample: the channel axis is missing
-                out.append([*inputs[:k], Input(i.name, (i.shape[0], want, *i.shape[1:])), *inputs[k + 1 :]])
-            elif seen == i.shape and len(i.shape) > 2:  # the wrong number of channels
-                out.append([*inputs[:k], Input(i.name, (i.shape[0], want, *i.shape[2:])), *inputs[k + 1 :]])
-        if i.name == "input_features" and len(i.shape) == 3:
-            out.append([*inputs[:k], Input(i.name, (i.shape[0], i.shape[2], i.shape[1])), *inputs[k + 1 :]])
-        if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
-            out.append([*inputs[:k], Input(i.name, (*i.shape[:2], LARGE_IMAGE, LARGE_IMAGE)), *inputs[k + 1 :]])
-        if i.name == "past_values" and len(i.shape) == 2:
-            out.append([*inputs[:k], Input(i.name, (*i.shape, 1)), *inputs[k + 1 :]])
+        for shape in _reshaped(i, widths, norms, ranks, channels):
+            out.append([*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]])
     return out
 
+
+def _reshaped(i: Input, widths, norms, ranks, channels):
+    """Other shapes for input ``i``, from what the error matched: the width a linear or norm layer
+    asked for, a channel axis an unpacking or a convolution asked for, the number of channels it
+    asked for; time-major audio features, larger images, a series' channel axis."""
+    if i.kind != "float":
+        return
+    if widths and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
+        yield (*i.shape[:-1], int(widths[2]))
+    if norms and tuple(int(d) for d in norms[2].split(",")) == i.shape:
+        yield (*i.shape[:-1], int(norms[1]))
+    if ranks and int(ranks[1]) == len(i.shape) + 1 == int(ranks[2]) + 1:
+        yield (i.shape[0], 1, *i.shape[1:])
+    if channels:
+        seen, want = tuple(int(d) for d in channels[1].split(",")), int(channels[2])
+        if seen == (1, *i.shape):  # read as one unbatched sample: the channel axis is missing
+            yield (i.shape[0], want, *i.shape[1:])
+        elif seen == i.shape and len(i.shape) > 2:
+            yield (i.shape[0], want, *i.shape[2:])
+    if i.name == "input_features" and len(i.shape) == 3:
+        yield (i.shape[0], i.shape[2], i.shape[1])
+    if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
+        yield (*i.shape[:2], LARGE_IMAGE, LARGE_IMAGE)
+    if i.name == "past_values" and len(i.shape) == 2:
+        yield (*i.shape, 1)
 
 def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     """The first tiny model and inputs that run eagerly (``trial`` returns None, or the error raised):

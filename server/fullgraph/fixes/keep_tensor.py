@@ -42,8 +42,8 @@ class KnownTensor:
             return isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in self.attrs
         if isinstance(node, ast.Call):  # not `t.item()`, `t.size()`, `torch.equal(a, b)`: Python values
             name = dotted(node.func) or ""
-            if name.rpartition(".")[0] in TORCH_NAMESPACES:
-                return not name.startswith("torch.") or name.count(".") > 1 or is_tensor_qualname(name)
+            if name.rpartition(".")[0] in TORCH_NAMESPACES:  # `F.relu(...)`, `torch.zeros(...)`
+                return is_tensor_qualname(name) if name.startswith("torch.") else True
             return isinstance(node.func, ast.Attribute) and node.func.attr not in VALUE_METHODS and self(node.func.value)
         if isinstance(node, ast.BinOp):
             return self(node.left) or self(node.right)

@@ -213,13 +213,9 @@ def _check_lowerable_assert(node: ast.Assert, w) -> None:
     """Dynamo lowers `assert t, "msg"` by itself only when the test is a tensor: `not t`, or `and`/`or`
     with a tensor before the last operand, take a truth value first."""
     test = node.test
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        confidence = w.facts.data_dependent(test.operand)
-    elif isinstance(test, ast.BoolOp):
-        found = [w.test_dependence(v) for v in test.values[:-1]]
-        confidence = "certain" if "certain" in found else "likely" if "likely" in found else None
-    else:
+    if not (isinstance(test, ast.BoolOp) or isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
         return
+    confidence = w.test_dependence(test, truth=False)  # what Python tests before the assert sees its value
     if confidence:
         w.report("FG104", node, f"assert on `{snippet(test)}`: Dynamo lowers an assert only when its test is a "
                                 "tensor, and this one takes a tensor's truth value first", confidence)
