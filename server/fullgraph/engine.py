@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from fullgraph.analysis.call_guards import CallGuards
 from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
@@ -396,7 +397,7 @@ def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
 
 
 def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
 
 
@@ -11,7 +12,7 @@ from fullgraph.analysis.per_node import per_node
 def local_bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
     """Local names of ``fn`` -> the values every assignment binds them to (None: some other binding,
     a loop variable, a nested ``def``)."""
-    return bindings_among(list(ast.walk(fn)), fn)
+    return bindings_among(list(walk(fn)), fn)
 
 
 def bindings_among(nodes: list[ast.AST], fn: ast.AST) -> dict[str, list[ast.expr] | None]:

@@ -17,6 +17,7 @@ import ast
 
 from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.callers import bind_arguments
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.regions import FunctionInfo
 
@@ -50,8 +51,8 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, obje
 
 def _on_self(test: ast.expr) -> bool:
     """A test that reads only ``self``'s state (``self.merged``, ``self.cfg.flag is None``): no call."""
-    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
-    return names == {"self"} and not any(isinstance(n, ast.Call) for n in ast.walk(test))
+    names = {n.id for n in walk(test) if isinstance(n, ast.Name)}
+    return names == {"self"} and not any(isinstance(n, ast.Call) for n in walk(test))
 
 
 def _may_change_self(node: ast.AST) -> bool:
@@ -142,7 +143,7 @@ class CallGuards:
         change ``self`` run between them and the call; None when the call is not that alone."""
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr == name and isinstance(func.value, ast.Name)
-                and func.value.id == "self") or any(isinstance(n, ast.Call) for n in ast.walk(call) if n is not call):
+                and func.value.id == "self") or any(isinstance(n, ast.Call) for n in walk(call) if n is not call):
             return None
         parents = function_parents(caller)
         out: set[Atom] = set()
@@ -151,7 +152,7 @@ class CallGuards:
             if isinstance(child, _LOOPS + _SCOPES):  # a comprehension or lambda may call it more than once
                 return None
             child = parents.get(child)
-        if child is None or any(isinstance(n, ast.Call) and n is not call for n in ast.walk(child)):
+        if child is None or any(isinstance(n, ast.Call) and n is not call for n in walk(child)):
             return None
         while child is not caller:
             owner = parents.get(child)
@@ -162,10 +163,10 @@ class CallGuards:
             if block is None:  # the test of an `if`, a `with` item...: not a statement of a block
                 break
             before = block[:next(i for i, s in enumerate(block) if s is child)]
-            if any(_may_change_self(n) for s in before for n in ast.walk(s)):
+            if any(_may_change_self(n) for s in before for n in walk(s)):
                 break
             if isinstance(owner, ast.If):
-                if any(isinstance(n, ast.Call) for n in ast.walk(owner.test)):
+                if any(isinstance(n, ast.Call) for n in walk(owner.test)):
                     break
                 holds = block is owner.body
                 out.update((ast.dump(t), h) for t, h in atoms(owner.test, holds) if _on_self(t))
@@ -188,4 +189,4 @@ class CallGuards:
             return False
         at = (test.lineno, test.col_offset)
         return not any(_may_change_self(n) and (n.lineno, n.col_offset) < at and id(n) not in ancestors
-                       for stmt in fn.body for n in ast.walk(stmt) if hasattr(n, "lineno"))
+                       for stmt in fn.body for n in walk(stmt) if hasattr(n, "lineno"))

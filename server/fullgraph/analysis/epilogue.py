@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from fullgraph.analysis.facts import TENSOR_ATTRS
+from fullgraph.analysis.nodes import children
 
 CONVERSION_CALLS = frozenset(("str", "repr", "format", "round", "float", "int", "bool", "len", "abs"))
 CONVERSION_METHODS = frozenset(("item", "tolist", "format", "join"))
@@ -153,7 +154,7 @@ def _trace(node: ast.AST, broken: bool) -> tuple[bool, bool]:
         return True, broken
     if isinstance(node, ast.Attribute) and node.attr not in TENSOR_ATTRS:
         return _trace(node.value, broken)
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         if not isinstance(child, _OPERATORS):
             ok, broken = _trace(child, broken)
             if not ok:

@@ -13,6 +13,7 @@ import ast
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 
 TENSOR = "tensor"
@@ -424,7 +425,7 @@ class Facts:
         """The trace-time conditions under which the names in `nodes` became tensors."""
         found: list = []
         for node in nodes:
-            for sub in ast.walk(node):
+            for sub in walk(node):
                 if isinstance(sub, ast.Name):
                     found += [c for c in self.bound_under.get(sub.id, ()) if c not in found]
         return tuple(found)
@@ -454,7 +455,7 @@ class Facts:
         reads a guessed name, or when one is a tensor (or likely one) without the guesses."""
         if not self.guessed:
             return ()
-        read = {n.id for node in nodes for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
+        read = {n.id for node in nodes for n in walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
         if not read:
             return ()
         with self.binding(dict.fromkeys(read)):
@@ -482,7 +483,7 @@ class Facts:
         turn into tensor code."""
         if self.kind(node) != TENSOR:
             return False
-        read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
+        read = {n.id for n in walk(node) if isinstance(n, ast.Name) and n.id in self.guessed}
         if not read:
             return True
         with self.binding(dict.fromkeys(read)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Visit, Walker
 
@@ -42,13 +43,13 @@ def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[Funct
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+    return any(isinstance(n, ast.Name) and n.id in names for n in walk(node))
 
 
 def _sample_calls(node: ast.AST) -> list[ast.Call]:
     """`(callable, (args...), {kwargs})` tuples as the calls they stand for."""
     calls = []
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if not (isinstance(sub, ast.Tuple) and len(sub.elts) in (2, 3) and isinstance(sub.elts[1], ast.Tuple)):
             continue
         kwargs = sub.elts[2] if len(sub.elts) == 3 else ast.Dict(keys=[], values=[])

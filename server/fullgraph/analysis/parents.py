@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
 
 
 def child_parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
     """Child → parent map."""
     out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
+    for node in walk(tree):
+        for child in children(node):
             out[child] = node
     return out
 

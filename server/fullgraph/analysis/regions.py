@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.narrowing import none_test
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     LOGGER,
@@ -122,7 +123,7 @@ class ModuleIndex:
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             self._module_assign(stmt)
         elif isinstance(stmt, (ast.If, ast.Try)):  # imports under `if TYPE_CHECKING` / try-except
-            for child in ast.iter_child_nodes(stmt):
+            for child in children(stmt):
                 if isinstance(child, ast.stmt):
                     self._top_level(child)
                 elif isinstance(child, ast.ExceptHandler):
@@ -214,7 +215,7 @@ class ModuleIndex:
             made = value.values[1]
         if isinstance(made, ast.Call) and _self_method(made.func) and not made.args and not made.keywords:
             method = next((c.methods[made.func.attr] for c in self.chain(info) if made.func.attr in c.methods), None)
-            returns = [r for r in ast.walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
+            returns = [r for r in walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
             made = returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else made
         return made
 
@@ -262,7 +263,7 @@ class ModuleIndex:
         """Targets of `torch.compile(x)` anywhere in the file."""
         assigned: dict[str, str] = dict(self.instances)
         calls = []
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
                     and isinstance(node.value.func, ast.Name):
                 for target in node.targets:
@@ -701,7 +702,7 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
     params = [a.arg for a in (*setter.args.posonlyargs, *setter.args.args)][1:]
     if len(params) < 2:
         return None
-    for node in ast.walk(setter):
+    for node in walk(setter):
         if not isinstance(node, ast.Call) or len(node.args) < 2:
             continue
         if isinstance(node.func, ast.Name) and node.func.id == "setattr" and len(node.args) == 3 \
@@ -721,7 +722,7 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
 @per_node
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
-    return tuple(dict.fromkeys(sub.func.attr for sub in ast.walk(node) if isinstance(sub, ast.Call)
+    return tuple(dict.fromkeys(sub.func.attr for sub in walk(node) if isinstance(sub, ast.Call)
                                and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
                                and sub.func.value.id == "self"))
 
@@ -764,6 +765,6 @@ def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
         wrapped = node.args.posonlyargs + node.args.args
         enclosing, node = node, returned
     if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
-                              for n in ast.walk(node)):
+                              for n in walk(node)):
         return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
     return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module, enclosing=enclosing)

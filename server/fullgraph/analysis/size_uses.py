@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
 
 _SHAPE_CALLS = frozenset(("size", "dim", "numel", "len"))
@@ -18,7 +19,7 @@ _SHAPE_CALLS = frozenset(("size", "dim", "numel", "len"))
 def size_names(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
     """The plain names `fn` uses as sizes (nested functions included: they see the same names)."""
     found: set[str] = set()
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Slice):
             for bound in (node.lower, node.upper, node.step):
                 found |= _operands(bound)

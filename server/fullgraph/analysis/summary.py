@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
@@ -207,7 +208,7 @@ def method_attrs(node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
     if mat_based else self.pair_based_loss`): calling the attribute calls those methods."""
     init = next((m for m in node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
     out: dict[str, tuple[str, ...]] = {}
-    for stmt in ast.walk(init) if init is not None else ():
+    for stmt in walk(init) if init is not None else ():
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
                 and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == "self":
             names = bound_methods(stmt.value)
@@ -334,7 +335,7 @@ def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     whose test is (an `or` holding) a compile check returns False (`if is_compiling(): return False`)."""
     for stmt in node.body:
         if not isinstance(stmt, ast.If):
-            if any(isinstance(sub, ast.Return) for sub in ast.walk(stmt)):
+            if any(isinstance(sub, ast.Return) for sub in walk(stmt)):
                 return False
             continue
         tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.Or) else [stmt.test]
@@ -342,7 +343,7 @@ def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             and isinstance(stmt.body[0].value, ast.Constant) and stmt.body[0].value.value is False
         if returns_false and any(_compile_check_call(t) for t in tests):
             return True
-        if not returns_false and any(isinstance(sub, ast.Return) for sub in ast.walk(stmt)):
+        if not returns_false and any(isinstance(sub, ast.Return) for sub in walk(stmt)):
             return False
     return False
 
@@ -360,7 +361,7 @@ def _own_nodes(node: ast.AST):
         yield sub
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        todo.extend(reversed(list(ast.iter_child_nodes(sub))))
+        todo.extend(reversed(list(children(sub))))
 
 
 def _pure_call(call: ast.Call, spelling: str | None) -> bool:
@@ -405,7 +406,7 @@ def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
     """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles."""
     built: dict[str, str] = dict(out.assigned_calls)
     sites = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             spelling = dotted(node.value.func)
             for t in node.targets:

@@ -31,6 +31,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import false_flags
@@ -269,7 +270,7 @@ def _uses(nodes: list[ast.AST]) -> frozenset[str]:
     (`processor: "AttnProcessor"`); a def's own name is not a use."""
     found = set()
     for top in nodes:
-        for node in ast.walk(top):
+        for node in walk(top):
             if isinstance(node, ast.Name):
                 found.add(node.id)
             elif isinstance(node, ast.Attribute):
@@ -296,7 +297,7 @@ def _annotations(node: ast.AST) -> tuple:
 def _binds(stmt: ast.stmt) -> set[str]:
     """Every name a module-level statement stores, imports or defines."""
     binds = set()
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             binds.add(node.id)
         elif isinstance(node, ast.alias):

@@ -25,6 +25,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
 from fullgraph.analysis.summary import COMPILING_NAMES, false_when_compiling, true_when_compiling
@@ -538,7 +539,7 @@ class Walker:
         yield
         nodes = branch if isinstance(branch, list) else [branch]
         if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                   for node in nodes for n in ast.walk(node)):
+                   for node in nodes for n in walk(node)):
             self.facts.env[name] = before
             if guess is not None:
                 self.facts.guessed[name] = guess
@@ -560,7 +561,7 @@ class Walker:
         del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
-        for sub in ast.walk(node):  # a later iteration sees what the body rebinds
+        for sub in walk(node):  # a later iteration sees what the body rebinds
             if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
                 self.facts.nones.pop(sub.id, None)
         self.loop_depth += 1

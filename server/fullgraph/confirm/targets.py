@@ -18,6 +18,8 @@ import ast
 import os
 from dataclasses import dataclass
 
+from fullgraph.analysis.nodes import walk
+
 PREFIX = "fullgraph_example"
 SETTINGS = {"severity", "on_save", "onsave", "python", "interpreter", "timeout", "rss_cap_mb", "enable", "src"}
 
@@ -94,12 +96,12 @@ def compile_sites(source: str | bytes) -> dict[str, tuple]:
         return {}
     built: dict[str, str] = {}  # variable -> the class it was built from
     sites: dict[str, tuple] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
             for t in node.targets:
                 if isinstance(t, ast.Name):
                     built[t.id] = node.value.func.id
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for deco in node.decorator_list:
                 if isinstance(deco, ast.Call) and _is_compile(deco.func):

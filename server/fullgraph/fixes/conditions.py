@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.sites import per_tree
 from fullgraph.text import Text, has_line_break
 
@@ -95,7 +96,7 @@ def is_shape_only(expr: ast.AST) -> bool:
     """A condition on sizes only (``x.shape[0] == n``, ``x.dim() == 3``): ``torch._check`` can take it."""
     uses_shape = any((isinstance(n, ast.Attribute) and n.attr in ("shape", "ndim"))
                      or (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("size", "dim", "numel"))
-                     for n in ast.walk(expr))
+                     for n in walk(expr))
     return uses_shape and is_python(expr, set(), set())
 
 
@@ -111,7 +112,7 @@ def mixed_reason(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> str
     python, tensor = split_python(test, flags, tensor_attrs)
     for part in tensor:
         values = python_nodes(part, flags, tensor_attrs)
-        for sub in ast.walk(part):
+        for sub in walk(part):
             if sub is not part and isinstance(sub, (ast.BoolOp, ast.UnaryOp)):
                 operands = sub.values if isinstance(sub, ast.BoolOp) else [sub.operand]
                 mixed = next((o for o in operands if id(o) in values and not isinstance(o, ast.Constant)), None)
@@ -190,7 +191,7 @@ def buffer_names(tree: ast.AST) -> set[str]:
     """Buffer names anywhere in the module: ``register_buffer("name", ...)`` and
     ``self.name = nn.Buffer(...)`` (torch 2.5's spelling, which registers it the same way)."""
     names = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and node.func.attr == "register_buffer" and node.args
                 and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
@@ -205,7 +206,7 @@ def buffer_names(tree: ast.AST) -> set[str]:
 def tensor_attributes(tree: ast.AST) -> set[str]:
     """``self`` attributes known to hold tensors: registered buffers and ``nn.Parameter``s."""
     names = buffer_names(tree)
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = node.value.func
             if (isinstance(func, ast.Attribute) and func.attr == "Parameter") or (isinstance(func, ast.Name) and func.id == "Parameter"):

@@ -15,6 +15,7 @@ import libcst as cst
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.analysis.narrowing import exits
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
@@ -86,14 +87,14 @@ def _local_names(fn: ast.AST) -> set[str]:
     args = fn.args
     names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
     names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    names |= {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names |= {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return names
 
 
 def _changed_after(fn: ast.AST, line: int) -> set[str]:
     """Names assigned after ``line`` or mutated in place anywhere in ``fn``."""
     changed = set()
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > line:
             changed.add(node.id)
         target = _in_place_target(node)
@@ -163,7 +164,7 @@ def _in_place_target(node: ast.AST) -> str | None:
 
 def _mutated_in_place(fn: ast.AST, name: str) -> bool:
     """Whether ``fn`` mutates ``name`` in place anywhere."""
-    return any(_in_place_target(node) == name for node in ast.walk(fn))
+    return any(_in_place_target(node) == name for node in walk(fn))
 
 
 def _ancestors(chain: dict, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
@@ -193,7 +194,7 @@ def _returns(fn: ast.AST) -> list[ast.Return]:
         if isinstance(node, ast.Return):
             out.append(node)
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))
     return out
 
 
@@ -360,7 +361,7 @@ def _after_definition(tree: ast.Module, name: str) -> int:
             bound = {(a.asname or a.name).split(".")[0] for a in node.names}
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            bound = {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
         else:
             continue
         if name in bound:

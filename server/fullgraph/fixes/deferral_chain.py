@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
 
 QUEUE = "_fullgraph_deferred"
@@ -29,7 +30,7 @@ def _calls_of(tree: ast.AST, helper: ast.FunctionDef, method: bool):
     """Every call of ``helper`` in the file (``self.helper(...)`` for a method, ``helper(...)`` else)."""
     scopes = [*module_classes(tree).values(), *module_functions(tree).values()]
     for scope in scopes:
-        for node in ast.walk(scope):
+        for node in walk(scope):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
@@ -48,7 +49,7 @@ def _holder(fn: ast.FunctionDef, call: ast.Call) -> bool:
         if node is call:
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))
     return False
 
 
@@ -62,10 +63,10 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
     if len(calls) != 1 or not _holder(entry, calls[0]):
         return (f"`{helper.name}` is called from {len(calls)} places; it must be called once, from `{entry_name}` itself, "
                 "so that the entry's epilogue replays what it defers")
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in ast.walk(entry)):
+    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in walk(entry)):
         return "the entry is a generator or coroutine"
-    loops = [sub for sub in ast.walk(entry) if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+    loops = [sub for sub in walk(entry) if isinstance(sub, (ast.For, ast.While))]
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in walk(loop)):
         return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
     return None
 
@@ -73,7 +74,7 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
 def has_replay(entry: ast.FunctionDef) -> bool:
     """Whether the entry already replays the module's deferred calls (a second helper's fix)."""
     return any(isinstance(s, ast.FunctionDef) and s.name.startswith(REPLAY)
-               and any(isinstance(n, ast.Name) and n.id == QUEUE for n in ast.walk(s)) for s in entry.body)
+               and any(isinstance(n, ast.Name) and n.id == QUEUE for n in walk(s)) for s in entry.body)
 
 
 def has_queue(tree: ast.Module) -> bool:

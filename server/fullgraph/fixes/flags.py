@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix, apply_edits, minimal_edit
 from fullgraph.fixes.keep_tensor import converted
@@ -18,7 +19,7 @@ def kept_tensor(ctx: FixContext, call: ast.Call) -> str:
 
 
 def _if_at(tree: ast.AST, line: int, col: int) -> ast.If | None:
-    return next((n for n in ast.walk(tree) if isinstance(n, ast.If) and (n.lineno, n.col_offset) == (line, col)), None)
+    return next((n for n in walk(tree) if isinstance(n, ast.If) and (n.lineno, n.col_offset) == (line, col)), None)
 
 
 def keep_and_predicate(ctx: FixContext, call: ast.Call, branches: list[ast.If]) -> list[Fix]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
@@ -89,8 +90,8 @@ def flag_uses(tree: ast.AST, call: ast.Call) -> tuple[str, list[ast.If]] | None:
     if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
         return None
     name = parent.targets[0].id
-    stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
-    uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    stores = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+    uses = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
     if len(stores) != 1 or not uses:
         return None
     branches = [test_if(fn, use) for use in uses]
@@ -118,8 +119,8 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
     parent = chain.get(call)
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
         name = parent.targets[0].id
-        stores = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
-        uses = [n for n in ast.walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        stores = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        uses = [n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
         if len(stores) != 1 or not uses:
             return f"`{name}` is reassigned or unused"
         if not all(_feeds_tensor_math(u, chain, is_tensor) for u in uses):

@@ -13,6 +13,7 @@ import ast
 from itertools import pairwise
 
 from fullgraph.analysis.facts import VALUE_METHODS, scalar_operand
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import BOOLEAN_METHODS
 
 
@@ -122,7 +123,7 @@ def proven_by_test(test: ast.AST) -> set[str]:
     parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
     proven = set()
     for part in parts:
-        nodes = list(ast.walk(part))
+        nodes = list(walk(part))
         if any(isinstance(n, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.comprehension)) for n in nodes):
             continue  # a call in there may not run
         for sub in nodes:

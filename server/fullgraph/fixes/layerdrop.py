@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.sites import enclosing_function, local_parents
 
@@ -67,7 +68,7 @@ def _block_with(parent: ast.AST, stmt: ast.stmt) -> list[ast.stmt] | None:
 
 
 def _names_read(nodes, name: str) -> int:
-    return sum(1 for node in nodes for n in ast.walk(node)
+    return sum(1 for node in nodes for n in walk(node)
                if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load))
 
 

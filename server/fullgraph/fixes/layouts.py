@@ -17,6 +17,7 @@ import ast
 from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import bindings_among
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.module_purity import submodule_attrs
 
 
@@ -90,7 +91,7 @@ class LayoutCheck:
             layout = _layout(value, self.bindings, {}, 0)
             if layout is not None and layout.floating or isinstance(value, ast.Call) and self._submodule_call(value.func):
                 return True
-        for node in ast.walk(self.fn) if self.fn is not None else ():
+        for node in walk(self.fn) if self.fn is not None else ():
             if isinstance(node, ast.Call) and _name(node.func) in FLOAT_ONLY:
                 method = isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value)
                 subject = node.func.value if method else (node.args[0] if node.args else None)
@@ -112,10 +113,10 @@ def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[
     branch value held before it (one binding is followed)."""
     if fn is None:
         return {}
-    inside = {id(n) for n in ast.walk(rewritten)}
-    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)} \
+    inside = {id(n) for n in walk(rewritten)}
+    params = {a.arg for a in walk(fn.args) if isinstance(a, ast.arg)} \
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else set()
-    bound = bindings_among([n for n in ast.walk(fn) if id(n) not in inside], fn)
+    bound = bindings_among([n for n in walk(fn) if id(n) not in inside], fn)
     return {name: values for name, values in bound.items() if values is not None and name not in params}
 
 

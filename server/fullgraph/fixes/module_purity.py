@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.purity import is_pure_call
 from fullgraph.fixes.sites import enclosing_function, parents
 
@@ -123,14 +124,14 @@ class Purity:
 
     def _local(self, name: str) -> bool:
         return self.fn is not None and any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                                           for n in ast.walk(self.fn))
+                                           for n in walk(self.fn))
 
     def _loop_element(self, name: str) -> ast.expr | None:
         """``for layer in self.layers`` (or ``enumerate(self.layers)``): the module the list holds."""
         if self.fn is None or self.cls is None:
             return None
-        loops = [n for n in ast.walk(self.fn) if isinstance(n, ast.For)]
-        stores = [n for n in ast.walk(self.fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
+        loops = [n for n in walk(self.fn) if isinstance(n, ast.For)]
+        stores = [n for n in walk(self.fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)]
         for loop in loops:
             target, source = loop.target, loop.iter
             if isinstance(source, ast.Call) and dotted(source.func) == "enumerate" and len(source.args) == 1 \
@@ -183,10 +184,10 @@ class Purity:
         return reason
 
     def _statements_reason(self, fn: ast.FunctionDef, label: str, depth: int) -> str | None:
-        returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+        returns = [n for n in walk(fn) if isinstance(n, ast.Return)]
         if not returns or any(r.value is None or isinstance(r.value, (ast.Tuple, ast.List, ast.Dict)) for r in returns):
             return f"`{label}` does not return a single tensor"
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if node is fn:
                 continue
             if isinstance(node, (ast.Raise, ast.Assert)):
@@ -199,7 +200,7 @@ class Purity:
             if isinstance(node, (ast.Assign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
-                    if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in ast.walk(target)):
+                    if any(isinstance(t, (ast.Attribute, ast.Subscript)) for t in walk(target)):
                         return f"`{label}` assigns `{ast.unparse(target)}`"
             if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Store) and _data_index(node):
                 return f"`{label}` indexes `{ast.unparse(node)}` with a computed index"
@@ -230,19 +231,19 @@ def _owns_parameters(cls: ast.ClassDef) -> bool:
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
     return init is not None and any(
         isinstance(n, ast.Call) and (dotted(n.func) or "").rpartition(".")[2] in ("Parameter", "register_parameter")
-        for n in ast.walk(init))
+        for n in walk(init))
 
 
 def _local_names(fn: ast.AST) -> set[str]:
     """Parameters and names assigned in ``fn``."""
     args = fn.args
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
-    return names | {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return names | {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _data_index(node: ast.Subscript) -> bool:
     """An index computed from anything but constants, slices of constants and names."""
-    for sub in ast.walk(node.slice):
+    for sub in walk(node.slice):
         if isinstance(sub, (ast.Call, ast.Compare, ast.Subscript)):
             return True
     return False
@@ -254,7 +255,7 @@ def submodule_attrs(tree: ast.AST, fn: ast.AST | None) -> frozenset[str]:
     cls = owner_class(tree, fn)
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None) if cls else None
     found = set()
-    for sub in ast.walk(init) if init is not None else ():
+    for sub in walk(init) if init is not None else ():
         if isinstance(sub, ast.Assign) and isinstance(sub.value, ast.Call) \
                 and (dotted(sub.value.func) or "").rpartition(".")[2][:1].isupper():
             found.update(t.attr for t in sub.targets if isinstance(t, ast.Attribute)
@@ -267,7 +268,7 @@ def init_value(cls: ast.ClassDef | None, attr: str) -> ast.expr | None:
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None) if cls else None
     if init is None:
         return None
-    found = [sub.value for sub in ast.walk(init) if isinstance(sub, ast.Assign)
+    found = [sub.value for sub in walk(init) if isinstance(sub, ast.Assign)
              and any(dotted(t) == f"self.{attr}" for t in sub.targets)]
     return found[0] if len(found) == 1 else None
 

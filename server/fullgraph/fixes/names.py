@@ -5,13 +5,14 @@ from __future__ import annotations
 import ast
 import re
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.edits import TextEdit
 
 
 def taken_names(tree: ast.AST) -> set[str]:
     """Every identifier the module uses (names, parameters, attributes, functions)."""
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Name):
             names.add(node.id)
         elif isinstance(node, ast.arg):

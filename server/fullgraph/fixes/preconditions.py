@@ -11,6 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.epilogue import plain_value
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import (
     buffer_names,
     is_shape_only,
@@ -156,7 +157,7 @@ def _values_reason(values, where: str, purity: Purity | None = None) -> str | No
         impure = impure_call(value)
         if impure is not None and purity is None:
             return f"{where} calls `{callee_text(impure)}`, which would run on both sides"
-        for call in (c for c in ast.walk(value) if isinstance(c, ast.Call)) if impure is not None else ():
+        for call in (c for c in walk(value) if isinstance(c, ast.Call)) if impure is not None else ():
             reason = purity.call_reason(call)
             if reason is not None:
                 return f"{where} {reason}; it would run on both sides"
@@ -232,7 +233,7 @@ def bound_before(fn: ast.AST | None, node: ast.stmt, name: str) -> bool:
     params += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
     if name in params:
         return True
-    for sub in ast.walk(fn):
+    for sub in walk(fn):
         if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store) and sub.lineno < node.lineno:
             return True
     return False
@@ -307,7 +308,7 @@ class IfPlan:
 
 
 def _reads(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 def _needs_cond(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) -> bool:
@@ -337,7 +338,7 @@ def _swaps(bodies: list[list[ast.stmt]], names: list[str], buffers: set[str]) ->
 
 def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
     """The predication plan for an ``if`` on a tensor, or why there is none."""
-    if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(node.test)):
+    if any(isinstance(sub, ast.NamedExpr) for sub in walk(node.test)):
         return "the condition assigns a name (`:=`)"
     layerdrop = match(tree, node)
     if layerdrop is not None:
@@ -355,7 +356,7 @@ def plan_if(tree: ast.AST, node: ast.If) -> IfPlan | LayerdropPlan | str:
         reason = mixed_reason(test, flags, tensor_attrs)
         if reason is not None:
             return reason
-        for sub in ast.walk(test):
+        for sub in walk(test):
             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in ("tolist", "numpy"):
                 return f"the condition converts with `.{sub.func.attr}()`"
     for test in tests[1:]:
@@ -572,11 +573,11 @@ def in_helper(fn: ast.FunctionDef, finding) -> bool:
 @per_tree
 def _entry_shape(fn: ast.AST) -> str | None:
     """Why no call of ``fn`` can be deferred to its epilogue, whatever the call (one walk per function)."""
-    nodes = list(ast.walk(fn))
+    nodes = list(walk(fn))
     if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in nodes):
         return "the entry is a generator or coroutine"
     loops = [sub for sub in nodes if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in ast.walk(loop)):
+    if any(isinstance(sub, ast.Return) for loop in loops for sub in walk(loop)):
         return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
     return None
 
@@ -585,7 +586,7 @@ def _entry_shape(fn: ast.AST) -> str | None:
 def _unreachable_code(fn: ast.AST) -> bool:
     """Whether a block of ``fn`` has statements after a ``return``, ``raise``, ``break`` or ``continue``
     (rewrites place epilogues and flags by the order of statements, which dead code confuses)."""
-    for node in ast.walk(fn):
+    for node in walk(fn):
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if isinstance(block, list) and any(isinstance(s, (ast.Return, ast.Raise, ast.Break, ast.Continue))
@@ -607,7 +608,7 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
                 inner = getattr(stmt, name, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                     block(inner, after)
-            after = after or any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in ast.walk(stmt))
+            after = after or any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in walk(stmt))
 
     block(fn.body, False)
     return follows
@@ -618,7 +619,7 @@ def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
     """Each statement of ``fn`` (by id) to the next statement after it in its block that is not
     ``pass`` (None when there is none)."""
     following: dict[int, ast.stmt | None] = {}
-    for node in ast.walk(fn):
+    for node in walk(fn):
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
@@ -668,7 +669,7 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
     if index is None:
         return None
     tested = node.test if isinstance(node, (ast.If, ast.IfExp, ast.While, ast.Assert)) else node
-    for call in ast.walk(tested):
+    for call in walk(tested):
         name = index.aliases.resolve(call.func) if isinstance(call, ast.Call) else None
         if name is not None and name.startswith("numpy."):
             return f"`{ast.unparse(call)[:60]}` is NumPy code, and no tensor rewrite applies to NumPy values"
@@ -709,9 +710,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         shape = _entry_shape(fn)
         if shape is not None:
             return shape
-    if any(isinstance(sub, ast.NamedExpr) for sub in ast.walk(call)):
+    if any(isinstance(sub, ast.NamedExpr) for sub in walk(call)):
         return "an argument assigns a name (`:=`)"
-    if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in ast.walk(call)):
+    if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in walk(call)):
         return "an argument holds a comprehension or lambda"
     if data.get("epilogue") and not helper:  # the engine's verdict (analysis/epilogue.py)
         return "the call already runs after all tensor work, at the end of the function (one graph before it)"

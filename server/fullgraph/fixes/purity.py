@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import walk
 
 TORCH_NAMESPACES = ("torch", "F", "torch.nn.functional", "nn.functional", "torch.special", "torch.linalg")
 IMPURE_TORCH = {"manual_seed", "seed", "save", "load", "set_default_dtype", "set_grad_enabled",
@@ -46,7 +47,7 @@ def _is_self_attr_callee(func: ast.Attribute) -> bool:
 
 def impure_call(node: ast.AST) -> ast.Call | None:
     """The first call under ``node`` that is not a known pure tensor op."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Call) and not is_pure_call(sub):
             return sub
     return None
@@ -64,7 +65,7 @@ def non_tensor_value(node: ast.AST) -> str | None:
 
 def risky_subscript(node: ast.AST) -> ast.Subscript | None:
     """An index that is computed from data (not a constant or slice of constants) and could raise."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Subscript) and not _static_index(sub.slice):
             return sub
     return None

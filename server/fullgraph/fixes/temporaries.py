@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import children, walk
 from fullgraph.fixes.conditions import is_torch_dtype
 from fullgraph.fixes.module_purity import init_value, owner_class
 from fullgraph.analysis.imports import dotted
@@ -87,7 +88,7 @@ class _Floating:
 def _local_to(fn: ast.AST, node: ast.If, name: str) -> bool:
     """Whether every read of ``name`` outside ``node`` follows its own assignment in the same block
     (another guard's ``clamp_value``), so moving ``node``'s assignment changes no value read."""
-    inside = {id(n) for n in ast.walk(node)}
+    inside = {id(n) for n in walk(node)}
     for block in _blocks(fn):
         assigned = False
         for stmt in block:
@@ -103,7 +104,7 @@ def _local_to(fn: ast.AST, node: ast.If, name: str) -> bool:
 
 def _blocks(fn: ast.AST):
     """Every statement list in ``fn`` (nested ones included)."""
-    for sub in ast.walk(fn):
+    for sub in walk(fn):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(sub, field, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
@@ -116,18 +117,18 @@ def _shallow(stmt: ast.stmt):
     while todo:
         node = todo.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):
             if not isinstance(child, ast.stmt):
                 todo.append(child)
 
 
 def _stored(stmt: ast.AST) -> set[str]:
-    return {dotted(n) for n in ast.walk(stmt) if isinstance(n, (ast.Name, ast.Attribute))
+    return {dotted(n) for n in walk(stmt) if isinstance(n, (ast.Name, ast.Attribute))
             and isinstance(n.ctx, ast.Store)} - {None}
 
 
 def _stored_in(expr: ast.AST) -> set[str]:
-    return {n.target.id for n in ast.walk(expr) if isinstance(n, ast.NamedExpr)}
+    return {n.target.id for n in walk(expr) if isinstance(n, ast.NamedExpr)}
 
 
 def _python_number(value: ast.expr, floating, earlier: set[str]) -> str | None:

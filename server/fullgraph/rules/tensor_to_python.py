@@ -6,6 +6,7 @@ import ast
 
 from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.facts import NUMPY, TENSORISH, string_literal
+from fullgraph.analysis.nodes import walk
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
@@ -249,7 +250,7 @@ def _reads_data(node: ast.AST, w, depth: int = 3) -> bool:
     """A size computed from tensor data (`lengths.max()`, `torch.sum(mask)`, or a local name the
     function last bound to one before this line): Dynamo knows a tensor made from shapes and ints
     (`torch.div(x.size(1), 2)`) symbolically, but not a reduction's value."""
-    for sub in ast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in REDUCTIONS:
             q = w.resolve(sub.func)
             operand = sub.args[0] if q is not None and sub.args else sub.func.value if q is None else None
@@ -265,7 +266,7 @@ def _reads_data(node: ast.AST, w, depth: int = 3) -> bool:
 def _last_binding(fn: ast.AST, name: str, line: int) -> ast.expr | None:
     """The value of the last plain `name = value` in ``fn`` before ``line`` (None if there is none)."""
     best = None
-    for sub in ast.walk(fn):
+    for sub in walk(fn):
         if isinstance(sub, ast.Assign) and sub.lineno < line and any(
                 isinstance(t, ast.Name) and t.id == name for t in sub.targets):
             if best is None or sub.lineno > best.lineno:
