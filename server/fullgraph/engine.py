@@ -20,6 +20,7 @@ from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.torchscript import scripted_reason
 from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
@@ -454,7 +455,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
-              **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {})},
+              **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
+              **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
+                 else {})},
     )
     if rule.fix_kind:
         def declined() -> tuple[str | None, bool]:

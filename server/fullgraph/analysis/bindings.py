@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import statements, walk
 from fullgraph.analysis.per_node import per_node
 
 
@@ -13,6 +13,18 @@ def local_bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
     """Local names of ``fn`` -> the values every assignment binds them to (None: some other binding,
     a loop variable, a nested ``def``)."""
     return bindings_among(list(walk(fn)), fn)
+
+
+@per_node
+def stored_names(node: ast.AST) -> frozenset[str]:
+    """The names anything under ``node`` assigns (`x = `, `for x in`, `x :=`, ...)."""
+    return frozenset(sub.id for sub in walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store))
+
+
+@per_node
+def assignments(fn: ast.AST) -> tuple[ast.Assign, ...]:
+    """The `=` statements under ``fn``, in `walk` order."""
+    return tuple(sub for sub in statements(fn) if isinstance(sub, ast.Assign))
 
 
 def bindings_among(nodes: list[ast.AST], fn: ast.AST) -> dict[str, list[ast.expr] | None]:

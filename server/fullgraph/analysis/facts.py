@@ -463,6 +463,34 @@ class Facts:
                 return ()
         return tuple(sorted({origin for name in read for origin in self.guessed[name]}))
 
+    def names_state(self) -> tuple:
+        """A copy of what is known of each name (its fact, mask, draw, generator, dict entries, guess
+        and binding conditions; not None-ness, which the walker's branches keep themselves)."""
+        return (dict(self.env), set(self.masks), dict(self.draws), set(self.rngs),
+                {k: dict(v) for k, v in self.dicts.items()}, dict(self.guessed), dict(self.bound_under))
+
+    def restore_names(self, state: tuple) -> None:
+        """Back to a :meth:`names_state` (an `else` branch starts from what held before the `if`)."""
+        env, masks, draws, rngs, dicts, guessed, bound_under = state
+        self.env, self.masks, self.draws, self.rngs = dict(env), set(masks), dict(draws), set(rngs)
+        self.dicts = {k: dict(v) for k, v in dicts.items()}
+        self.guessed, self.bound_under = dict(guessed), dict(bound_under)
+
+    def keep_branch(self, before: tuple, branch: tuple, rebound_since: frozenset[str]) -> None:
+        """After an `if`/`else`: what the first branch changed of a name stays known unless the
+        second branch rebound the name (a name either branch may have set keeps the later binding)."""
+        mine = (self.env, self.masks, self.draws, self.rngs, self.dicts, self.guessed, self.bound_under)
+        for old, new, current in zip(before, branch, mine):
+            for name in (set(old) | set(new)) - rebound_since:
+                if (name in old) == (name in new) and (not isinstance(new, dict) or old.get(name) == new.get(name)):
+                    continue
+                if isinstance(current, set):
+                    current.add(name) if name in new else current.discard(name)
+                elif name in new:
+                    current[name] = new[name]
+                else:
+                    current.pop(name, None)
+
     @contextmanager
     def binding(self, facts: dict):
         """Within this block, the names of `facts` have those facts (None: no fact); after it, what

@@ -27,6 +27,17 @@ def children(node: ast.AST):
                     yield item
 
 
+def statements(node: ast.AST):
+    """The statements under `node` (itself included when it is one), nested blocks too, without
+    descending into expressions: `walk` for what only statements hold."""
+    todo = deque((node,))
+    while todo:
+        node = todo.popleft()
+        todo.extend([c for c in children(node) if isinstance(c, (ast.stmt, ast.excepthandler, ast.match_case))])
+        if isinstance(node, ast.stmt):
+            yield node
+
+
 def walk(node: ast.AST):
     """`node` and every node under it, breadth first."""
     todo = deque((node,))

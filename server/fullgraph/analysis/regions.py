@@ -27,6 +27,7 @@ from fullgraph.analysis.summary import (
     optional_keys,
     typed_dict_of,
 )
+from fullgraph.analysis.torchscript import scripting_call
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex, Symbol
@@ -106,6 +107,7 @@ class ModuleIndex:
             self._top_level(stmt)
         for info in self.classes.values():
             self._class_attrs(info)
+        self.scripts = scripting_call(tree, source, self.aliases.resolve)  # a `torch.jit.script(...)` call
         self.compiled_targets: list[FunctionInfo] = []
         if _COMPILE_CALL.search(source):
             self._compile_calls(tree)

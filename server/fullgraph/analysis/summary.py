@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import children, walk
+from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
@@ -208,7 +208,7 @@ def method_attrs(node: ast.ClassDef) -> dict[str, tuple[str, ...]]:
     if mat_based else self.pair_based_loss`): calling the attribute calls those methods."""
     init = next((m for m in node.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
     out: dict[str, tuple[str, ...]] = {}
-    for stmt in walk(init) if init is not None else ():
+    for stmt in statements(init) if init is not None else ():
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Attribute) \
                 and isinstance(stmt.targets[0].value, ast.Name) and stmt.targets[0].value.id == "self":
             names = bound_methods(stmt.value)

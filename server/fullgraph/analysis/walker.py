@@ -8,7 +8,7 @@ import threading
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
-from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.bindings import local_bindings, stored_names
 from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments
 from fullgraph.analysis.facts import (
     TENSOR,
@@ -482,9 +482,14 @@ class Walker:
         statement = isinstance(node, ast.If)
         dependent = value is None and bool(self.facts.data_dependent(node.test))
         traced = value is None and not dependent  # decided while tracing
+        both = statement and value is None and node.orelse
+        before = self.facts.names_state() if both else None
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
                 continue
+            if both and not holds:  # the `else` does not see what the body bound
+                body = self.facts.names_state()
+                self.facts.restore_names(before)
             if traced:
                 self.conditions.append((node.test, holds))
             saved = dict(self.facts.nones)
@@ -498,6 +503,8 @@ class Walker:
             self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
+        if both:
+            self.facts.keep_branch(before, body, frozenset().union(*map(stored_names, node.orelse)))
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
             name = self._isinstance_tensor(node.test, False)
@@ -561,9 +568,8 @@ class Walker:
         del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
-        for sub in walk(node):  # a later iteration sees what the body rebinds
-            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                self.facts.nones.pop(sub.id, None)
+        for name in stored_names(node):  # a later iteration sees what the body rebinds
+            self.facts.nones.pop(name, None)
         self.loop_depth += 1
         self._visit_all(node.body)
         self.loop_depth -= 1

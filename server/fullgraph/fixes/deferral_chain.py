@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.nodes import children, walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
 
 QUEUE = "_fullgraph_deferred"
@@ -26,19 +27,25 @@ def entry_function(tree: ast.AST, qualname: str):
     return next((m for m in getattr(cls, "body", []) if isinstance(m, ast.FunctionDef) and m.name == name), None)
 
 
-def _calls_of(tree: ast.AST, helper: ast.FunctionDef, method: bool):
+def _calls_of(tree: ast.AST, helper: ast.FunctionDef, method: bool) -> list[ast.Call]:
     """Every call of ``helper`` in the file (``self.helper(...)`` for a method, ``helper(...)`` else)."""
-    scopes = [*module_classes(tree).values(), *module_functions(tree).values()]
-    for scope in scopes:
+    return _calls_by_name(tree).get((helper.name, method), [])
+
+
+@per_node
+def _calls_by_name(tree: ast.AST) -> dict[tuple[str, bool], list[ast.Call]]:
+    """The calls in the file's classes and functions by (name, whether it is `self.<name>(...)`)."""
+    out: dict[tuple[str, bool], list[ast.Call]] = {}
+    for scope in [*module_classes(tree).values(), *module_functions(tree).values()]:
         for node in walk(scope):
             if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            if method and isinstance(func, ast.Attribute) and func.attr == helper.name \
-                    and isinstance(func.value, ast.Name) and func.value.id == "self":
-                yield node
-            elif not method and isinstance(func, ast.Name) and func.id == helper.name:
-                yield node
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+                out.setdefault((func.attr, True), []).append(node)
+            elif isinstance(func, ast.Name):
+                out.setdefault((func.id, False), []).append(node)
+    return out
 
 
 def _holder(fn: ast.FunctionDef, call: ast.Call) -> bool:
@@ -59,7 +66,7 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
     if entry is None:
         return f"the compiled entry `{entry_name}` is not in this file"
     method = owner_class(tree, helper) is not None
-    calls = list(_calls_of(tree, helper, method))
+    calls = _calls_of(tree, helper, method)
     if len(calls) != 1 or not _holder(entry, calls[0]):
         return (f"`{helper.name}` is called from {len(calls)} places; it must be called once, from `{entry_name}` itself, "
                 "so that the entry's epilogue replays what it defers")

@@ -132,3 +132,11 @@ def proven_by_test(test: ast.AST) -> set[str]:
                     and sub.func.attr in TENSOR_INPUT_FUNCTIONS and sub.args and isinstance(sub.args[0], ast.Name):
                 proven.add(sub.args[0].id)
     return proven
+
+
+def torchscript_reason(finding, adds: str) -> str | None:
+    """Why a rewrite that adds ``adds``, which `torch.jit.script` rejects, is declined where the
+    engine saw signs that the code is scripted."""
+    data = finding.data if isinstance(finding.data, dict) else {}
+    scripted = data.get("torchscript")
+    return f"{scripted}, and the rewrite adds {adds}, which `torch.jit.script` rejects" if scripted else None

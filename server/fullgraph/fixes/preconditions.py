@@ -29,6 +29,7 @@ from fullgraph.fixes.known import (
     known_tensors,
     lowering_reason,
     proven_by_test,
+    torchscript_reason,
     values_reason,
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
@@ -64,7 +65,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
         if reason is not None:
             return reason
         if finding.code == "FG101":
-            return if_reason(tree, node, known)
+            return if_reason(tree, node, known) or _cond_script_reason(tree, node, finding)
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
                 or values_reason([node.body, node.orelse], known, "branch value") \
@@ -99,6 +100,9 @@ def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> t
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
+            scripted = torchscript_reason(finding, "torch's print operator")
+            if scripted is not None and deferral is not None:
+                return f"{deferral}; {scripted}", False
             return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
         return deferral, reason is None
     if reason is not None:
@@ -130,7 +134,7 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
     Only a value the engine knows is a tensor (``known``) is kept."""
     holder = test_of(tree, call)
     if isinstance(holder, ast.If):
-        return if_reason(tree, holder, known)
+        return if_reason(tree, holder, known) or _cond_script_reason(tree, holder, finding)
     value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
     certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
@@ -467,6 +471,13 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
         isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
 
 
+def _cond_script_reason(tree: ast.AST, node: ast.If, finding) -> str | None:
+    """Why an ``if`` whose rewrite is a ``torch.cond`` stays, in code TorchScript compiles."""
+    plan = plan_if(tree, node)
+    return torchscript_reason(finding, "`torch.cond` with branch functions") \
+        if isinstance(plan, IfPlan) and plan.shape == "cond" else None
+
+
 def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
     """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
     what the engine knows is a tensor there."""
@@ -684,6 +695,16 @@ def replay_reason(finding) -> str:
             "replayed call, so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
 
 
+def _in_loop(chain: dict, stmt: ast.AST, fn: ast.AST) -> bool:
+    """Whether ``stmt`` runs in a loop of ``fn``."""
+    node = chain.get(stmt)
+    while node is not None and node is not fn:
+        if isinstance(node, (ast.For, ast.While)):
+            return True
+        node = chain.get(node)
+    return False
+
+
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
     fn = enclosing_function(tree, call)
@@ -702,6 +723,11 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
     helper = in_helper(fn, finding)
+    if helper or _in_loop(chain, stmt, fn):
+        reason = torchscript_reason(finding, "a lambda kept in a module-level list" if helper
+                                    else "a nested function that replays the calls")
+        if reason is not None:
+            return reason
     if helper:
         reason = chain_reason(tree, fn, data["entry"])
         if reason is not None:

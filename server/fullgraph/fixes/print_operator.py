@@ -19,7 +19,7 @@ from functools import lru_cache
 from fullgraph.analysis.resolver import find_in
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
-from fullgraph.fixes.known import known_tensors
+from fullgraph.fixes.known import known_tensors, torchscript_reason
 from fullgraph.fixes.sites import local_parents
 
 OPERATOR = "_higher_order_ops.print"
@@ -96,7 +96,8 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
 def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """The rewrite, when the project's torch has the operator (``finding.data``) and every value qualifies."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    if not data.get("print_operator") or not (isinstance(call.func, ast.Name) and call.func.id == "print"):
+    if not data.get("print_operator") or not (isinstance(call.func, ast.Name) and call.func.id == "print") \
+            or torchscript_reason(finding, "torch's print operator") is not None:
         return []
     planned = plan(ctx.tree, call, known_tensors(finding))
     if isinstance(planned, str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.bindings import assignments, local_bindings
 from fullgraph.analysis.facts import NUMPY, TENSORISH, string_literal
 from fullgraph.analysis.nodes import walk
 from fullgraph.rules.common import (
@@ -266,8 +266,8 @@ def _reads_data(node: ast.AST, w, depth: int = 3) -> bool:
 def _last_binding(fn: ast.AST, name: str, line: int) -> ast.expr | None:
     """The value of the last plain `name = value` in ``fn`` before ``line`` (None if there is none)."""
     best = None
-    for sub in walk(fn):
-        if isinstance(sub, ast.Assign) and sub.lineno < line and any(
+    for sub in assignments(fn):
+        if sub.lineno < line and any(
                 isinstance(t, ast.Name) and t.id == name for t in sub.targets):
             if best is None or sub.lineno > best.lineno:
                 best = sub
