@@ -296,3 +296,26 @@ def test_a_fix_check_that_fails_blocks_the_fix(monkeypatch, capsys):
     assert "internal error" in finding.fix_blocked
     assert fix_all(source, "m.py").source == source
     assert "fix check of FG101" in capsys.readouterr().err
+
+
+def test_a_name_only_the_else_branch_makes_a_tensor_is_not_lowered():
+    """`cutoffs` is a list after the body and a tensor after the `else`: a likely tensor, flagged,
+    but `torch.logical_not(max(cutoffs) > 0.5)` would raise on the list, so the check stays."""
+    source = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class Bands(nn.Module):
+            def forward(self, x: torch.Tensor, cutoffs=None):
+                if cutoffs is None:
+                    cutoffs = [0.1, 0.2]
+                else:
+                    cutoffs = torch.tensor(cutoffs)
+                if max(cutoffs) > 0.5:
+                    raise ValueError("bad")
+                return x
+        """)
+    [found] = [f for f in analyze(source, "m.py") if f.code == "FG107"]
+    assert "not known to be tensors" in found.fix_blocked
+    assert fix_all(source, "m.py", unsafe=True).source == source

@@ -476,9 +476,13 @@ class Facts:
         self.dicts = {k: dict(v) for k, v in dicts.items()}
         self.guessed, self.bound_under = dict(guessed), dict(bound_under)
 
-    def keep_branch(self, before: tuple, branch: tuple, rebound_since: frozenset[str]) -> None:
-        """After an `if`/`else`: what the first branch changed of a name stays known unless the
-        second branch rebound the name (a name either branch may have set keeps the later binding)."""
+    def join_branches(self, before: tuple, branch: tuple, rebound_since: frozenset[str]) -> None:
+        """After an `if`/`else` whose branches both fall through (the second one just walked): what
+        the first branch changed of a name stays known unless the second rebound the name; a name
+        the second made a tensor that the first left something else is only a likely tensor (a
+        rewrite must not take it for one; the other way round it stays what the second made it)."""
+        joined = {name for name in rebound_since
+                  if self.env.get(name) in TENSORISH and branch[0].get(name) not in TENSORISH}
         mine = (self.env, self.masks, self.draws, self.rngs, self.dicts, self.guessed, self.bound_under)
         for old, new, current in zip(before, branch, mine):
             for name in (set(old) | set(new)) - rebound_since:
@@ -490,6 +494,7 @@ class Facts:
                     current[name] = new[name]
                 else:
                     current.pop(name, None)
+        self.env.update(dict.fromkeys(joined, LIKELY))
 
     @contextmanager
     def binding(self, facts: dict):

@@ -503,8 +503,10 @@ class Walker:
             self.facts.nones = kept(saved, self.facts.nones)
             if traced:
                 self.conditions.pop()
-        if both:
-            self.facts.keep_branch(before, body, frozenset().union(*map(stored_names, node.orelse)))
+        if both and exits(node.orelse) and not exits(node.body):
+            self.facts.restore_names(body)  # only the body's path goes on
+        elif both and not exits(node.body):
+            self.facts.join_branches(before, body, frozenset().union(*map(stored_names, node.orelse)))
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
             name = self._isinstance_tensor(node.test, False)
