@@ -87,6 +87,7 @@ class Walker:
         self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
+        self.repeating = False  # walking a loop's body a second time
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self._in_lambdas: set[str] = set()  # local lambdas whose body is being evaluated
@@ -570,12 +571,32 @@ class Walker:
         del self.conditions[len(self.conditions) - pushed:]
 
     def _loop_body(self, node) -> None:
-        for name in stored_names(node):  # a later iteration sees what the body rebinds
+        stored = stored_names(node)
+        for name in stored:  # a later iteration sees what the body rebinds
             self.facts.nones.pop(name, None)
+        entry = {name: self.facts.env.get(name) for name in stored}
         self.loop_depth += 1
         self._visit_all(node.body)
+        if not self.repeating and any(self.facts.env.get(n) in TENSORISH and f not in TENSORISH
+                                      for n, f in entry.items()):
+            self._second_iteration(node)
         self.loop_depth -= 1
         self._visit_all(node.orelse)
+
+    def _second_iteration(self, node) -> None:
+        """Walk a loop's body again when the first pass made names tensors (`st += n` where `n` is
+        one): a later iteration's tests read them. Only what the first pass did not find is kept;
+        loops inside a second pass are walked once (nested loops would multiply the work)."""
+        found = {(id(r.node), r.code) for r in self.raws}
+        called = {(id(c[0]), id(c[1])) for c in self.calls}
+        raws, calls = len(self.raws), len(self.calls)
+        self.repeating = True
+        try:
+            self._visit_all(node.body)
+        finally:
+            self.repeating = False
+        self.raws[raws:] = [r for r in self.raws[raws:] if (id(r.node), r.code) not in found]
+        self.calls[calls:] = [c for c in self.calls[calls:] if (id(c[0]), id(c[1])) not in called]
 
     def _while(self, node: ast.While) -> None:
         self.visit(node.test)
