@@ -1,23 +1,28 @@
 """`walk` and `children`: `ast.walk` and `ast.iter_child_nodes` in the same order, without the
-expression contexts (`Load`/`Store`/`Del`, read through `.ctx` instead), and about twice as fast:
-each node type's fields are looked up once."""
+nodes that never hold code (expression contexts, read through `.ctx`, and operators, read through
+`.op`/`.ops`), and about twice as fast: each node type's fields are looked up once
+(`code_fields`, which the walker's visit uses too)."""
 
 from __future__ import annotations
 
 import ast
 from collections import deque
 
+_SKIPPED = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _fields(cls: type) -> tuple[str, ...]:
-    fields = _FIELDS[cls] = tuple(name for name in cls._fields if name != "ctx")
+def code_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node type that may hold code."""
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        fields = _FIELDS[cls] = tuple(name for name in cls._fields if name not in _SKIPPED)
     return fields
 
 
 def children(node: ast.AST):
     """The direct sub-nodes of `node`, in field order."""
-    for name in _FIELDS.get(type(node)) or _fields(type(node)):
+    for name in code_fields(type(node)):
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
             yield value
@@ -43,7 +48,7 @@ def walk(node: ast.AST):
     todo = deque((node,))
     while todo:
         node = todo.popleft()
-        for name in _FIELDS.get(type(node)) or _fields(type(node)):
+        for name in _FIELDS.get(type(node)) or code_fields(type(node)):
             value = getattr(node, name, None)
             if isinstance(value, ast.AST):
                 todo.append(value)

@@ -12,14 +12,14 @@ from weakref import WeakKeyDictionary
 
 
 def per_node(compute):
-    """Memoize ``compute(node)`` by node identity (weakly: a dropped tree frees its entries)."""
+    """Memoize ``compute(node, *context)`` by node identity (weakly: a dropped tree frees its
+    entries); a ``context`` must be the same for the node's whole life (its file's imports)."""
     memo: WeakKeyDictionary = WeakKeyDictionary()
 
-    def cached(node: ast.AST):
-        found = memo.get(node)
-        if found is None:
-            found = memo[node] = compute(node)
-        return found
+    def cached(node: ast.AST, *context):
+        if node not in memo:
+            memo[node] = compute(node, *context)
+        return memo[node]
 
     cached.__doc__ = compute.__doc__
     return cached

@@ -9,19 +9,16 @@ from __future__ import annotations
 import ast
 import os
 import re
-from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
 
 SCRIPTING = ("torch.jit.script", "torch.jit.script_if_tracing")
 SKIPPED = ("torch.jit.ignore", "torch.jit.unused")  # decorators that keep a body out of TorchScript
 NOT_SCRIPTING = ("torch.jit.trace", "torch.jit.trace_module", "torch.jit.is_tracing", "torch.jit.save",
                  "torch.jit.load", "torch.jit.freeze", "torch.jit.optimize_for_inference")
 _SCRIPT_CALL = re.compile(r"jit\.script\s*\(|\bscript\s*\(")
-# function or class node -> its own sign of TorchScript (its file's imports decide what a name
-# means, and they are part of the same tree, so the answer lives as long as the node)
-_OWN: WeakKeyDictionary = WeakKeyDictionary()
 
 
 def _jit_use(nodes, resolve) -> str | None:
@@ -46,6 +43,13 @@ def scripting_call(tree: ast.Module, source: str, resolve) -> str | None:
     return None
 
 
+@per_node
+def _function_use(fn: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> str | None:
+    """TorchScript's API anywhere in a function, its decorators included."""
+    return _jit_use(walk(fn), resolve)
+
+
+@per_node
 def _class_use(cls: ast.ClassDef, resolve) -> str | None:
     """TorchScript's API in a class's annotations and method decorators (`Final[int]`, `@torch.jit.export`)."""
     heads = []
@@ -76,19 +80,14 @@ def scripted_reason(index, function) -> str | None:
     resolve = home.aliases.resolve
     if any(resolve(dec.func if isinstance(dec, ast.Call) else dec) in SKIPPED for dec in function.node.decorator_list):
         return None
-    own = _memo(function.node, lambda: _jit_use(walk(function.node), resolve))
+    own = _function_use(function.node, resolve)
     if own is not None:
         return f"`{function.qualname}` uses TorchScript ({own})"
     cls = function.cls.node if function.cls is not None else None
-    marked = _memo(cls, lambda: _class_use(cls, resolve)) if cls is not None else None
+    marked = _class_use(cls, resolve) if cls is not None else None
     if marked is not None:
         return f"`{cls.name}` is written for TorchScript ({marked})"
     if home.scripts is not None:
         return f"the file scripts code with {home.scripts}"
     return scripting_decorator(home, function)
 
-
-def _memo(node: ast.AST, compute) -> str | None:
-    if node not in _OWN:
-        _OWN[node] = compute()
-    return _OWN[node]

@@ -25,7 +25,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import code_fields
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
 from fullgraph.analysis.summary import COMPILING_NAMES, false_when_compiling, true_when_compiling
@@ -40,8 +40,6 @@ PYTHON_TYPES = frozenset(("int", "float", "bool", "complex", "str", "bytes", "li
 _COMPOUND = (ast.Attribute, ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Subscript)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LEAVES = frozenset((ast.Name, ast.Constant, ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal))
-_SKIP_FIELDS = frozenset(("ctx", "op", "ops", "type_comment", "type_params"))
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass
@@ -335,10 +333,7 @@ class Walker:
 
     def _children(self, node: ast.AST) -> None:
         """Visit the sub-nodes, skipping fields that never hold code (ctx, operators)."""
-        fields = _CHILD_FIELDS.get(type(node))
-        if fields is None:
-            fields = _CHILD_FIELDS[type(node)] = tuple(f for f in node._fields if f not in _SKIP_FIELDS)
-        for name in fields:
+        for name in code_fields(type(node)):
             value = getattr(node, name, None)
             if isinstance(value, list):
                 for item in value:
@@ -548,8 +543,7 @@ class Walker:
         self.facts.env[name] = TENSOR if found[1] == holds else VALUE
         yield
         nodes = branch if isinstance(branch, list) else [branch]
-        if not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-                   for node in nodes for n in walk(node)):
+        if not any(name in stored_names(node) for node in nodes):
             self.facts.env[name] = before
             if guess is not None:
                 self.facts.guessed[name] = guess

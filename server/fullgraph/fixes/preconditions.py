@@ -65,7 +65,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
         if reason is not None:
             return reason
         if finding.code == "FG101":
-            return if_reason(tree, node, known) or _cond_script_reason(tree, node, finding)
+            return if_reason(tree, node, known, finding)
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
                 or values_reason([node.body, node.orelse], known, "branch value") \
@@ -78,7 +78,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
         if finding.code == "FG104":
             return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
-            return _guard_reason(tree, node, known)
+            return _guard_reason(tree, node, known, finding)
         if finding.code in DEFER_CODES:
             return defer_reason(tree, node, finding)
         if finding.code in KEEP_TENSOR_CODES:
@@ -134,7 +134,7 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
     Only a value the engine knows is a tensor (``known``) is kept."""
     holder = test_of(tree, call)
     if isinstance(holder, ast.If):
-        return if_reason(tree, holder, known) or _cond_script_reason(tree, holder, finding)
+        return if_reason(tree, holder, known, finding)
     value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
     certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
@@ -145,7 +145,7 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
             return "the converted value is not known to be a tensor"
         name, branches = flag
         for branch in branches:
-            reason = if_reason(tree, branch, known | {name})
+            reason = if_reason(tree, branch, known | {name}, finding)
             if reason is not None:
                 return f"`{name}` is tested by an `if` that can't be predicated: {reason}"
         return None
@@ -471,18 +471,14 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
         isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
 
 
-def _cond_script_reason(tree: ast.AST, node: ast.If, finding) -> str | None:
-    """Why an ``if`` whose rewrite is a ``torch.cond`` stays, in code TorchScript compiles."""
-    plan = plan_if(tree, node)
-    return torchscript_reason(finding, "`torch.cond` with branch functions") \
-        if isinstance(plan, IfPlan) and plan.shape == "cond" else None
-
-
-def if_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | None:
     """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
-    what the engine knows is a tensor there."""
+    what the engine knows is a tensor there (and, on ``finding``, whether TorchScript compiles it)."""
     plan = plan_if(tree, node)
-    return plan if isinstance(plan, str) else _plan_known_reason(plan, tree, node, known | proven_by_test(node.test))
+    if isinstance(plan, str):
+        return plan
+    return _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or \
+        (torchscript_reason(finding, "`torch.cond` with branch functions") if isinstance(plan, IfPlan) and plan.shape == "cond" else None)
 
 
 def _plan_known_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
@@ -554,9 +550,9 @@ def _assert_reason(tree: ast.AST, node: ast.Assert) -> str | None:
     return None
 
 
-def _guard_reason(tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
+def _guard_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | None:
     if node.orelse or len(node.body) != 1 or not isinstance(node.body[0], ast.Raise):
-        return if_reason(tree, node, known)
+        return if_reason(tree, node, known, finding)
     exc = node.body[0]
     if exc.cause is not None:
         return "the `raise` has a `from` clause"
