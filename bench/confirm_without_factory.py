@@ -1,7 +1,8 @@
 """Share of transformers model types `fullgraph confirm` runs without a factory, and their break lines.
 
 For each model type's base class (``AutoModel``'s mapping) it confirms
-``transformers/models/<type>/modeling_<type>.py::<Class>`` with no factory, on one warm worker in
+``transformers/models/<type>/modeling_<type>.py::<Class>`` (or the modeling file of that folder
+that defines the class: ``maskformer-swin``'s is ``modeling_maskformer_swin.py``) with no factory, on one warm worker in
 the given interpreter (which must have torch and transformers), and prints the share that ran
 (the model was synthesized and its forward completed) and, for the types in the ecosystem bench's
 ground truth (``base`` variant), how the confirmed break lines compare with the recorded ones.
@@ -27,7 +28,7 @@ from fullgraph.confirm.client import ConfirmClient, ConfirmError  # noqa: E402
 from fullgraph.confirm.targets import Target  # noqa: E402
 
 LIST_MODELS = """
-import json, os, transformers
+import glob, json, os, transformers
 from transformers.models.auto.configuration_auto import model_type_to_module_name
 from transformers.models.auto.modeling_auto import MODEL_MAPPING_NAMES
 root = os.path.dirname(transformers.__file__)
@@ -36,8 +37,10 @@ for model_type, names in sorted(MODEL_MAPPING_NAMES.items()):
     name = names[0] if isinstance(names, (list, tuple)) else names
     module = model_type_to_module_name(model_type)
     path = os.path.join(root, "models", module, f"modeling_{module}.py")
-    if os.path.isfile(path):
-        out.append([model_type, path, name])
+    if os.path.isfile(path):  # the module's modeling file, or the one of its folder that defines the class
+        defining = [f for f in [path, *sorted(glob.glob(os.path.join(os.path.dirname(path), "modeling_*.py")))]
+                    if f"class {name}(" in open(f, encoding="utf-8").read()]
+        out.append([model_type, defining[0] if defining else path, name])
 print(json.dumps([transformers.__version__, out]))
 """
 

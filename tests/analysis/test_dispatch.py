@@ -214,3 +214,32 @@ def test_calling_an_attribute_that_holds_methods_walks_them(tmp_path):
                                                  "return self._compute_loss(x * x.sum().item())")
     line = source.splitlines().index("        return self._compute_loss(x * x.sum().item())") + 1
     assert findings(tmp_path, {"base.py": source}, "base.py") == [(line, "FG201")]
+
+
+NAMED_BASE = """
+    from torch import nn
+
+    class BaseReducer(nn.Module):
+        def forward(self, losses, kind):
+            return self.get_reduction_func(kind)(losses)
+
+        def get_reduction_func(self, kind):
+            return getattr(self, "{}_reduction".format(kind))
+    """
+
+NAMED_SUBCLASS = """
+    from base import BaseReducer
+
+    class ThresholdReducer(BaseReducer):
+        def element_reduction(self, losses):
+            return losses[losses > 0].mean()
+
+        def count(self, losses):
+            return losses[losses > 0].numel()
+    """
+
+
+def test_a_method_the_base_fetches_by_a_computed_name_runs_the_override(tmp_path):
+    # pytorch-metric-learning's `BaseReducer`: `getattr(self, "{}_reduction".format(reduction_type))`
+    found = findings(tmp_path, {"base.py": NAMED_BASE, "reducer.py": NAMED_SUBCLASS}, "reducer.py")
+    assert found == [(6, "FG453")]  # `count` matches no name the base computes

@@ -141,6 +141,18 @@ def test_code_sized_for_the_default_head_keeps_the_head_size(client):
     ("GridModel", "pixel_values (2, 3, 48, 40)"),
     # a required mask named after the features, and the width a norm asks for
     ("MaskedAudioEncoder", "input_features (2, 64, 32), input_features_mask (2, 64) int64"),
+    # an optional mask the failing line names
+    ("LengthsAudioEncoder", "input_features (2, 64, 32), input_features_mask (2, 64) int64"),
+    # boxes the error names, as floats once a line averages them; features sized by `visual_feat_dim`
+    ("DocumentModel", "input_ids (2, 16) int64, bbox (2, 16, 4), visual_feats (2, 8, 12)"),
+    # a video's frames, and an axis the error spells out
+    ("ClipModel", "pixel_values (2, 4, 3, 32, 32)"),
+    ("MatcherModel", "pixel_values (2, 2, 3, 32, 32)"),
+    # patch rows as small images for a convolution; rows of patches with a square grid
+    ("ConvPatchTower", "pixel_values (32, 3, 4, 4), grid_thw (2, 3) int64"),
+    ("RowsTower", "pixel_values (2, 16, 48), spatial_shapes (2, 2) int64"),
+    # the codebooks a reshape finds missing, folded into the batch
+    ("CodebookDecoder", "input_ids (8, 16) int64"),
 ])
 def test_inputs_found_by_running_the_model(client, target, inputs):
     assert synthesized(client, SHAPES, target)["description"] == "inputs synthesized: " + inputs
@@ -175,3 +187,17 @@ def test_a_head_size_left_none_and_no_cache_when_the_cache_fails(client):
     assert made["description"] == (
         "inputs synthesized: input_ids (2, 16) int64, attention_mask (2, 16) int64, use_cache=False")
     assert "head_dim=8" in made["example"] and "    use_cache = False\n" in made["example"]
+
+
+def test_a_config_is_repaired_as_its_errors_ask(client):
+    """`prediction_length` (unset, named by the error) is filled; the code's default rotary sections
+    are fitted to the size the split names."""
+    made = synthesized(client, SHAPES, "ForecastModel")
+    assert "prediction_length=8" in made["example"]
+    assert "rope_parameters={'rope_type': 'default', 'mrope_section': [1, 1, 2]}" in made["example"]
+
+
+def test_sizes_left_unset_and_an_explicit_head_size_the_width_must_hold(client):
+    made = synthesized(client, SHAPES, "RouterModel")
+    assert ("RouterConfig(hidden_size=512, num_attention_heads=4, n_routed_experts=4, vocab_size=128, "
+            "num_experts_per_tok=2, num_key_value_heads=4)") in made["example"]

@@ -1,6 +1,6 @@
 """Shrinking a config by key name (no torch): widths, layers and the lists that follow them, rope sections."""
 
-from fullgraph.confirm.synthesize import first_of_each, fit_sections, shrunk
+from fullgraph.confirm.synthesize import first_of_each, fit_sections, repairs, shrunk
 
 
 class Config:
@@ -120,3 +120,38 @@ def test_a_part_width_named_like_hidden_size_shrinks_with_the_others():
     out = shrunk(config)
     assert (out["hidden_size"], out["fpn_hidden_size"]) == (32, 32) and "vision_hidden_size" not in out
     assert "fpn_hidden_size" not in shrunk(config, "keep")
+
+
+def test_sizes_the_default_leaves_unset_are_filled():
+    """A vocabulary, feed-forward width, expert counts and key-value heads left None are sizes the
+    model reads (ESM's vocabulary, DeepSeek-V2's experts per token, Nemotron's key-value heads)."""
+    config = Config(hidden_size=1024, num_attention_heads=16, num_key_value_heads=None, vocab_size=None,
+                    pad_token_id=None, moe_intermediate_size=None, n_routed_experts=None, n_shared_experts=None,
+                    num_experts_per_tok=None, topk_group=None, num_queries=300)
+    out = shrunk(config)
+    assert {k: out[k] for k in ("vocab_size", "pad_token_id", "moe_intermediate_size", "n_routed_experts",
+                                "n_shared_experts", "num_experts_per_tok", "topk_group", "num_key_value_heads",
+                                "num_queries")} == {
+        "vocab_size": 128, "pad_token_id": 1, "moe_intermediate_size": 64, "n_routed_experts": 4,
+        "n_shared_experts": 1, "num_experts_per_tok": 2, "topk_group": 1, "num_key_value_heads": 4,
+        "num_queries": 8}
+    assert "pad_token_id" not in shrunk(Config(vocab_size=32000, pad_token_id=None))  # no padding is a choice
+
+
+def test_repairs_an_error_asks_for():
+    config = Config(prediction_length=None, context_length=None, rope_parameters={"rope_type": "default"},
+                    text_config=Config(sliding_window=None))
+    error = ("split_with_sizes expects split_sizes to sum exactly to 4 (input tensor's size at dimension -1), "
+             "but got split_sizes=[8, 12, 12]\nThe `prediction_length` config needs to be specified.")
+    assert repairs(error, config) == {"rope_parameters": {"rope_type": "default", "mrope_section": [1, 1, 2]},
+                                      "prediction_length": 8}
+    assert repairs("Could not find a `sliding_window` argument in the config", config) == {
+        "text_config": {"sliding_window": 8}}
+    assert repairs("`context_size` is wrong", config) == {}  # not a key the config leaves unset
+
+
+def test_a_stage_count_is_no_layer_count():
+    """Swin-style configs: `num_layers = len(depths)` counts stages, whose per-stage lists stay whole."""
+    config = Config(depths=[2, 2, 6, 2], num_layers=4, pretrained_window_sizes=[0, 0, 0, 0], embed_dim=96)
+    out = shrunk(config)
+    assert out["depths"] == [1, 1, 1, 1] and "num_layers" not in out and "pretrained_window_sizes" not in out

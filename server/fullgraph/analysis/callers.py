@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, TENSOR, VALUE, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -93,8 +93,8 @@ def _default_fact(default: ast.expr) -> Passed:
 
 def combine(passed: list[Passed]) -> Passed:
     """One parameter's fact over the call sites that know what they pass: a mask if every one
-    passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value if
-    all pass values, unknown otherwise."""
+    passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value (a
+    NumPy array) if all pass values (arrays), unknown otherwise."""
     passed = [p for p in passed if p[0] is not None]
     if passed and all(fact == MASK and not guess for fact, guess in passed):
         return MASK, ()
@@ -108,6 +108,8 @@ def combine(passed: list[Passed]) -> Passed:
         return LIKELY, ()
     if facts and all(fact == VALUE for fact in facts):
         return VALUE, ()
+    if facts and all(fact == NUMPY for fact in facts):
+        return NUMPY, ()
     if facts and isinstance(facts[0], Module) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
     return UNKNOWN

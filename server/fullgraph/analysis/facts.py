@@ -184,6 +184,29 @@ NUMPY_METHODS = frozenset(("any", "all", "sum", "max", "min", "mean", "prod", "s
                            "cumsum", "astype", "reshape", "flatten", "ravel", "copy", "round", "clip", "squeeze"))
 
 
+# numpy.random functions: how many distribution parameters come before `size`; a draw with a size
+# (or `rand(2, 3)`) is an array, which Dynamo traces as a tensor once the draw's own break is past.
+NUMPY_DRAW_PARAMS = {
+    **dict.fromkeys(("rand", "randn", "random", "random_sample", "ranf", "sample", "standard_normal",
+                     "standard_exponential", "standard_cauchy"), 0),
+    **dict.fromkeys(("choice", "geometric", "poisson", "exponential", "standard_gamma", "chisquare", "rayleigh",
+                     "pareto", "weibull", "zipf", "power", "standard_t", "logseries"), 1),
+    **dict.fromkeys(("randint", "normal", "uniform", "binomial", "beta", "gamma", "lognormal", "laplace", "logistic",
+                     "gumbel", "negative_binomial", "f", "vonmises", "wald", "triangular"), 2),
+}
+
+
+def is_numpy_draw_array(q: str, node: ast.Call) -> bool:
+    """`numpy.random.<f>(...)` drawing an array: a `size`, or more positional arguments than `f`'s
+    parameters (`rand(1)`, `geometric(p, n)`), or a permutation."""
+    name = q.rpartition(".")[2]
+    if not q.startswith("numpy.random.") or name not in NUMPY_DRAW_PARAMS and name != "permutation":
+        return False
+    sized = any(k.arg == "size" and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+                for k in node.keywords)
+    return name == "permutation" or sized or len(node.args) > NUMPY_DRAW_PARAMS[name]
+
+
 def is_numpy_array_qualname(q: str) -> bool:
     """True for `numpy.*` names whose call returns an array or NumPy scalar (which Dynamo traces as
     a tensor); not NumPy's random generators, whose draws other rules flag."""
@@ -577,7 +600,8 @@ class Facts:
         if q is not None:
             if q in INDEX_TUPLES and len(node.args) == 1 and not node.keywords or _as_tuple(node):
                 return Elements(TENSOR)  # `torch.where(mask)`: one index tensor per dimension
-            return TENSOR if is_tensor_qualname(q) else NUMPY if is_numpy_array_qualname(q) else None
+            return TENSOR if is_tensor_qualname(q) else \
+                NUMPY if is_numpy_array_qualname(q) or is_numpy_draw_array(q, node) else None
         if isinstance(func, ast.Attribute):
             if isinstance(self.kind(func), Module):
                 return self._module_call(node)
@@ -665,7 +689,7 @@ class Facts:
             position = index.value if isinstance(index, ast.Constant) and isinstance(index.value, int) else None
             return value.facts[position] if position is not None and -len(value.facts) <= position < len(value.facts) \
                 else None
-        return value if value in (TENSOR, LIKELY, VALUE) else None
+        return value if value in (TENSOR, LIKELY, VALUE, NUMPY) else None
 
     def _wrapped(self, node):
         return self.kind(node.value)
@@ -678,7 +702,7 @@ class Facts:
 
 def name_pattern(node: ast.expr) -> tuple[str, str] | None:
     """(prefix, suffix) a computed attribute name is known to have: `prefix + x`, `x + suffix`,
-    f"{x}_suffix"; None when it has no constant part."""
+    f"{x}_suffix", "{}_suffix".format(x); None when it has no constant part."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         if string_literal(node.right) and node.right.value:
             return "", node.right.value
@@ -689,7 +713,18 @@ def name_pattern(node: ast.expr) -> tuple[str, str] | None:
         prefix = first.value if string_literal(first) else ""
         suffix = last.value if string_literal(last) else ""
         return (prefix, suffix) if prefix or suffix else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and string_literal(node.func.value) and "{" in node.func.value.value:
+        text = node.func.value.value
+        prefix, suffix = text[:text.index("{")], text[text.rindex("}") + 1:]
+        return (prefix, suffix) if prefix or suffix else None
     return None
+
+
+def names_like(names, pattern: tuple[str, str]) -> list[str]:
+    """The `names` a computed name of `pattern` (prefix, suffix) may be, sorted."""
+    prefix, suffix = pattern
+    return sorted(n for n in names if n.startswith(prefix) and n.endswith(suffix) and len(n) > len(prefix) + len(suffix))
 
 
 def string_literal(node: ast.AST | None) -> bool:
@@ -705,6 +740,8 @@ def combine_returns(facts: list):
                      tuple(all(f.masks[i] for f in facts) for i in range(len(facts[0].facts))))
     if facts and all(f == TENSOR for f in facts):
         return TENSOR
+    if facts and all(f == NUMPY for f in facts):
+        return NUMPY
     if facts and all(f == Elements(TENSOR) or isinstance(f, Items) and all(e == TENSOR for e in f.facts) for f in facts) \
             and Elements(TENSOR) in facts:
         return Elements(TENSOR)  # `return torch.where(m)` on one path, a tuple of tensors on another

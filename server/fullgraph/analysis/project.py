@@ -35,6 +35,7 @@ from fullgraph.analysis.summary import (
     FileSummary,
     ImportRef,
     TYPED_DICTS,
+    computed_methods,
     summarize,
     typed_dict_of,
 )
@@ -472,9 +473,10 @@ class ProjectIndex:
             summary = owner.methods.get(method_name) if owner is not None else None
             for call in summary.calls if summary is not None else ():
                 head, _, attr = call.callee.partition(".")
-                if head != "self" or not attr or "." in attr:
+                named = computed_methods(call, overridable | set(owner.methods))  # getattr(self, f"{kind}_loss")
+                if not named and (head != "self" or not attr or "." in attr):
                     continue
-                for name in owner.method_attrs.get(attr, (attr,)):  # `self.loss_method(...)` runs the methods it holds
+                for name in named or owner.method_attrs.get(attr, (attr,)):  # `self.loss_method(...)` runs the methods it holds
                     if name in overridable:
                         found.add(name)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
                         continue

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname
+from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname, name_pattern, names_like
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.nodes import children, walk
@@ -37,6 +37,7 @@ DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dy
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
 # What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
 MODULE_ENTRIES = ("forward", "__call__")
+AUTOGRAD_FUNCTIONS = ("torch.autograd.Function", "torch.autograd.function.Function")
 MAX_BASES = 8  # in-file base-class chains followed this deep
 MAX_BASE_FILES = 8  # base classes in other files followed this deep for an attribute's class
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
@@ -572,6 +573,11 @@ class ModuleIndex:
             info = self.classes.get(info.base_names[0]) if info.base_names else None
         return False
 
+    def is_autograd_function(self, name: str) -> bool:
+        """A `torch.autograd.Function` subclass of the file (through in-file bases)."""
+        info = self.classes.get(name)
+        return info is not None and any(q in AUTOGRAD_FUNCTIONS for c in self.chain(info) for q in c.base_qualnames)
+
     def is_module_class(self, name: str) -> bool:
         """An nn.Module subclass: a `torch.nn` base, an in-file module base, a base the project
         index traces to `torch.nn.Module` through other files, or (without an answer from the
@@ -670,7 +676,8 @@ class ModuleIndex:
         held = {a: m for c in self.chain(cls) for a, m in method_attrs(c.node).items()}  # `self.f = self.g`
         while todo:
             caller = todo.pop(0)
-            for name in (m for called in _self_calls(caller.node) for m in held.get(called, (called,))):
+            fetched = [n for pattern in _self_name_patterns(caller.node) for n in names_like(defined, pattern)]
+            for name in (m for called in (*_self_calls(caller.node), *fetched) for m in held.get(called, (called,))):
                 if name in attrs and name not in defined:
                     continue  # `self.encoder(...)`: a submodule (a method a base re-assigns, wrapped, still runs)
                 if name not in defined:
@@ -727,6 +734,16 @@ def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     return tuple(dict.fromkeys(sub.func.attr for sub in walk(node) if isinstance(sub, ast.Call)
                                and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
                                and sub.func.value.id == "self"))
+
+
+@per_node
+def _self_name_patterns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, str], ...]:
+    """The (prefix, suffix) of each method name a function fetches by a computed name
+    (`getattr(self, "{}_reduction".format(kind))`)."""
+    return tuple(dict.fromkeys(pattern for sub in walk(node) if isinstance(sub, ast.Call)
+                               and isinstance(sub.func, ast.Name) and sub.func.id == "getattr" and len(sub.args) >= 2
+                               and isinstance(sub.args[0], ast.Name) and sub.args[0].id == "self"
+                               and (pattern := name_pattern(sub.args[1])) is not None))
 
 
 def _portable(fact):

@@ -14,12 +14,13 @@ import ast
 import re
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.facts import name_pattern, names_like
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 4  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 5  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -44,7 +45,8 @@ class ImportRef:
 @dataclass(frozen=True)
 class CallSite:
     """One call in a function body: the callee as spelled, where, and its arguments' shapes
-    ("int", "str", "bool", "none", "float", "name:x", "call:f", "attr:a.b", "other")."""
+    ("int", "str", "bool", "none", "float", "name:x", "call:f", "attr:a.b", "pattern:pre*suf" for a
+    computed name, "other")."""
 
     callee: str
     line: int
@@ -388,7 +390,20 @@ def _return_shape(value: ast.expr | None) -> str:
     return ""
 
 
+def computed_methods(call: CallSite, methods) -> tuple[str, ...]:
+    """The names of `methods` a `getattr(self, <computed name>)` call may fetch (a method picked by
+    name: `getattr(self, "{}_reduction".format(kind))`); empty for any other call."""
+    if call.callee != "getattr" or call.args[:1] != ("name:self",) or len(call.args) < 2 \
+            or not call.args[1].startswith("pattern:"):
+        return ()
+    prefix, _, suffix = call.args[1][len("pattern:"):].partition("*")
+    return tuple(names_like(methods, (prefix, suffix)))
+
+
 def _arg_shape(node: ast.expr) -> str:
+    pattern = name_pattern(node)
+    if pattern is not None:  # a computed name: "pattern:<prefix>*<suffix>"
+        return f"pattern:{pattern[0]}*{pattern[1]}"
     if isinstance(node, ast.Constant):
         value = node.value
         return "none" if value is None else type(value).__name__ if isinstance(value, (bool, int, float, str)) \

@@ -25,7 +25,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
-from fullgraph.analysis.nodes import code_fields
+from fullgraph.analysis.nodes import code_fields, walk
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
 from fullgraph.analysis.summary import COMPILING_NAMES, false_when_compiling, true_when_compiling
@@ -227,6 +227,8 @@ class Walker:
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
             return self._function_named(spelling)
+        if _function_apply(call) and func.value.id not in self.facts.env and index.is_autograd_function(func.value.id):
+            return index.method(func.value.id, "forward")  # Dynamo traces the forward an `apply` runs
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
@@ -268,24 +270,35 @@ class Walker:
     def _lambda_result(self, call: ast.Call):
         """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
         F.gelu(h)` then `act(x)`): the fact its bodies share, their parameters holding the arguments'."""
+        bindings = self._lambda_bindings(call)
+        if not bindings:
+            return None
+        facts = []
+        self._in_lambdas.add(call.func.id)  # a lambda that calls itself by name gives nothing
+        try:
+            for fn, bound in bindings:
+                with self.facts.binding(bound):
+                    facts.append(self.kind(fn.body))
+        finally:
+            self._in_lambdas.discard(call.func.id)
+        return _agreed(facts)
+
+    def _lambda_bindings(self, call: ast.Call) -> list[tuple[ast.Lambda, dict]]:
+        """For a call of a local name every assignment binds to a lambda, each lambda with its
+        parameters bound to the facts of the call's arguments; empty when that is not the call."""
         func = call.func
         lambdas = self._assigned_only(func.id) if isinstance(func, ast.Name) else None
         if not lambdas or not all(isinstance(v, ast.Lambda) for v in lambdas) or func.id in self._in_lambdas \
                 or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
-            return None
+            return []
         passed = [self.kind(a) for a in call.args]
-        facts = []
-        self._in_lambdas.add(func.id)  # a lambda that calls itself by name gives nothing
-        try:
-            for fn in lambdas:
-                names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
-                if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or len(names) != len(passed):
-                    return None
-                with self.facts.binding(dict(zip(names, passed))):
-                    facts.append(self.kind(fn.body))
-        finally:
-            self._in_lambdas.discard(func.id)
-        return _agreed(facts)
+        out = []
+        for fn in lambdas:
+            names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+            if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or len(names) != len(passed):
+                return []
+            out.append((fn, dict(zip(names, passed))))
+        return out
 
     def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
         """What calling an instance of the class `spelling` runs, wherever the class is defined: a
@@ -681,11 +694,35 @@ class Walker:
 
     def _call(self, node: ast.Call) -> None:
         self._children(node)
-        target = self.callee(node)
-        for each in [target] if target is not None else self._held(node):
+        if not self._record(node):
+            self._lambda_calls(node)
+
+    def _record(self, call: ast.Call) -> bool:
+        """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
+        target = self.callee(call)
+        held = [target] if target is not None else self._held(call)
+        bound = _with_context(call) if _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
+        for each in held:
             if not each.disabled:
-                passed = bind_arguments(each.node, each.cls is not None, node, self.passed)
-                self.calls.append((each, node, passed, self.in_loop))
+                self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
+                                   self.in_loop))
+        return bool(held)
+
+    def _lambda_calls(self, call: ast.Call) -> None:
+        """Calling a local name every assignment binds to a lambda runs the functions its body calls
+        (`sample_fn = lambda m: geometric_sample(p, m)`), the lambda's parameters holding the call's
+        arguments."""
+        bindings = self._lambda_bindings(call)
+        if not bindings:
+            return
+        self._in_lambdas.add(call.func.id)
+        try:
+            for fn, bound in bindings:
+                with self.facts.binding(bound):
+                    for inner in (n for n in walk(fn.body) if isinstance(n, ast.Call)):
+                        self._record(inner)
+        finally:
+            self._in_lambdas.discard(call.func.id)
 
     def _held(self, call: ast.Call) -> list[FunctionInfo]:
         """The functions a call of a name that holds them runs: `self.<attr>(...)` when `__init__` set
@@ -730,6 +767,16 @@ class Walker:
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
+
+
+def _function_apply(call: ast.Call) -> bool:
+    """`Name.apply(...)`: how an autograd Function is called."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "apply" and isinstance(call.func.value, ast.Name)
+
+
+def _with_context(call: ast.Call) -> ast.Call:
+    """`apply(...)` as the call of its static `forward(ctx, ...)`: a context first."""
+    return ast.Call(func=call.func, args=[ast.Constant(None), *call.args], keywords=call.keywords)
 
 
 def _compile_check(function: FunctionInfo) -> bool | None:

@@ -18,6 +18,7 @@ it, so the factory offered to the user is the one that ran.
 from __future__ import annotations
 
 import inspect
+import math
 import re
 import sys
 import typing
@@ -38,10 +39,15 @@ TOKEN_KEYS = ("pad_token_id", "bos_token_id", "eos_token_id", "decoder_start_tok
               "cls_token_id", "mask_token_id", "unk_token_id")
 LIST_WIDTHS = ("hidden_sizes", "conv_dim", "embed_dims", "embed_dim_per_stage")
 EXPERT_KEYS = ("num_local_experts", "num_experts", "n_routed_experts")
+TOPK_KEYS = ("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k")
+GROUP_KEYS = ("n_group", "num_expert_group", "topk_group")
 TOKEN_SUFFIXES = ("_token_id", "_token_index")
 MASK_SUFFIXES = ("_attention_mask", "_padding_mask", "_mask", "_padding")  # longest first
+SERIES_INPUTS = ("past_values", "past_observed_mask", "past_time_features", "future_values", "future_time_features")
 WIDTH_SUFFIXES = ("_hidden_size",)  # a part's width (`fpn_hidden_size`): shrunk with the others it matches
-TRIALS = 6  # eager runs of input layouts per config before falling back
+TRIALS = 8  # eager runs of input layouts per config before falling back
+MAX_FOLD = 16  # the largest size a reshape may add to an input (codebooks, channels)
+REPAIRS = 2  # rebuilds of a config with what its errors ask for
 KEPT_WIDTH = 4096  # the widest feed-forward a config may have to be tried with its default widths
 LARGE_IMAGE = 128  # the side of the larger images tried (once: memory grows with its square)
 
@@ -193,6 +199,9 @@ def shrunk(config, widths: str = "tiny") -> dict:
     lower((*WIDTHS, *sorted(k for k in values if k.endswith(WIDTH_SUFFIXES) and k not in WIDTHS)), WIDTH, width=True)
     lower(FFNS, FFN, width=True)
     lower(LAYER_KEYS, LAYERS)
+    stages = values.get("depths")
+    for k in [k for k in LAYER_KEYS if k in out and isinstance(stages, (list, tuple)) and values[k] == len(stages)]:
+        del out[k]  # the number of stages (`num_layers = len(depths)`): the stages stay, each one layer deep
     layers = {values[k]: out[k] for k in LAYER_KEYS if k in out}
     for k, v in values.items():  # per-layer lists (layer_types, ...) and dicts follow their layer count
         if isinstance(v, (list, tuple)) and len(v) in layers and len(v) > 1 and k not in LIST_WIDTHS:
@@ -217,17 +226,25 @@ def shrunk(config, widths: str = "tiny") -> dict:
             out[k] = [min(x, 2) for x in v]
     lower(HEAD_KEYS, HEADS, width=True)
     lower(EXPERT_KEYS, 4)
-    lower(("num_experts_per_tok", "num_experts_per_token", "moe_topk", "top_k"), 2)
-    lower(("n_group", "num_expert_group", "topk_group"), 1)
+    lower(TOPK_KEYS, 2)
+    lower(GROUP_KEYS, 1)
+    lower(("num_queries",), 8)  # object queries: no more than a small image's proposals
+    shared = tuple(k for k in values if k.endswith("_experts") and k not in EXPERT_KEYS)  # n_shared_experts
+    for keys, to in (("vocab_size",), VOCAB), (FFNS, FFN), (EXPERT_KEYS, 4), (shared, 1), (TOPK_KEYS, 2), (GROUP_KEYS, 1):
+        out.update({k: to for k in keys if k in values and values[k] is None})  # a size the default leaves unset
     lower(("num_groups", "norm_num_groups", "resnet_groups", "num_norm_groups",
            *sorted(k for k in values if k.endswith("_groups"))), 1, width=True)  # groups must divide the widths
     lower(("rotary_dim",), WIDTH // HEADS, width=True)  # an explicit head_dim stays: rope sections use it
     lower(("kv_lora_rank", "q_lora_rank"), 16, width=True)
-    for k in KV_HEAD_KEYS if widths != "keep" else ():
+    for k in KV_HEAD_KEYS:
         v = values.get(k)
-        if isinstance(v, int) and v > 0:
+        if isinstance(v, int) and v > 0 and widths != "keep":
             heads = next((values[h] for h in HEAD_KEYS if isinstance(values.get(h), int)), v)
             out[k] = HEADS if v >= heads else min(v, 2)
+        elif k in values and v is None:  # unset: one key-value head per query head
+            heads = next((out.get(h, values[h]) for h in HEAD_KEYS if isinstance(values.get(h), int)), None)
+            if heads:
+                out[k] = heads
     lower(POSITION_KEYS, POSITIONS)
     lower(("vocab_size",), VOCAB)
     vocab = out.get("vocab_size", values.get("vocab_size"))
@@ -239,12 +256,15 @@ def shrunk(config, widths: str = "tiny") -> dict:
                 out[k] = max(vocab - 1 - n, 0)
             elif isinstance(v, list) and any(isinstance(t, int) and t >= vocab for t in v):
                 out[k] = [min(t, vocab - 1) for t in v]
+        if values.get("pad_token_id", 0) is None and values.get("vocab_size", 0) is None:
+            out["pad_token_id"] = 1  # a model whose vocabulary the default leaves unset reads its padding id too
     heads = out.get("num_attention_heads", values.get("num_attention_heads"))
     width = out.get("hidden_size", values.get("hidden_size"))
     head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
         width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
-    if widths == "head" and "hidden_size" in out and isinstance(heads, int) and not isinstance(values.get("head_dim"), int):
-        original = values["hidden_size"] // values.get("num_attention_heads", heads)
+    if widths == "head" and "hidden_size" in out and isinstance(heads, int):
+        original = values["head_dim"] if isinstance(values.get("head_dim"), int) else \
+            values["hidden_size"] // values.get("num_attention_heads", heads)
         out["hidden_size"] = heads * original  # the default head size kept, with few heads
         head_dim = original
     if "head_dim" in values and values["head_dim"] is None and head_dim:
@@ -324,15 +344,16 @@ def first_of_each(values: list, n: int) -> list:
     return kept + values[: n - len(kept)]
 
 
-def tiny_config(config_cls, widths: str = "tiny"):
-    """The class's default config made tiny, and the overrides used (the source repeats them)."""
+def tiny_config(config_cls, widths: str = "tiny", extra: dict | None = None):
+    """The class's default config made tiny (``extra`` laid over the overrides), and the overrides
+    used (the source repeats them)."""
     try:
         default = config_cls()
     except Exception as e:  # a config that needs arguments
         raise CannotSynthesize(f"{config_cls.__name__}() raised {type(e).__name__}: {e}") from None
     if widths == "keep" and widest(default) > KEPT_WIDTH:
         raise CannotSynthesize(f"{config_cls.__name__} is too wide to keep its widths")
-    overrides = shrunk(default, widths)
+    overrides = merged(shrunk(default, widths), extra or {})
     try:
         return config_cls(**overrides), overrides
     except Exception as e:
@@ -382,6 +403,8 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
     vocab = size("vocab_size", default=VOCAB)
     if "grid_thw" in accepted and name in ("hidden_states", "pixel_values", "grid_thw", "merge_sizes"):
         return flat_patches(name, size)
+    if "spatial_shapes" in accepted and name in ("pixel_values", "spatial_shapes", "pixel_attention_mask"):
+        return patch_rows(name, size)
     if name in ("input_ids", "decoder_input_ids"):
         inputs = [Input(name, (BATCH, SEQ if name == "input_ids" else SEQ // 2), "ids", vocab)]
         if name == "input_ids" and "attention_mask" in accepted:
@@ -406,13 +429,22 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
         if "attention_mask" in accepted:
             inputs.append(Input("attention_mask", (BATCH, SEQ), "mask"))
         return inputs
-    if name == "past_values":  # a time series: context (plus the largest lag) steps of each channel
+    if name == "bbox":  # one box per token (document models): integer corners on a 0-1000 grid
+        return [Input(name, (BATCH, SEQ, size("dim_bbox", default=4)), "ids", 1000)]
+    feature = size(f"{name}_dim", f"{name[:-1]}_dim" if name.endswith("s") else f"{name}_dim", default=0)
+    if feature:  # features a config key sizes after their name (`visual_feats`: `visual_feat_dim`)
+        return [Input(name, (BATCH, SEQ // 2, feature))]
+    if name in SERIES_INPUTS:  # a time series: context (plus the largest lag) steps, then the predicted ones
         context = size("context_length", default=SEQ * 2)
         context = context if context <= 8 * SEQ else max(4 * size("patch_length", default=SEQ), SEQ * 2)
         lags = getattr(size.configs[0], "lags_sequence", None) or [0]
-        context += max((x for x in lags if isinstance(x, int)), default=0)
+        steps = size("prediction_length", default=SEQ // 2) if name.startswith("future_") else \
+            context + max((x for x in lags if isinstance(x, int)), default=0)
         channels = size("num_input_channels", "input_size", default=1)
-        return [Input(name, (BATCH, context, channels) if channels > 1 else (BATCH, context))]
+        if name.endswith("_time_features"):
+            return [Input(name, (BATCH, steps, size("num_time_features", default=1)))]
+        return [Input(name, (BATCH, steps, channels) if channels > 1 else (BATCH, steps),
+                      "mask" if name.endswith("_mask") else "float")]
     return None
 
 
@@ -428,6 +460,18 @@ def flat_patches(name: str, size: Sizes) -> list[Input]:
     patch = size("patch_size", default=14)
     row = size("in_channels", "num_channels", default=3) * size("temporal_patch_size", default=1) * patch * patch
     return [Input(name, (BATCH * side * side, row))]
+
+
+def patch_rows(name: str, size: Sizes) -> list[Input]:
+    """Images as rows of patches with each image's grid (Siglip2-style towers): a square grid of
+    ``num_patches``, one row of channels x patch pixels per patch."""
+    side = math.isqrt(size("num_patches", default=16))
+    if name == "spatial_shapes":
+        return [Input(name, (BATCH, 2), "rows", value=((side, side),) * BATCH)]
+    if name == "pixel_attention_mask":
+        return [Input(name, (BATCH, side * side), "mask")]
+    patch = size("patch_size", default=16)
+    return [Input(name, (BATCH, side * side, size("num_channels", default=3) * patch * patch))]
 
 
 def input_names(cls, config, model) -> tuple[str, list[str]]:
@@ -486,20 +530,26 @@ def mask_for(name: str, inputs: list[Input]) -> list[Input] | None:
 
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -> list[list[Input]]:
-    """Inputs to try when the first ones raised: each input the error names that the forward accepts
-    (``exactly one of A or B``: A, then B), no cache when the cache failed, token sequences of the
-    length a size mismatch names, the width a linear or norm layer asked for, the rank an unpacking asked
-    for and the channels a convolution asked for, time-major audio features, larger images, a
-    series with its channel axis."""
+    """Inputs to try when the first ones raised, from what the error says: each input the error (or
+    a line it passed through) names that the forward accepts (``exactly one of A or B``: A, then
+    B), no cache when the cache failed, token sequences of the length a size mismatch names,
+    floats for integer inputs a line computes with as floats, the width a linear or norm layer
+    asked for, the rank an unpacking asked for, the channels and rank a convolution asked for, the
+    size a reshape finds missing (codebooks folded into the batch, or an axis of their own), an
+    axis the error spells out (``5D tensor of shape (batch_size, 2, ...)``)."""
     have = {i.name for i in inputs}
     out = []
     if "use_cache" in accepted - have and "cache" in error.lower():
         out.append(inputs + [Input("use_cache", (), "off")])
     named = sorted((m.start(), n) for n in accepted - have if (m := re.search(rf"\b{re.escape(n)}\b", error)))
     for _, n in named:
-        added = [i for i in make_input(n, size, accepted) or () if i.name not in have]
+        added = [i for i in make_input(n, size, accepted) or mask_for(n, inputs) or () if i.name not in have]
         if added:
             out.append(inputs + added)
+    if re.search(r"dtype must be either a floating point|same dtype, but got Long and Float|expected scalar type Float but found Long", error):
+        floats = [replace(i, kind="float") if i.kind == "ids" and re.search(rf"\b{re.escape(i.name)}\b", error) else i for i in inputs]
+        if floats != inputs:  # integers the failing line computes with as floats
+            out.append(floats)
     sizes = re.search(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)", error)
     for was, now in ((int(sizes[1]), int(sizes[2])), (int(sizes[2]), int(sizes[1]))) if sizes else ():
         if any(i.kind in ("ids", "mask") and i.shape[1:2] == (was,) for i in inputs):  # token sequences tied to another input
@@ -508,72 +558,171 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set) -
     widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
     norms = re.search(r"normalized_shape=\[(\d+)\], expected input with shape \[\*, \d+\], but got input of size\s*\[([\d, ]+)\]",
                       error)
-    ranks = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
+    unpack = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
+    axis = re.search(r"Dimension out of range \(expected to be in range of \[-(\d+), \d+\], but got (\d+)\)", error)
+    ranks = (int(unpack[1]), int(unpack[2])) if unpack else (int(axis[2]) + 1, int(axis[1])) if axis else None
     channels = re.search(r"expected input\[([\d, ]+)\] to have (\d+) channels, but got \d+ channels", error)
+    reshape = re.search(r"shape '\[([-\d, ]+)\]' is invalid for input of size (\d+)", error)
+    for k, i in enumerate(inputs if reshape else ()):  # a reshape names the size an input lacks
+        dims = [int(d) for d in reshape[1].split(",")]
+        lacking = math.prod(d for d in dims if d > 0 and d not in i.shape)
+        if math.prod(i.shape) == int(reshape[2]) and 1 < lacking <= MAX_FOLD:
+            out += [[*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]]
+                    for shape in ((i.shape[0] * lacking, *i.shape[1:]), (*i.shape, lacking))]
+    named_shape = re.search(r"(\d)D tensor of shape \(([^)]*)\)", error)
+    conv = re.search(r"Expected \dD \(unbatched\) or (\d)D \(batched\) input to conv\dd, but got input of size: \[([\d, ]+)\]", error)
     for k, i in enumerate(inputs):
-        for shape in _reshaped(i, widths, norms, ranks, channels):
-            out.append([*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]])
+        shapes = [*_reshaped(i, widths, norms, ranks, channels), *(_conv_ranked(i, conv, size) if conv else ())]
+        parts = [p.strip() for p in named_shape[2].split(",")] if named_shape else []
+        literal = next((n for n, p in enumerate(parts) if p.isdigit()), None)
+        if literal is not None and i.kind == "float" and len(i.shape) + 1 == int(named_shape[1]) == len(parts):
+            shapes.append((*i.shape[:literal], int(parts[literal]), *i.shape[literal:]))  # the axis the error spells out
+        out += [[*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]] for shape in shapes]
     return out
+
+
+def _conv_ranked(i: Input, conv, size: Sizes):
+    """Input ``i`` of the rank a convolution asked for (``conv``: the batched rank it wants, the
+    size it got): without the channel axis the code adds itself, or rows of flattened patches as
+    small images (channels x patch x patch)."""
+    wanted, seen = int(conv[1]), len(conv[2].split(","))
+    patch = size("patch_size", default=14)
+    pixels = size("num_channels", "in_channels", default=3) * patch * patch
+    if i.kind != "float":
+        return
+    if seen == wanted + 1 and len(i.shape) == wanted and i.shape[1] == 1:
+        yield (i.shape[0], *i.shape[2:])
+    elif seen < wanted - 1 and i.shape[-1] == pixels:
+        yield (*i.shape[:-1], pixels // patch ** 2, patch, patch)
 
 
 def _reshaped(i: Input, widths, norms, ranks, channels):
     """Other shapes for input ``i``, from what the error matched: the width a linear or norm layer
-    asked for, a channel axis an unpacking or a convolution asked for, the number of channels it
-    asked for; time-major audio features, larger images, a series' channel axis."""
+    asked for, a channel axis an unpacking, an axis index or a convolution asked for, the number of
+    channels it asked for."""
     if i.kind != "float":
         return
     if widths and len(i.shape) > 1 and i.shape[-1] == int(widths[1]):
         yield (*i.shape[:-1], int(widths[2]))
     if norms and tuple(int(d) for d in norms[2].split(",")) == i.shape:
         yield (*i.shape[:-1], int(norms[1]))
-    if ranks and int(ranks[1]) == len(i.shape) + 1 == int(ranks[2]) + 1:
-        yield (i.shape[0], 1, *i.shape[1:])
+    if ranks and ranks[0] == ranks[1] + 1 and len(i.shape) in ranks:  # (rank wanted, rank seen): one axis short
+        yield (i.shape[0], 1, *i.shape[1:])  # of the input, or of what the code made of it (images per sample folded)
     if channels:
         seen, want = tuple(int(d) for d in channels[1].split(",")), int(channels[2])
-        if seen == (1, *i.shape):  # read as one unbatched sample: the channel axis is missing
+        if len(seen) == len(i.shape) + 1 and seen[:2] == (1, i.shape[0]):  # read unbatched: no channel axis
             yield (i.shape[0], want, *i.shape[1:])
         elif seen == i.shape and len(i.shape) > 2:
             yield (i.shape[0], want, *i.shape[2:])
-    if i.name == "input_features" and len(i.shape) == 3:
-        yield (i.shape[0], i.shape[2], i.shape[1])
-    if i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
-        yield (*i.shape[:2], LARGE_IMAGE, LARGE_IMAGE)
-    if i.name == "past_values" and len(i.shape) == 2:
-        yield (*i.shape, 1)
+
+
+def guessed_layouts(inputs: list[Input], size: Sizes) -> list[list[Input]]:
+    """Inputs to try once what the errors say is spent: the frames of a video, time-major audio
+    features, larger images, a series with its channel axis, a waveform with its channel axis."""
+    frames = size("num_frames", "frames_per_clip", default=0)
+    out = []
+    for k, i in enumerate(inputs):
+        shapes = []
+        if i.kind == "float" and frames and i.name.startswith("pixel_values") and len(i.shape) == 4:
+            shapes.append((i.shape[0], frames, *i.shape[1:]))
+        if i.kind == "float" and i.name == "input_features" and len(i.shape) == 3:
+            shapes.append((i.shape[0], i.shape[2], i.shape[1]))
+        if i.kind == "float" and i.name.startswith("pixel_values") and len(i.shape) == 4 and i.shape[-1] < LARGE_IMAGE:
+            shapes.append((*i.shape[:2], LARGE_IMAGE, LARGE_IMAGE))
+        if i.kind == "float" and i.name in ("past_values", "input_values") and len(i.shape) == 2:
+            shapes.append((*i.shape, 1) if i.name == "past_values" else (i.shape[0], 1, i.shape[1]))
+        out += [[*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]] for shape in shapes]
+    return out
+
 
 def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
     """The first tiny model and inputs that run eagerly (``trial`` returns None, or the error raised):
     the tiny config, then one that keeps the default head size, then (narrow models) the default
-    widths; the main inputs, then the layouts their error suggests. With none that runs, the first
-    built (its run says what failed)."""
+    widths; the main inputs, then the layouts their error suggests; a config the error asks to
+    repair (``repairs``) is built again. With none that runs, the first built (its run says what failed)."""
     first, problem = None, None
     for widths in ("tiny", "head", "keep") if trial else ("tiny",):
-        try:
-            built, config = hugging_face_built(cls, config_cls, module, widths, torch)
-        except CannotSynthesize as e:
-            problem = problem or e
-            continue
-        if trial is None:
-            return built
-        first = first or built
-        accepted = {p.name for p in parameters(type(built.model).forward)}
-        candidates, seen = [built.inputs], []
-        while candidates and len(seen) < TRIALS:
-            inputs = candidates.pop(0)
-            seen.append(inputs)
-            attempt = Synthesized(built.model, inputs, False, built.build, built.imports)
-            error = trial(attempt)
-            if error is None:
-                return attempt
-            candidates += [c for c in other_layouts(inputs, error, Sizes(config), accepted)
-                           if c not in seen and c not in candidates]
+        extra: dict = {}
+        for _ in range(REPAIRS + 1):
+            try:
+                built, config = hugging_face_built(cls, config_cls, module, widths, torch, extra)
+            except CannotSynthesize as e:
+                problem = e if problem is None or extra else problem  # after a repair, what still fails
+                error, config = str(e), None
+            else:
+                if trial is None:
+                    return built
+                first = first or built
+                ran, error = runs(built, config, trial)
+                if ran is not None:
+                    return ran
+            more = merged(extra, repairs(error, config if config is not None else default_config(config_cls)))
+            if more == extra:
+                break
+            extra = more
     if first is not None:
         return first
     raise problem
 
 
-def hugging_face_built(cls, config_cls, module, widths: str, torch) -> tuple[Synthesized, object]:
-    model, config, made, named = tiny_model(cls, config_cls, widths)
+def runs(built: Synthesized, config, trial) -> tuple[Synthesized | None, str]:
+    """The first input layout of ``built`` that runs (``trial``), from its main inputs and the layouts
+    each error suggests, then the guessed ones; else None and the last error."""
+    accepted = {p.name for p in parameters(type(built.model).forward)}
+    candidates, guesses, seen, error = [built.inputs], [], [], ""
+    while (candidates or guesses) and len(seen) < TRIALS:
+        inputs = (candidates or guesses).pop(0)
+        seen.append(inputs)
+        attempt = Synthesized(built.model, inputs, False, built.build, built.imports)
+        error = trial(attempt)
+        if error is None:
+            return attempt, ""
+        candidates += [c for c in other_layouts(inputs, error, Sizes(config), accepted)
+                       if c not in seen and c not in candidates]
+        guesses += [c for c in guessed_layouts(inputs, Sizes(config)) if c not in seen and c not in guesses]
+    return None, error
+
+
+def repairs(error: str, config) -> dict:
+    """Config overrides an error asks for (nested configs as dicts of their own): rotary sections that
+    must add up to the size a split names (``mrope_section``, which model code may default when the
+    config has none), a size the config leaves unset that the error names in backquotes
+    (``prediction_length``, ``sliding_window``)."""
+    if config is None:
+        return {}
+    values = {k: v for k, v in vars(config).items() if not k.startswith("_")}
+    out: dict = {}
+    split = re.search(r"split_sizes to sum exactly to (\d+)\b.*?got split_sizes=\[([\d, ]+)\]", error)
+    if split:
+        sections = fit_sections([int(x) for x in split[2].split(",")], int(split[1]))
+        out.update({k: {**values[k], "mrope_section": sections} for k in ("rope_parameters", "rope_scaling")
+                    if isinstance(values.get(k), dict) and values[k].get("mrope_section") != sections})
+    out.update({name: SEQ // 2 for name in re.findall(r"`(\w+)`", error) if name in values and values[name] is None})
+    for k, sub in values.items():
+        if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
+            inner = repairs(error, sub)
+            if inner:
+                out[k] = inner
+    return out
+
+
+def merged(base: dict, more: dict) -> dict:
+    """``base`` with ``more`` laid over it, nested dicts merged key by key."""
+    out = dict(base)
+    for k, v in more.items():
+        out[k] = merged(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def default_config(config_cls):
+    try:
+        return config_cls()
+    except Exception:  # a config that needs arguments: nothing to repair
+        return None
+
+
+def hugging_face_built(cls, config_cls, module, widths: str, torch, extra: dict) -> tuple[Synthesized, object]:
+    model, config, made, named = tiny_model(cls, config_cls, widths, extra)
     inputs = main_inputs(cls, config, model, torch)
     name = named.__name__
     imports = [] if getattr(module, name, None) is named else [f"from {named.__module__} import {name}"]
@@ -581,12 +730,12 @@ def hugging_face_built(cls, config_cls, module, widths: str, torch) -> tuple[Syn
     return Synthesized(model, inputs, positional=False, build=build, imports=imports), config
 
 
-def tiny_model(cls, config_cls, widths: str) -> tuple[object, object, str, type]:
+def tiny_model(cls, config_cls, widths: str, extra: dict) -> tuple[object, object, str, type]:
     """``cls`` built on a tiny ``config_cls``, else on the one a parent config of the same module
     holds (a sub-config its parent completes: an encoder's dropout set by the encoder-decoder
     config); with the expression that makes the config and the config class it names."""
     try:
-        config, overrides = tiny_config(config_cls, widths)
+        config, overrides = tiny_config(config_cls, widths, extra)
         return cls(config).eval(), config, f"{config_cls.__name__}({keywords(overrides)})", config_cls
     except Exception as e:
         first = e if isinstance(e, CannotSynthesize) else \

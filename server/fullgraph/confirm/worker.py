@@ -216,9 +216,10 @@ def synthesized_sets(module, request: dict) -> list[tuple]:
 
 
 def eager_error(torch, sample: tuple) -> str | None:
-    """What a sample set raises when run eagerly, or None when it runs."""
+    """What a sample set raises when run eagerly (with the source lines of the user frames it
+    passed through, innermost first: the names there tell which input was missing), or None."""
     result = run_eager(torch, *sample)
-    return result.text if isinstance(result, RaisedError) else None
+    return "\n".join([result.text, *result.lines]) if isinstance(result, RaisedError) else None
 
 
 def valid_set(s) -> bool:
@@ -357,7 +358,8 @@ def run_eager(torch, fn, args, kwargs):
     except KeyboardInterrupt:
         raise
     except BaseException as e:
-        return RaisedError(describe(e))
+        return RaisedError(describe(e), [f.line for f in reversed(traceback.extract_tb(e.__traceback__))
+                                         if f.line and is_user_file(f.filename)])
 
 
 def reached_lines(torch, fn, args, kwargs, root: str) -> dict[str, set[int]]:
@@ -389,10 +391,12 @@ def reached_lines(torch, fn, args, kwargs, root: str) -> dict[str, set[int]]:
 
 
 class RaisedError:
-    """An exception a run raised, compared by its description."""
+    """An exception a run raised, compared by its description; ``lines``: the source of the user
+    frames it passed through, innermost first."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lines: list[str] = ()) -> None:
         self.text = text
+        self.lines = list(lines)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, RaisedError) and other.text == self.text
