@@ -153,6 +153,10 @@ def test_code_sized_for_the_default_head_keeps_the_head_size(client):
     ("RowsTower", "pixel_values (2, 16, 48), spatial_shapes (2, 2) int64"),
     # the codebooks a reshape finds missing, folded into the batch
     ("CodebookDecoder", "input_ids (8, 16) int64"),
+    # inputs named after another tower's or image's (`*_pixel_values`, `*_input_ids`, `*_hidden_states`)
+    ("PromptedPairModel", "pixel_values (2, 3, 32, 32), prompt_pixel_values (2, 3, 32, 32), "
+                          "qformer_input_ids (2, 16) int64, context_hidden_states (2, 16, 32)"),
+    ("ImageGridTower", "hidden_states (32, 1176), image_grid_thw (2, 3) int64"),
 ])
 def test_inputs_found_by_running_the_model(client, target, inputs):
     assert synthesized(client, SHAPES, target)["description"] == "inputs synthesized: " + inputs

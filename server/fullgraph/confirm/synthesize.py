@@ -401,10 +401,17 @@ def _pair(value) -> tuple[int, int] | None:
 def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
     """The input called ``name`` (with the mask that goes with it), sized from the config; None when unknown."""
     vocab = size("vocab_size", default=VOCAB)
-    if "grid_thw" in accepted and name in ("hidden_states", "pixel_values", "grid_thw", "merge_sizes"):
-        return flat_patches(name, size)
+    grid = next((n for n in sorted(accepted) if n.endswith("grid_thw")), None)  # `grid_thw`, `image_grid_thw`
+    if grid and name in ("hidden_states", "pixel_values", grid, "merge_sizes"):
+        return flat_patches(name, size, grid)
     if "spatial_shapes" in accepted and name in ("pixel_values", "spatial_shapes", "pixel_attention_mask"):
         return patch_rows(name, size)
+    if name.endswith("_input_ids") and name != "decoder_input_ids":  # another tower's text (`qformer_input_ids`)
+        return [Input(name, (BATCH, SEQ), "ids", vocab)]
+    if name.endswith("_pixel_values"):  # another image (`prompt_pixel_values`)
+        return [replace(i, name=name) for i in make_input("pixel_values", size, set())]
+    if name.endswith(("_hidden_states", "_embeds")) and not name.endswith("inputs_embeds"):  # `context_hidden_states`
+        return [Input(name, (BATCH, SEQ, size(*WIDTHS, default=WIDTH)))]
     if name in ("input_ids", "decoder_input_ids"):
         inputs = [Input(name, (BATCH, SEQ if name == "input_ids" else SEQ // 2), "ids", vocab)]
         if name == "input_ids" and "attention_mask" in accepted:
@@ -448,12 +455,13 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
     return None
 
 
-def flat_patches(name: str, size: Sizes) -> list[Input]:
-    """Images cut into flattened patches (Qwen-style vision towers): two images of ``grid_thw``
-    (1 frame, a 2x2 grid of merged patch blocks each), one row of channels x frames x patch pixels per patch."""
+def flat_patches(name: str, size: Sizes, grid: str = "grid_thw") -> list[Input]:
+    """Images cut into flattened patches (Qwen-style vision towers): two images of ``grid`` (the
+    input called ``grid_thw`` or ``image_grid_thw``: 1 frame, a 2x2 grid of merged patch blocks
+    each), one row of channels x frames x patch pixels per patch."""
     merge = size("spatial_merge_size", "merge_size", default=2)
     side = 2 * merge
-    if name == "grid_thw":
+    if name == grid:
         return [Input(name, (BATCH, 3), "rows", value=((1, side, side),) * BATCH)]
     if name == "merge_sizes":
         return [Input(name, (BATCH,), "rows", value=(merge,) * BATCH)]
