@@ -438,7 +438,7 @@ def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
         return inputs
     if name == "bbox":  # one box per token (document models): integer corners on a 0-1000 grid
         return [Input(name, (BATCH, SEQ, size("dim_bbox", default=4)), "ids", 1000)]
-    feature = size(f"{name}_dim", f"{name[:-1]}_dim" if name.endswith("s") else f"{name}_dim", default=0)
+    feature = size(*dict.fromkeys((f"{name}_dim", f"{name.removesuffix('s')}_dim")), default=0)
     if feature:  # features a config key sizes after their name (`visual_feats`: `visual_feat_dim`)
         return [Input(name, (BATCH, SEQ // 2, feature))]
     if name in SERIES_INPUTS:  # a time series: context (plus the largest lag) steps, then the predicted ones
