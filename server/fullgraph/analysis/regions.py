@@ -38,6 +38,7 @@ _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that m
 # What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
 MODULE_ENTRIES = ("forward", "__call__")
 AUTOGRAD_FUNCTIONS = ("torch.autograd.Function", "torch.autograd.function.Function")
+PROPERTIES = ("property", "functools.cached_property", "cached_property")  # decorators whose getter a read runs
 MAX_BASES = 8  # in-file base-class chains followed this deep
 MAX_BASE_FILES = 8  # base classes in other files followed this deep for an attribute's class
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
@@ -103,6 +104,7 @@ class ModuleIndex:
         self.loggers: set[str] = set()
         self.instances: dict[str, str] = {}  # module variable -> in-file class it was built from
         self._module_memo: dict[str, bool] = {}
+        self._getters: dict[tuple[str, str], FunctionInfo | None] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
         for stmt in tree.body:
             self._top_level(stmt)
@@ -291,6 +293,15 @@ class ModuleIndex:
         return None
 
     # -- queries ----------------------------------------------------------------------
+
+    def getter(self, cls: ClassInfo, name: str) -> FunctionInfo | None:
+        """The property getter `self.<name>` runs in class `cls` (through in-file bases)."""
+        key = (cls.name, name)
+        if key not in self._getters:
+            method = self.method(cls.name, name)
+            self._getters[key] = method if method is not None and any(
+                dotted(d) in PROPERTIES for d in method.node.decorator_list) else None
+        return self._getters[key]
 
     def method(self, cls: str, name: str) -> FunctionInfo | None:
         """`cls.name`, looked up through in-file base classes."""

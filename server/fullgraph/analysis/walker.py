@@ -697,6 +697,17 @@ class Walker:
         if not self._record(node):
             self._lambda_calls(node)
 
+    def _attribute(self, node: ast.Attribute) -> None:
+        """Reading `self.<property>` runs its getter (Dynamo inlines it), as a call with no arguments."""
+        self._children(node)
+        cls = self.function.cls
+        if cls is not None and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            getter = self.index.getter(cls, node.attr)
+            if getter is not None and not getter.disabled:
+                self.calls.append((getter, ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node), {},
+                                   self.in_loop))
+
     def _record(self, call: ast.Call) -> bool:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
         target = self.callee(call)
@@ -803,7 +814,7 @@ _HANDLERS = {
     ast.AsyncFor: Walker._for, ast.Assign: Walker._assign, ast.AnnAssign: Walker._annassign,
     ast.AugAssign: Walker._augassign, ast.NamedExpr: Walker._namedexpr, ast.With: Walker._with,
     ast.AsyncWith: Walker._with, ast.FunctionDef: Walker._nested_def, ast.AsyncFunctionDef: Walker._nested_def,
-    ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call,
+    ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call, ast.Attribute: Walker._attribute,
     **{c: Walker._comprehension for c in _COMPREHENSIONS},
 }
 
