@@ -161,3 +161,19 @@ def test_what_stays_scripts_and_what_declines_would_not(tmp_path):
     operator = printing.replace('print("y", y)', 'torch._higher_order_ops.print("y {!s}", y)')
     with pytest.raises(Exception, match="annotation"):
         torch.jit.script(_load(operator, tmp_path, "operator"))
+
+
+def test_a_plain_deferral_in_scripted_code_is_an_unsafe_fix_that_scripts(tmp_path, capfd):
+    """A print in the body of a scripted `forward` (no helper, no loop) defers to an epilogue that adds
+    nothing TorchScript rejects: `--unsafe-fixes` applies it, and the fixed module scripts, returns and prints
+    what the original's scripted module does."""
+    torch = pytest.importorskip("torch")
+    text = SCRIPTED.replace("{print_line}", 'print("y", y.sum())\n        y = y + 1')
+    fixed = fix_all(text, "m.py", unsafe=True).source
+    assert "torch._higher_order_ops.print" not in fixed
+    assert fixed.index('print("y"') > fixed.index("y = y + 1")  # moved past the tensor work
+    x = torch.tensor([1.0, -3.0])
+    original = torch.jit.script(_load(text, tmp_path, "original"))(x)
+    said = capfd.readouterr().out  # TorchScript formats a printed tensor its own way: compare scripted runs
+    assert torch.equal(torch.jit.script(_load(fixed, tmp_path, "fixed"))(x), original)
+    assert capfd.readouterr().out == said

@@ -473,10 +473,11 @@ class ProjectIndex:
             summary = owner.methods.get(method_name) if owner is not None else None
             for call in summary.calls if summary is not None else ():
                 head, _, attr = call.callee.partition(".")
-                named = computed_methods(call, overridable | set(owner.methods))  # getattr(self, f"{kind}_loss")
+                named = computed_methods(call, overridable | set(owner.methods)) if call.callee == "getattr" else ()
                 if not named and (head != "self" or not attr or "." in attr):
                     continue
-                for name in named or owner.method_attrs.get(attr, (attr,)):  # `self.loss_method(...)` runs the methods it holds
+                # `getattr(self, f"{kind}_loss")` runs the methods its name may be; `self.loss_method(...)` those it holds
+                for name in named or owner.method_attrs.get(attr, (attr,)):
                     if name in overridable:
                         found.add(name)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
                         continue

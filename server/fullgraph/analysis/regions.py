@@ -11,7 +11,16 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.facts import CONFIG_NAMES, ENUM_BASES, TENSOR, VALUE, Module, is_tensor_qualname, name_pattern, names_like
+from fullgraph.analysis.facts import (
+    CONFIG_NAMES,
+    ENUM_BASES,
+    TENSOR,
+    VALUE,
+    Module,
+    is_tensor_qualname,
+    name_pattern,
+    names_like,
+)
 from fullgraph.analysis.imports import Aliases, dotted
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.nodes import children, walk

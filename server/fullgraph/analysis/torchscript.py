@@ -90,4 +90,3 @@ def scripted_reason(index, function) -> str | None:
     if home.scripts is not None:
         return f"the file scripts code with {home.scripts}"
     return scripting_decorator(home, function)
-

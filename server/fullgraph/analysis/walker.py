@@ -26,6 +26,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
 from fullgraph.analysis.nodes import code_fields, walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
 from fullgraph.analysis.summary import COMPILING_NAMES, false_when_compiling, true_when_compiling
@@ -705,14 +706,13 @@ class Walker:
                 and node.value.id == "self":
             getter = self.index.getter(cls, node.attr)
             if getter is not None and not getter.disabled:
-                self.calls.append((getter, ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node), {},
-                                   self.in_loop))
+                self.calls.append((getter, _getter_call(node), {}, self.in_loop))
 
     def _record(self, call: ast.Call) -> bool:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
         target = self.callee(call)
         held = [target] if target is not None else self._held(call)
-        bound = _with_context(call) if _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
+        bound = _with_context(call) if held and _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
         for each in held:
             if not each.disabled:
                 self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
@@ -783,6 +783,13 @@ _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
 def _function_apply(call: ast.Call) -> bool:
     """`Name.apply(...)`: how an autograd Function is called."""
     return isinstance(call.func, ast.Attribute) and call.func.attr == "apply" and isinstance(call.func.value, ast.Name)
+
+
+@per_node
+def _getter_call(node: ast.Attribute) -> ast.Call:
+    """A property read as the call of its getter: one node per read, so a loop walked twice, and
+    the walk cache, see the same call."""
+    return ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
 
 
 def _with_context(call: ast.Call) -> ast.Call:

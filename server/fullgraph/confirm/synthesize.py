@@ -292,12 +292,17 @@ def shrunk(config, widths: str = "tiny") -> dict:
     if isinstance(depths, (list, tuple)) and all(isinstance(x, int) for x in depths):
         out["depths"] = [1] * len(depths)
     for k, sub in values.items():  # every nested config (text, vision, audio, adaptor...), recursively
-        if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
+        if is_config(sub):
             inner = shrunk(sub, widths)
             if inner:  # the overrides and what the parent set apart from the sub-config class's defaults
                 kind = getattr(sub, "model_type", None)
                 out[k] = {**({"model_type": kind} if isinstance(kind, str) and kind else {}), **own_values(sub), **inner}
     return out
+
+
+def is_config(value) -> bool:
+    """A config instance (a nested text, vision or audio config), not a config class."""
+    return hasattr(value, "to_dict") and hasattr(value, "__dict__") and not isinstance(value, type)
 
 
 def stage_number(name) -> int:
@@ -362,7 +367,7 @@ def tiny_config(config_cls, widths: str = "tiny", extra: dict | None = None):
 
 def widest(config, depth: int = 0) -> int:
     """The largest width (hidden or feed-forward size) of a config and its nested configs."""
-    values = [v for v in vars(config).values() if hasattr(v, "to_dict") and hasattr(v, "__dict__")] if depth < 4 else []
+    values = [v for v in vars(config).values() if is_config(v)] if depth < 4 else []
     own = [v for k, v in vars(config).items() if k in WIDTHS + FFNS and isinstance(v, int)]
     return max([*own, *(widest(v, depth + 1) for v in values), 0])
 
@@ -371,7 +376,7 @@ class Sizes:
     """Integer sizes read from a config and its nested configs (own values first)."""
 
     def __init__(self, config):
-        nested = [v for v in vars(config).values() if hasattr(v, "to_dict") and hasattr(v, "__dict__")]
+        nested = [v for v in vars(config).values() if is_config(v)]
         self.configs = [config, *nested]
 
     def __call__(self, *keys, default):
@@ -707,7 +712,7 @@ def repairs(error: str, config) -> dict:
                     if isinstance(values.get(k), dict) and values[k].get("mrope_section") != sections})
     out.update({name: SEQ // 2 for name in re.findall(r"`(\w+)`", error) if name in values and values[name] is None})
     for k, sub in values.items():
-        if hasattr(sub, "to_dict") and hasattr(sub, "__dict__") and not isinstance(sub, type):
+        if is_config(sub):
             inner = repairs(error, sub)
             if inner:
                 out[k] = inner

@@ -24,7 +24,7 @@ from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, in_helper
 from fullgraph.analysis.imports import dotted
-from fullgraph.fixes.sites import enclosing_function, parents
+from fullgraph.fixes.sites import ancestors, enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
 STILL_BREAKS = "(one graph; Dynamo still breaks at the replay)"
@@ -167,15 +167,6 @@ def _mutated_in_place(fn: ast.AST, name: str) -> bool:
     return any(_in_place_target(node) == name for node in walk(fn))
 
 
-def _ancestors(chain: dict, node: ast.AST, fn: ast.AST) -> list[ast.AST]:
-    out = []
-    node = chain.get(node)
-    while node is not None and node is not fn:
-        out.append(node)
-        node = chain.get(node)
-    return out
-
-
 def _plain(node: ast.expr) -> bool:
     """A return value that does no work (names, constants, attributes of names, tuples of them):
     it stays in the ``return``, so calls left before it keep their epilogue position."""
@@ -207,9 +198,9 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         return defer_through_chain(ctx, fn, call, finding)
     chain = parents(fn)
     stmt = chain[call]
-    ancestors = _ancestors(chain, stmt, fn)
-    in_loop = any(isinstance(a, (ast.For, ast.While)) for a in ancestors)
-    conditional = any(isinstance(a, ast.If) for a in ancestors)
+    around = ancestors(chain, stmt, fn)
+    in_loop = any(isinstance(a, (ast.For, ast.While)) for a in around)
+    conditional = any(isinstance(a, ast.If) for a in around)
     plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop)
     call_text = plan.epilogue_call()
     top: list[str] = []

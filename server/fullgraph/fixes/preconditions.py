@@ -38,7 +38,7 @@ from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
+from fullgraph.fixes.sites import ancestors, enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
@@ -100,9 +100,6 @@ def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> t
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
-            scripted = torchscript_reason(finding, "torch's print operator")
-            if scripted is not None and deferral is not None:
-                return f"{deferral}; {scripted}", False
             return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
         return deferral, reason is None
     if reason is not None:
@@ -477,8 +474,10 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
     plan = plan_if(tree, node)
     if isinstance(plan, str):
         return plan
-    return _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or \
-        (torchscript_reason(finding, "`torch.cond` with branch functions") if isinstance(plan, IfPlan) and plan.shape == "cond" else None)
+    reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test))
+    if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
+        reason = torchscript_reason(finding, "`torch.cond` with branch functions")
+    return reason
 
 
 def _plan_known_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:
@@ -691,16 +690,6 @@ def replay_reason(finding) -> str:
             "replayed call, so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
 
 
-def _in_loop(chain: dict, stmt: ast.AST, fn: ast.AST) -> bool:
-    """Whether ``stmt`` runs in a loop of ``fn``."""
-    node = chain.get(stmt)
-    while node is not None and node is not fn:
-        if isinstance(node, (ast.For, ast.While)):
-            return True
-        node = chain.get(node)
-    return False
-
-
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
     fn = enclosing_function(tree, call)
@@ -719,7 +708,7 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
     helper = in_helper(fn, finding)
-    if helper or _in_loop(chain, stmt, fn):
+    if helper or any(isinstance(a, (ast.For, ast.While)) for a in ancestors(chain, stmt, fn)):
         reason = torchscript_reason(finding, "a lambda kept in a module-level list" if helper
                                     else "a nested function that replays the calls")
         if reason is not None:

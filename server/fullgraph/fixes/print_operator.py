@@ -72,10 +72,18 @@ def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.
     return _escape(sep.value if sep is not None else " ").join(pieces), values
 
 
-def carries(tree: ast.AST, call: ast.Call, finding) -> bool:
-    """Whether the operator can take ``call``: the project's torch has it and every value qualifies."""
+def operator_plan(tree: ast.AST, call: ast.Call, finding):
+    """The operator's format text and values for ``call``, or why it cannot take it: the project's
+    torch has no operator, TorchScript compiles the code (and rejects it), or a value does not qualify."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    return bool(data.get("print_operator")) and not isinstance(plan(tree, call, known_tensors(finding)), str)
+    if not data.get("print_operator"):
+        return "the project's torch has no print operator (or no torch was found on its interpreter's path)"
+    return torchscript_reason(finding, "torch's print operator") or plan(tree, call, known_tensors(finding))
+
+
+def carries(tree: ast.AST, call: ast.Call, finding) -> bool:
+    """Whether the operator can take ``call``."""
+    return not isinstance(operator_plan(tree, call, finding), str)
 
 
 def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None) -> str | None:
@@ -83,9 +91,7 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
     (then why the deferral, ``deferral``, does not apply either)."""
     if deferral is None:
         return None
-    data = finding.data if isinstance(finding.data, dict) else {}
-    planned = plan(tree, call, known_tensors(finding)) if data.get("print_operator") else \
-        "the project's torch has no print operator (or no torch was found on its interpreter's path)"
+    planned = operator_plan(tree, call, finding)
     if isinstance(planned, str):
         return f"{deferral}; torch's print operator cannot take it: {planned}"
     return (f"{deferral}; torch's print operator keeps it in the graph instead, but compiled under autograd the "
@@ -95,11 +101,9 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
 
 def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """The rewrite, when the project's torch has the operator (``finding.data``) and every value qualifies."""
-    data = finding.data if isinstance(finding.data, dict) else {}
-    if not data.get("print_operator") or not (isinstance(call.func, ast.Name) and call.func.id == "print") \
-            or torchscript_reason(finding, "torch's print operator") is not None:
+    if not (isinstance(call.func, ast.Name) and call.func.id == "print"):
         return []
-    planned = plan(ctx.tree, call, known_tensors(finding))
+    planned = operator_plan(ctx.tree, call, finding)
     if isinstance(planned, str):
         return []
     text, values = planned

@@ -149,3 +149,13 @@ def enclosing_function(tree: ast.AST, node: ast.AST) -> ast.FunctionDef | ast.As
 def local_parents(tree: ast.AST, node: ast.AST) -> dict[ast.AST, ast.AST]:
     """Child → parent map of the function around ``node`` (the whole tree outside functions)."""
     return parents(enclosing_function(tree, node) or tree)
+
+
+def ancestors(chain: dict, node: ast.AST, stop: ast.AST) -> list[ast.AST]:
+    """The nodes around ``node`` up to ``stop`` (excluded), innermost first, from a child → parent ``chain``."""
+    out = []
+    node = chain.get(node)
+    while node is not None and node is not stop:
+        out.append(node)
+        node = chain.get(node)
+    return out
