@@ -205,3 +205,23 @@ def test_sizes_left_unset_and_an_explicit_head_size_the_width_must_hold(client):
     made = synthesized(client, SHAPES, "RouterModel")
     assert ("RouterConfig(hidden_size=512, num_attention_heads=4, n_routed_experts=4, vocab_size=128, "
             "num_experts_per_tok=2, num_key_value_heads=4)") in made["example"]
+
+
+def test_a_switch_off_an_optional_library_the_environment_lacks(client):
+    """The default backbone needs a library that is not installed: the config switch named after it
+    is turned off, and the backbone config that comes in its place is shrunk too."""
+    made = synthesized(client, SHAPES, "DetectorModel")
+    assert ("DetectorConfig(d_model=32, backbone_config={'model_type': 'conv_backbone', 'hidden_sizes': [32, 32]}, "
+            "use_fancylib_backbone=False)") in made["example"]
+
+
+@pytest.mark.parametrize("target, inputs", [
+    ("ActionModel", "states (2, 8, 5), actions (2, 8, 3)"),
+    ("MelEncoder", "audio_mel (2, 64, 48), audio_mel_mask (2, 64) bool"),
+    ("PositionedPatchTower", "pixel_values (2, 16, 48), pixel_position_ids (2, 16, 2) int64"),
+    ("SpectrogramModel", "input_values (2, 24, 16)"),
+    ("SubsampledAudioEncoder", "input_features (2, 64, 64)"),
+    ("StackedFramesEncoder", "input_features (2, 64, 560)"),
+])
+def test_inputs_shaped_from_what_the_code_does_with_them(client, target, inputs):
+    assert synthesized(client, SHAPES, target)["description"] == f"inputs synthesized: {inputs}"

@@ -16,9 +16,9 @@ import re
 import sysconfig
 import traceback
 
-if __package__:
+if __name__.startswith("fullgraph."):
     from fullgraph.text import split_lines
-else:  # loaded by path in the worker: fullgraph may not be installed in that interpreter
+else:  # loaded from its folder by the worker: fullgraph may not be installed in that interpreter
     import importlib.util
 
     _spec = importlib.util.spec_from_file_location(

@@ -25,22 +25,23 @@ import sys
 import tempfile
 import time
 import traceback
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+PRIVATE = "_fullgraph_worker"  # the package this folder's modules load under when run as a script
 
 
 def sibling(name: str):
-    """A module next to this file: from the package when imported as one, else loaded by path
-    under a private name (run as ``python worker.py``, nothing of fullgraph is on sys.path)."""
+    """A module next to this file: from the package when imported as one, else from a private
+    package over this folder (run as ``python worker.py``, nothing of fullgraph is on sys.path;
+    the modules' relative imports resolve inside it)."""
     if __package__:
         return importlib.import_module(f"{__package__}.{name}")
-    unique = f"_fullgraph_worker_{name}"
-    if unique not in sys.modules:
-        spec = importlib.util.spec_from_file_location(unique, os.path.join(HERE, f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[unique] = module
-        spec.loader.exec_module(module)
-    return sys.modules[unique]
+    if PRIVATE not in sys.modules:
+        package = types.ModuleType(PRIVATE)
+        package.__path__ = [HERE]
+        sys.modules[PRIVATE] = package
+    return importlib.import_module(f"{PRIVATE}.{name}")
 
 
 capture = sibling("capture")

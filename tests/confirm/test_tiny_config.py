@@ -1,6 +1,7 @@
-"""Shrinking a config by key name (no torch): widths, layers and the lists that follow them, rope sections."""
+"""Shrinking a config by key name and repairing it as errors ask (no torch): widths, layers and the
+lists that follow them, rope sections, keys a default leaves unset."""
 
-from fullgraph.confirm.synthesize import first_of_each, fit_sections, repairs, shrunk
+from fullgraph.confirm.tiny_config import first_of_each, fit_sections, repairs, shrunk
 
 
 class Config:
@@ -155,3 +156,68 @@ def test_a_stage_count_is_no_layer_count():
     config = Config(depths=[2, 2, 6, 2], num_layers=4, pretrained_window_sizes=[0, 0, 0, 0], embed_dim=96)
     out = shrunk(config)
     assert out["depths"] == [1, 1, 1, 1] and "num_layers" not in out and "pretrained_window_sizes" not in out
+
+
+class SharedConfig(Config):
+    """Its last `num_kv_shared_layers` layers reuse earlier caches."""
+
+    def first_shared(self):
+        return self.num_hidden_layers - self.num_kv_shared_layers
+
+
+def test_counts_of_a_kind_of_layer_follow_the_layer_count():
+    """One sparse layer beside a dense one (a count of a kind); the last shared layers scaled with
+    the stack (a count the class subtracts from the layer count), so the first layers stay."""
+    out = shrunk(Config(num_layers=12, num_sparse_encoder_layers=3, num_mtp_layers=1))
+    assert out["num_sparse_encoder_layers"] == 1 and "num_mtp_layers" not in out
+    out = shrunk(SharedConfig(num_hidden_layers=35, num_kv_shared_layers=15))
+    assert out == {"num_hidden_layers": 2, "num_kv_shared_layers": 0}
+    assert "num_sparse_encoder_layers" not in shrunk(Config(num_sparse_encoder_layers=3))  # no layers cut
+
+
+def test_widths_named_after_another_part_and_adapter_ends_that_match_a_width():
+    config = Config(hidden_size=1024, hidden_size_global=2048, adapter_in_dim=2048, adapter_out_dim=1024,
+                    vision_config=Config(hidden_size=2048), feature_out_dim=7)
+    out = shrunk(config)
+    assert {k: out[k] for k in ("hidden_size", "hidden_size_global", "adapter_in_dim", "adapter_out_dim")} == {
+        "hidden_size": 32, "hidden_size_global": 32, "adapter_in_dim": 32, "adapter_out_dim": 32}
+    assert "feature_out_dim" not in out  # not a width the model has
+
+
+def test_special_tokens_left_unset_get_free_ids_when_ids_were_compared_with_none():
+    config = Config(vocab_size=128, image_token_index=None, video_token_id=None, pad_token_id=None,
+                    boi_token_id=127)
+    assert repairs("AttributeError: 'bool' object has no attribute 'unsqueeze'", config) == {
+        "image_token_index": 126, "video_token_id": 125}
+
+
+def test_feature_layer_indices_index_the_layers_left():
+    out = shrunk(Config(num_hidden_layers=24, vision_feature_layer=[24, 18], text_feature_layer=-2))
+    assert out["vision_feature_layer"] == [1, 0] and "text_feature_layer" not in out
+
+
+def test_repairs_for_keys_a_default_config_leaves_unset_or_its_class_lacks():
+    class OwnConfig(Config):
+        pass
+
+    config = OwnConfig(num_hidden_layers=2, num_attention_heads=4, layer_types=None, vocab_size=128,
+                       image_token_id=127)
+    assert repairs("TypeError: 'NoneType' object is not subscriptable", config) == {
+        "layer_types": ["full_attention", "full_attention"]}
+    assert repairs("AttributeError: 'OwnConfig' object has no attribute 'num_key_value_heads'", config) == {
+        "num_key_value_heads": 4}
+    assert repairs("AttributeError: 'OwnConfig' object has no attribute 'vision_start_token_id'", config) == {
+        "vision_start_token_id": 126}
+    assert repairs("AttributeError: 'OtherConfig' object has no attribute 'num_key_value_heads'", config) == {}
+
+
+def test_windowed_images_keep_a_whole_window_in_the_last_stage():
+    out = shrunk(Config(image_size=224, patch_size=4, window_size=7, depths=[2, 2, 6, 2], embed_dim=96))
+    assert out["image_size"] == 224 and "patch_size" not in out  # 7-patch windows after three halvings
+    assert shrunk(Config(image_size=224, patch_size=16))["image_size"] == 32
+
+
+def test_a_count_of_layers_that_per_layer_lists_match_stays():
+    """`num_feat_extract_layers` must equal `len(conv_dim)`, and those lists are not cut."""
+    out = shrunk(Config(num_hidden_layers=12, num_feat_extract_layers=7, conv_dim=[512] * 7, conv_stride=[5] + [2] * 6))
+    assert "num_feat_extract_layers" not in out
