@@ -48,3 +48,36 @@ def test_images_scaled_to_the_size_the_model_names():
 def test_the_decoders_features_kept_in_the_layout_found_for_the_encoders():
     inputs = [Input("input_values", (2, 1, 32)), Input("decoder_input_values", (2, 4000))]
     assert [i.shape for i in twinned(inputs)] == [(2, 1, 32), (2, 1, 32)]
+
+
+class Layer:
+    in_features = 7
+
+
+class Block:
+    def modules(self):
+        return [self, Layer()]
+
+
+class Checked:
+    def forward(self, input_ids, lang_ids=None, **kwargs):
+        r"""
+        lang_ids (`torch.LongTensor` of shape `(batch_size,)`):
+            The language of each sample.
+        """
+        if lang_ids is None:
+            raise ValueError("Input language unknown")
+        return self.norm(kwargs["t_cond"])
+
+    def named_modules(self):
+        return [("norm", Block())]
+
+
+def test_an_input_whose_none_check_raised_or_that_kwargs_pass_on_to_a_layer():
+    model, inputs = Checked(), [Input("input_ids", (2, 16), "ids", 128)]
+    found = other_layouts(inputs, 'ValueError: Input language unknown\nraise ValueError("Input language unknown")',
+                          Sizes(Config()), {"input_ids", "lang_ids"}, model)
+    assert [i.name for i in found[0]] == ["input_ids", "lang_ids"]
+    error = "TypeError: linear(): argument 'input' (position 1) must be Tensor, not NoneType\nreturn self.norm(t_cond)"
+    found = other_layouts(inputs, error, Sizes(Config()), {"input_ids", "lang_ids"}, model)
+    assert [(i.name, i.shape) for i in found[0]] == [("input_ids", (2, 16)), ("t_cond", (2, 8, 7))]

@@ -221,3 +221,20 @@ def test_a_count_of_layers_that_per_layer_lists_match_stays():
     """`num_feat_extract_layers` must equal `len(conv_dim)`, and those lists are not cut."""
     out = shrunk(Config(num_hidden_layers=12, num_feat_extract_layers=7, conv_dim=[512] * 7, conv_stride=[5] + [2] * 6))
     assert "num_feat_extract_layers" not in out
+
+
+def test_a_width_the_config_works_out_itself_is_left_to_it():
+    class DerivedConfig(Config):
+        attention_hidden_size = None  # the class leaves it unset: the config makes it 2 * hidden_size
+
+    out = shrunk(DerivedConfig(hidden_size=1024, attention_hidden_size=2048, mamba_hidden_size=1024))
+    assert out["hidden_size"] == 32 and out["mamba_hidden_size"] == 32 and "attention_hidden_size" not in out
+
+
+def test_rotary_sections_a_rope_dict_lacks_and_layers_doubled_for_tied_weights():
+    config = Config(hidden_size=32, num_attention_heads=4, rope_parameters={"rope_type": "default"},
+                    num_hidden_layers=2, layer_types=["mamba", "hybrid"])
+    error = "TypeError: object of type 'NoneType' has no len()\nsection = len(self.mrope_section)"
+    assert repairs(error, config) == {"rope_parameters": {"rope_type": "default", "mrope_section": [1, 1, 2]}}
+    assert repairs("ValueError: There is an issue with your definition of `tie_weights_keys`", config) == {
+        "num_hidden_layers": 4, "layer_types": ["mamba", "hybrid", "mamba", "hybrid"]}

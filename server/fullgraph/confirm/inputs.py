@@ -198,9 +198,12 @@ def documented_input(name: str, model, size: Sizes) -> list[Input] | None:
 
 def fed_input(name: str, error: str, model) -> list[Input] | None:
     """The input called ``name`` shaped for the layer a line of the error feeds it to
-    (``self.embed_action(actions)``): a sequence of that `Linear`'s features or `Embedding`'s ids."""
+    (``self.embed_action(actions)``), or for a block's first layer: a sequence of that `Linear`'s
+    features or `Embedding`'s ids."""
     fed = re.search(rf"self\.(\w+)\(\s*{re.escape(name)}\s*\)", error)
-    layer = next((m for n, m in model.named_modules() if n.split(".")[-1] == fed[1]), None) if fed and model else None
+    block = next((m for n, m in model.named_modules() if n.split(".")[-1] == fed[1]), None) if fed and model else None
+    layer = next((m for m in block.modules() if hasattr(m, "in_features") or hasattr(m, "num_embeddings")), None) \
+        if block is not None else None  # the layer itself, or the first one of a block of them
     if hasattr(layer, "in_features"):
         return [Input(name, (BATCH, SEQ // 2, layer.in_features))]
     if hasattr(layer, "num_embeddings"):

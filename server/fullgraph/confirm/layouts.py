@@ -3,6 +3,7 @@ a rank, a length, an input it names), then guessed ones."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from dataclasses import replace
@@ -15,24 +16,27 @@ MAX_FOLD = 16  # the largest size a reshape may add to an input (codebooks, chan
 
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, model=None) -> list[list[Input]]:
-    """Inputs to try when the first ones raised, from what the error says: each input the error (or
-    a line it passed through) names that the forward accepts (``exactly one of A or B``: A, then
-    B; one no rule knows shaped for the layer a line feeds it to), no cache when the cache failed,
-    token sequences of the length a size mismatch names, float features of the width it names,
-    floats for integer inputs a line computes with as floats, boolean masks where the line wants
-    them, the width a linear or norm layer asked for, the rank an unpacking asked for, the channels
-    and rank a convolution asked for, the size a reshape finds missing (codebooks folded into the
-    batch, or an axis of their own), an axis the error spells out (``5D tensor of shape
-    (batch_size, 2, ...)``), an axis rounded up to the multiple it names (``length 4000 is not a
-    multiple of 1920``), the width a config size the error names next to an input's width holds
-    (``config.d_model: 32``), an axis to broadcast a per-sample value over, a signal long enough
-    for the convolutions' kernels, images of the size the model names."""
+    """Inputs to try when the first ones raised, from what the error says: each input the error (or a
+    line it passed through) names that the forward accepts (``exactly one of A or B``: A, then B;
+    one no rule knows shaped for the layer a line feeds it to), an input whose ``is None`` check in
+    the forward led to the error, an input a forward's ``**kwargs`` pass on to a layer that got
+    None, no cache when the cache failed, token sequences of the length a size mismatch names, float
+    features of the width it names, floats for integer inputs a line computes with as floats,
+    boolean masks where the line wants them, the width a linear or norm layer asked for, the rank an
+    unpacking asked for, the channels and rank a convolution asked for, the size a reshape finds
+    missing (codebooks folded into the batch, or an axis of their own), an axis the error spells out
+    (``5D tensor of shape (batch_size, 2, ...)``), an axis rounded up to the multiple it names
+    (``length 4000 is not a multiple of 1920``), the width a config size the error names next to an
+    input's width holds (``config.d_model: 32``), an axis to broadcast a per-sample value over, a
+    signal long enough for the convolutions' kernels, images of the size the model names."""
     have = {i.name for i in inputs}
     out = []
     if "use_cache" in accepted - have and "cache" in error.lower():
         out.append(inputs + [Input("use_cache", (), "off")])
     named = sorted((m.start(), n) for n in accepted - have if (m := re.search(rf"\b{re.escape(n)}\b", error)))
-    for _, n in named:
+    lacking = [n for n in (*checked_inputs(error, model, accepted - have), *passed_input(error, model, accepted | have))
+               if n not in {m for _, m in named}]
+    for n in [*(m for _, m in named), *lacking]:
         made = make_input(n, size, accepted) or mask_for(n, inputs) or fed_input(n, error, model) \
             or documented_input(n, model, size)
         added = [i for i in made or () if i.name not in have]
@@ -100,6 +104,43 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, m
             shapes.append((*i.shape[:literal], int(parts[literal]), *i.shape[literal:]))  # the axis the error spells out
         out += [[*inputs[:k], replace(i, shape=shape), *inputs[k + 1 :]] for shape in shapes]
     return out
+
+
+def checked_inputs(error: str, model, names: set) -> list[str]:
+    """Inputs among ``names`` whose absence the forward raised on: a parameter whose ``if NAME is
+    None:`` block holds a line the error passed through (``if lang_ids is None: ... raise``)."""
+    try:
+        source = inspect.getsource(type(model).forward).splitlines() if model is not None else []
+    except (OSError, TypeError):
+        return []
+    passed = {line.strip() for line in error.splitlines()[1:] if line.strip()}
+    found = []
+    for n, line in enumerate(source):
+        depth = indent(line) if line.strip() in passed else 0
+        for above in reversed(source[:n] if depth else ()):  # the blocks that hold the line, innermost first
+            if above.strip() and indent(above) < depth:
+                depth = indent(above)
+                check = re.match(r"\s*(?:el)?if (\w+) is None\b", above)
+                found += [check[1]] if check and check[1] in names and check[1] not in found else []
+    return found
+
+
+def indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def passed_input(error: str, model, names: set) -> list[str]:
+    """An input a forward that takes ``**kwargs`` passes on to its layers, which one of them got as
+    None: the name the outermost line of the error feeds to a layer (``self.ada_rms_norm(t_cond)``)."""
+    forward = getattr(type(model), "forward", None) if model is not None else None
+    try:
+        kinds = [p.kind for p in inspect.signature(forward).parameters.values()] if forward else []
+    except (TypeError, ValueError):
+        return []
+    if inspect.Parameter.VAR_KEYWORD not in kinds or "NoneType" not in error.splitlines()[0]:
+        return []
+    fed = [name for line in error.splitlines()[1:] for name in re.findall(r"self\.\w+\(\s*(\w+)\s*\)", line)]
+    return [fed[-1]] if fed and fed[-1] not in names else []
 
 
 def multiple_asked(error: str) -> tuple[int, int] | None:

@@ -50,6 +50,8 @@ def shrunk(config, widths: str = "tiny", tied: set | None = None) -> dict:
 
     def lower(keys, to, width=False):
         for k in keys if not (width and widths == "keep") else ():
+            if width and derived(config, k):
+                continue  # the config works it out from the widths it shrinks (`2 * hidden_size`)
             if isinstance(values.get(k), int) and not isinstance(values[k], bool) and values[k] > to:
                 out[k] = to
 
@@ -123,12 +125,9 @@ def shrunk(config, widths: str = "tiny", tied: set | None = None) -> dict:
         if values.get("pad_token_id", 0) is None and values.get("vocab_size", 0) is None:
             out["pad_token_id"] = 1  # a model whose vocabulary the default leaves unset reads its padding id too
     heads = out.get("num_attention_heads", values.get("num_attention_heads"))
-    width = out.get("hidden_size", values.get("hidden_size"))
-    head_dim = values.get("head_dim") if isinstance(values.get("head_dim"), int) else \
-        width // heads if isinstance(width, int) and isinstance(heads, int) and heads else None
+    head_dim = head_size({**values, **out}) or None
     if widths == "head" and "hidden_size" in out and isinstance(heads, int):
-        original = values["head_dim"] if isinstance(values.get("head_dim"), int) else \
-            values["hidden_size"] // values.get("num_attention_heads", heads)
+        original = head_size(values)
         out["hidden_size"] = heads * original  # the default head size kept, with few heads
         head_dim = original
     if "head_dim" in values and values["head_dim"] is None and head_dim:
@@ -136,9 +135,7 @@ def shrunk(config, widths: str = "tiny", tied: set | None = None) -> dict:
     for k in ("rope_parameters", "rope_scaling"):
         rope = values.get(k)
         if head_dim and isinstance(rope, dict) and isinstance(rope.get("mrope_section"), list):
-            partial = rope.get("partial_rotary_factor", values.get("partial_rotary_factor"))
-            rotary = int(head_dim * partial) if isinstance(partial, (int, float)) and 0 < partial <= 1 else head_dim
-            sections = fit_sections(rope["mrope_section"], rotary // 2)  # half the rotated part of a head
+            sections = fit_sections(rope["mrope_section"], rotary_size(head_dim, rope, values) // 2)  # half the rotated part
             if sections != rope["mrope_section"]:
                 out[k] = {**rope, "mrope_section": sections}
     image, patch = values.get("image_size"), values.get("patch_size")
@@ -161,6 +158,11 @@ def shrunk(config, widths: str = "tiny", tied: set | None = None) -> dict:
             if inner:
                 out[k] = inner
     return out
+
+
+def derived(config, key: str) -> bool:
+    """Whether the config's class leaves ``key`` unset (None) and the config filled it in from others."""
+    return getattr(type(config), key, 0) is None and getattr(config, key, None) is not None
 
 
 def windowed_side(values: dict) -> int:
@@ -344,7 +346,10 @@ def repairs(error: str, config) -> dict:
     (``prediction_length``, ``sliding_window``), ids for the special tokens it leaves unset when
     ids were compared with one (a bool where a mask was due), per-layer kinds it leaves unset where
     None was indexed, a key-value head count or a special token's id the model reads and the config's
-    class lacks (one key-value head per query head; a free id), a switch off an optional library the environment lacks (``without_library``)."""
+    class lacks (one key-value head per query head; a free id), rotary sections a rope dict lacks where
+    the error names them as None (``len(self.mrope_section)``), each kind of layer twice where tied
+    weights found no other layer to tie to (``tie_weights_keys``), a switch off an optional library
+    the environment lacks (``without_library``)."""
     if config is None:
         return {}
     values = {k: v for k, v in vars(config).items() if not k.startswith("_")}
@@ -366,6 +371,10 @@ def repairs(error: str, config) -> dict:
         out.update(unset_tokens({**values, lacking[2]: None}, Sizes(config)("vocab_size", default=VOCAB)))
     if "'NoneType' object is not subscriptable" in error:  # `config.layer_types[i]` with none set
         out.update(unset_layer_types(values))
+    if re.search(r"'NoneType' has no len|'NoneType' object is not (iterable|subscriptable)", error):
+        out.update(unset_sections(error, values))
+    if "tie_weights_keys" in error:  # weights tied across the layers of a kind, with one layer of it
+        out.update(doubled_layers(values))
     missing = re.search(r"requires the (\w+) library", error)
     if missing:
         out.update(without_library(missing[1], config, values))
@@ -375,6 +384,39 @@ def repairs(error: str, config) -> dict:
             if inner:
                 out[k] = inner
     return out
+
+
+def unset_sections(error: str, values: dict) -> dict:
+    """Rotary sections (``mrope_section``) the model reads from a rope dict that has none, where the
+    error names them: three axes sharing half the head."""
+    if "mrope_section" not in error:
+        return {}
+    ropes = {k: values[k] for k in ("rope_parameters", "rope_scaling")
+             if isinstance(values.get(k), dict) and values[k].get("mrope_section") is None}
+    halves = {k: rotary_size(head_size(values), rope, values) // 2 for k, rope in ropes.items()}
+    return {k: {**ropes[k], "mrope_section": fit_sections([1, 1, 1], half)} for k, half in halves.items() if half}
+
+
+def head_size(values: dict) -> int:
+    """An attention head's size: the explicit ``head_dim``, else the width over the heads (0 when unknown)."""
+    heads = next((values[h] for h in HEAD_KEYS if type(values.get(h)) is int and values[h]), None)
+    width = values.get("hidden_size")
+    return values["head_dim"] if type(values.get("head_dim")) is int else width // heads if type(width) is int and heads else 0
+
+
+def rotary_size(head: int, rope: dict, values: dict) -> int:
+    """The rotated part of a head of size ``head``: its ``partial_rotary_factor`` (the rope dict's or the config's)."""
+    partial = rope.get("partial_rotary_factor", values.get("partial_rotary_factor"))
+    return int(head * partial) if isinstance(partial, (int, float)) and 0 < partial <= 1 else head
+
+
+def doubled_layers(values: dict) -> dict:
+    """Twice the layers, the per-layer lists repeated: each kind of layer in two of them (a block one
+    layer shares with the others of its kind)."""
+    counts = {k: values[k] for k in LAYER_KEYS if type(values.get(k)) is int and values[k] > 0}
+    lists = {k: list(v) * 2 for k, v in values.items() if isinstance(v, (list, tuple)) and len(v) in counts.values()
+             and len(v) > 1 and k not in LIST_WIDTHS}
+    return {**{k: 2 * v for k, v in counts.items()}, **lists} if lists else {}
 
 
 def unset_tokens(values: dict, vocab: int) -> dict:
