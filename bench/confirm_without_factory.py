@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,15 +57,26 @@ def break_lines(result: dict) -> set[tuple[str, int]]:
     return {(installed(b["frames"][-1]["file"]), b["frames"][-1]["line"]) for b in result["breaks"] if b["frames"]}
 
 
-def truth_lines(truth: Path) -> dict[str, set[tuple[str, int]]]:
-    """The ground truth's break lines per model type (``base`` variant runs that completed)."""
+class Truth(typing.NamedTuple):
+    """A model type's ground truth: its located break lines, its graph count, and whether it also
+    counts a break with no location (Dynamo's counters alone: no line to compare)."""
+
+    lines: set
+    graphs: int
+    unlocated: bool
+
+
+def truth_runs(truth: Path) -> dict[str, Truth]:
+    """The ground truth per model type (``base`` variant runs that completed)."""
     out = {}
     if not truth.is_file():
         return out
     for line in truth.read_text().splitlines():
         row = json.loads(line)
         if row.get("variant") == "base" and row.get("status") == "ok":
-            out[row["model"]] = {(b["file"], b["line"]) for b in row.get("breaks", [])}
+            breaks = row.get("breaks", [])
+            out[row["model"]] = Truth({(b["file"], b["line"]) for b in breaks if b["file"] is not None},
+                                      row.get("graphs"), any(b["file"] is None for b in breaks))
     return out
 
 
@@ -84,7 +96,7 @@ def main() -> int:
         models = [models[int(i * step)] for i in range(args.limit)]
     if args.only:
         models = [m for m in models if m[0] in args.only]
-    truth = truth_lines(Path(args.truth))
+    truth = truth_runs(Path(args.truth))
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"}
     rows, failures = [], collections.Counter()
     started = time.perf_counter()
@@ -112,12 +124,16 @@ def main() -> int:
     for kind, n in failures.most_common():
         print(f"  not run ({kind}): {n}")
     compared = [r for r in ran if r["model"] in truth]
-    same = [r for r in compared if {tuple(b) for b in r["breaks"]} == truth[r["model"]]]
+    same = [r for r in compared if {tuple(b) for b in r["breaks"]} == truth[r["model"]].lines]
     print(f"break lines vs the ecosystem ground truth (base variant): {len(same)}/{len(compared)} model types "
           f"with the same set")
+    print(f"  ({sum(truth[r['model']].unlocated for r in compared)} of them also count a break with no location, "
+          f"from Dynamo's counters alone: not compared)")
+    graphs = [r for r in compared if r["graphs"] and set(r["graphs"]) == {truth[r["model"]].graphs}]
+    print(f"graph counts equal to the ground truth's: {len(graphs)}/{len(compared)} model types")
     for r in compared:
         if r not in same:
-            mine, theirs = {tuple(b) for b in r["breaks"]}, truth[r["model"]]
+            mine, theirs = {tuple(b) for b in r["breaks"]}, truth[r["model"]].lines
             only_mine, only_theirs = sorted(mine - theirs, key=str)[:4], sorted(theirs - mine, key=str)[:4]
             print(f"  {r['model']}: only confirm {only_mine}; only truth {only_theirs}")  # str: lines may be None
     if args.json:
