@@ -1,4 +1,6 @@
-"""Inputs made by name and sized from a config (no torch)."""
+"""Inputs made by name and sized from a config (torch only where a tensor is made)."""
+
+import pytest
 
 from fullgraph.confirm.inputs import Input, documented_input, make_input, mask_for
 from fullgraph.confirm.tiny_config import Sizes
@@ -33,3 +35,15 @@ def test_an_input_no_rule_knows_made_as_the_forward_documents_it():
 
 def test_the_decoders_features_made_like_the_encoders():
     assert make_input("decoder_input_values", Sizes(Config()), set()) == [Input("decoder_input_values", (2, 4000))]
+
+
+@pytest.mark.torch
+def test_patch_positions_on_a_square_grid_row_by_row():
+    import torch
+
+    made = make_input("pixel_position_ids", Sizes(Config(pooling_kernel_size=1)), {"pixel_values", "pixel_position_ids"})
+    grid = [[0, 0], [1, 0], [0, 1], [1, 1]]
+    assert torch.equal(made[0].make(torch), torch.tensor([grid, grid]))
+    scope = {"torch": torch}
+    exec("\n".join(made[0].source()), scope)  # the example's lines make the same tensor
+    assert torch.equal(scope["pixel_position_ids"], torch.tensor([grid, grid]))

@@ -17,7 +17,8 @@ SERIES_INPUTS = ("past_values", "past_observed_mask", "past_time_features", "fut
 @dataclass
 class Input:
     """One synthesized input: a name, a shape, a kind (``ids``, ``mask``, ``float``, ``rows``: the
-    integer rows ``value``; ``off``: the flag ``False``; ``flags``: a boolean mask) and the id range."""
+    integer rows ``value``; ``grid``: each patch's (x, y) on a square grid, row by row; ``off``: the
+    flag ``False``; ``flags``: a boolean mask) and the id range."""
 
     name: str
     shape: tuple
@@ -30,6 +31,9 @@ class Input:
             return False
         if self.kind == "rows":
             return torch.tensor(self.value)
+        if self.kind == "grid":
+            xs, ys = torch.meshgrid(torch.arange(self.side), torch.arange(self.side), indexing="xy")
+            return torch.stack((xs, ys), -1).reshape(1, -1, 2).repeat(self.shape[0], 1, 1)
         if self.kind == "ids":
             return torch.randint(0, self.high, self.shape)
         if self.kind in ("mask", "flags"):
@@ -44,6 +48,9 @@ class Input:
             return [f"{self.name} = False"]
         if self.kind == "rows":
             return [f"{self.name} = torch.tensor({list(map(list, self.value)) if self.shape[1:] else list(self.value)})"]
+        if self.kind == "grid":
+            return [f'xs, ys = torch.meshgrid(torch.arange({self.side}), torch.arange({self.side}), indexing="xy")',
+                    f"{self.name} = torch.stack((xs, ys), -1).reshape(1, -1, 2).repeat({self.shape[0]}, 1, 1)"]
         if self.kind == "ids":
             return [f"{self.name} = torch.randint(0, {self.high}, {shape})"]
         if self.kind in ("mask", "flags"):
@@ -55,7 +62,13 @@ class Input:
         if self.kind == "off":
             return f"{self.name}=False"
         dims = "(" + ", ".join(map(str, self.shape)) + ")"
-        return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask", "rows") else " bool" if self.kind == "flags" else "")
+        return f"{self.name} {dims}" + (" int64" if self.kind in ("ids", "mask", "rows", "grid") else
+                                        " bool" if self.kind == "flags" else "")
+
+    @property
+    def side(self) -> int:
+        """The side of a square grid of ``shape[1]`` patches."""
+        return math.isqrt(self.shape[1])
 
 
 def make_input(name: str, size: Sizes, accepted: set) -> list[Input] | None:
@@ -154,8 +167,7 @@ def patch_grid(name: str, size: Sizes) -> list[Input]:
     a side of two pooling kernels, one row of channels x patch pixels per patch."""
     side = 2 * size("pooling_kernel_size", "spatial_merge_size", "merge_size", default=2)
     if name != "pixel_values":
-        grid = tuple((x, y) for y in range(side) for x in range(side))
-        return [Input(name, (BATCH, side * side, 2), "rows", value=(grid,) * BATCH)]
+        return [Input(name, (BATCH, side * side, 2), "grid")]
     patch = size("patch_size", default=16)
     return [Input(name, (BATCH, side * side, size("num_channels", default=3) * patch * patch))]
 
