@@ -31,6 +31,7 @@ def test_an_input_no_rule_knows_made_as_the_forward_documents_it():
     made = documented_input("freq", Documented(), Sizes(Config(freq_size=3)))
     assert made == [Input("freq", (2,), "ids", 3)]
     assert documented_input("past_values", Documented(), Sizes(Config())) is None  # not documented
+    assert documented_input("freq", None, Sizes(Config())) is None  # no model to read
 
 
 def test_the_decoders_features_made_like_the_encoders():

@@ -192,7 +192,7 @@ def documented_input(name: str, model, size: Sizes) -> list[Input] | None:
     """The input called ``name`` as the forward's docstring describes it (``freq (`torch.LongTensor`
     of shape `(batch_size,)`)``): each axis a size of the config it names, or a usual one; integers
     below the size the config gives the input (``freq_size``), else zeros; masks and flags."""
-    doc = inspect.getdoc(type(model).forward) or ""
+    doc = inspect.getdoc(getattr(type(model), "forward", None)) or ""
     found = re.search(rf"^\s*{re.escape(name)} \(`torch\.(\w*)Tensor` of shape `\(([^)]*)\)`", doc, re.M)
     if not found:
         return None

@@ -16,19 +16,17 @@ MAX_FOLD = 16  # the largest size a reshape may add to an input (codebooks, chan
 
 
 def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, model=None) -> list[list[Input]]:
-    """Inputs to try when the first ones raised, from what the error says: each input the error (or a
-    line it passed through) names that the forward accepts (``exactly one of A or B``: A, then B;
-    one no rule knows shaped for the layer a line feeds it to), an input whose ``is None`` check in
-    the forward led to the error, an input a forward's ``**kwargs`` pass on to a layer that got
-    None, no cache when the cache failed, token sequences of the length a size mismatch names, float
-    features of the width it names, floats for integer inputs a line computes with as floats,
-    boolean masks where the line wants them, the width a linear or norm layer asked for, the rank an
-    unpacking asked for, the channels and rank a convolution asked for, the size a reshape finds
-    missing (codebooks folded into the batch, or an axis of their own), an axis the error spells out
-    (``5D tensor of shape (batch_size, 2, ...)``), an axis rounded up to the multiple it names
-    (``length 4000 is not a multiple of 1920``), the width a config size the error names next to an
-    input's width holds (``config.d_model: 32``), an axis to broadcast a per-sample value over, a
-    signal long enough for the convolutions' kernels, images of the size the model names."""
+    """Inputs to try when the first ones raised, from what the error (and the source lines it passed
+    through, one per line after its first) says: each reading's layouts, in turn."""
+    return [layout for reading in (added_inputs, retyped, matched_sizes, asked_sizes, reshaped_inputs)
+            for layout in reading(inputs, error, size, accepted, model)]
+
+
+def added_inputs(inputs: list[Input], error: str, size: Sizes, accepted: set, model) -> list[list[Input]]:
+    """No cache when the cache failed; each input the error names that the forward accepts
+    (``exactly one of A or B``: A, then B), then an input whose ``is None`` check in the forward led
+    to the error, and an input a forward's ``**kwargs`` pass on to a layer that got None; one no
+    rule knows is shaped for the layer a line feeds it to, or as the forward's docstring says."""
     have = {i.name for i in inputs}
     out = []
     if "use_cache" in accepted - have and "cache" in error.lower():
@@ -42,6 +40,12 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, m
         added = [i for i in made or () if i.name not in have]
         if added:
             out.append(inputs + added)
+    return out
+
+
+def retyped(inputs: list[Input], error: str, size: Sizes, accepted: set, model) -> list[list[Input]]:
+    """Floats for integer inputs a line computes with as floats; boolean masks where a line wants them."""
+    out = []
     if re.search(r"dtype must be either a floating point|same dtype, but got Long and Float|expected scalar type Float but found Long", error):
         floats = [replace(i, kind="float") if i.kind == "ids" and re.search(rf"\b{re.escape(i.name)}\b", error) else i for i in inputs]
         if floats != inputs:  # integers the failing line computes with as floats
@@ -50,6 +54,14 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, m
         flags = [replace(i, kind="flags") if i.kind == "mask" else i for i in inputs]
         if flags != inputs:  # masks the failing line wants boolean
             out.append(flags)
+    return out
+
+
+def matched_sizes(inputs: list[Input], error: str, size: Sizes, accepted: set, model) -> list[list[Input]]:
+    """Sizes a mismatch names: token sequences of the length of the input they are tied to, features of
+    the width the code adds them to (stacked frames), an axis to broadcast a per-sample value over;
+    a signal long enough for the convolutions' kernels; images of the size the model names."""
+    out = []
     sizes = re.search(r"size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\)"
                       r"(?: at non-singleton dimension (\d+))?", error)
     for was, now in ((int(sizes[1]), int(sizes[2])), (int(sizes[2]), int(sizes[1]))) if sizes else ():
@@ -70,13 +82,15 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, m
     scaled = scaled_images(inputs, error)
     if scaled != inputs:
         out.append(scaled)
-    widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
-    norms = re.search(r"normalized_shape=\[(\d+)\], expected input with shape \[\*, \d+\], but got input of size\s*\[([\d, ]+)\]",
-                      error)
-    unpack = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
-    axis = re.search(r"Dimension out of range \(expected to be in range of \[-(\d+), \d+\], but got (\d+)\)", error)
-    ranks = (int(unpack[1]), int(unpack[2])) if unpack else (int(axis[2]) + 1, int(axis[1])) if axis else None
-    channels = re.search(r"expected input\[([\d, ]+)\] to have (\d+) channels, but got \d+ channels", error)
+    return out
+
+
+def asked_sizes(inputs: list[Input], error: str, size: Sizes, accepted: set, model) -> list[list[Input]]:
+    """Sizes the error asks for: the one a reshape finds missing (codebooks folded into the batch, or
+    an axis of their own), an axis rounded up to the multiple it names (``length 4000 is not a
+    multiple of 1920``), the width a config size named next to an input's width holds
+    (``config.d_model: 32``)."""
+    out = []
     reshape = re.search(r"shape '\[([-\d, ]+)\]' is invalid for input of size (\d+)", error)
     for k, i in enumerate(inputs if reshape else ()):  # a reshape names the size an input lacks
         dims = [int(d) for d in reshape[1].split(",")]
@@ -94,6 +108,21 @@ def other_layouts(inputs: list[Input], error: str, size: Sizes, accepted: set, m
         want = size(key, default=0)
         out += [[*inputs[:k], replace(i, shape=(*i.shape[:-1], want)), *inputs[k + 1 :]] for k, i in enumerate(inputs)
                 if want and i.kind == "float" and i.shape[-1] != want and re.search(rf"\b{i.shape[-1]}\b", error)]
+    return out
+
+
+def reshaped_inputs(inputs: list[Input], error: str, size: Sizes, accepted: set, model) -> list[list[Input]]:
+    """Each input in the shapes the error asks of it: the width a linear or norm layer asked for, the
+    rank an unpacking or an axis index asked for, the channels and rank a convolution asked for, an
+    axis the error spells out (``5D tensor of shape (batch_size, 2, ...)``)."""
+    out = []
+    widths = re.search(r"shapes cannot be multiplied \(\d+x(\d+) and (\d+)x\d+\)", error)
+    norms = re.search(r"normalized_shape=\[(\d+)\], expected input with shape \[\*, \d+\], but got input of size\s*\[([\d, ]+)\]",
+                      error)
+    unpack = re.search(r"not enough values to unpack \(expected (\d+), got (\d+)\)", error)
+    axis = re.search(r"Dimension out of range \(expected to be in range of \[-(\d+), \d+\], but got (\d+)\)", error)
+    ranks = (int(unpack[1]), int(unpack[2])) if unpack else (int(axis[2]) + 1, int(axis[1])) if axis else None
+    channels = re.search(r"expected input\[([\d, ]+)\] to have (\d+) channels, but got \d+ channels", error)
     named_shape = re.search(r"(\d)D tensor of shape \(([^)]*)\)", error)
     conv = re.search(r"Expected \dD \(unbatched\) or (\d)D \(batched\) input to conv\dd, but got input of size: \[([\d, ]+)\]", error)
     for k, i in enumerate(inputs):
