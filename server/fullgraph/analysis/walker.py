@@ -271,18 +271,22 @@ class Walker:
     def _lambda_result(self, call: ast.Call):
         """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
         F.gelu(h)` then `act(x)`): the fact its bodies share, their parameters holding the arguments'."""
+        return _agreed([self.kind(body) for body in self._lambda_bodies(call)])
+
+    def _lambda_bodies(self, call: ast.Call):
+        """The body of each lambda a call of a local name runs, yielded while its parameters hold the
+        facts of the call's arguments (and the name is not followed again: a lambda that calls itself
+        by name gives nothing)."""
         bindings = self._lambda_bindings(call)
         if not bindings:
-            return None
-        facts = []
-        self._in_lambdas.add(call.func.id)  # a lambda that calls itself by name gives nothing
+            return
+        self._in_lambdas.add(call.func.id)
         try:
             for fn, bound in bindings:
                 with self.facts.binding(bound):
-                    facts.append(self.kind(fn.body))
+                    yield fn.body
         finally:
             self._in_lambdas.discard(call.func.id)
-        return _agreed(facts)
 
     def _lambda_bindings(self, call: ast.Call) -> list[tuple[ast.Lambda, dict]]:
         """For a call of a local name every assignment binds to a lambda, each lambda with its
@@ -723,17 +727,9 @@ class Walker:
         """Calling a local name every assignment binds to a lambda runs the functions its body calls
         (`sample_fn = lambda m: geometric_sample(p, m)`), the lambda's parameters holding the call's
         arguments."""
-        bindings = self._lambda_bindings(call)
-        if not bindings:
-            return
-        self._in_lambdas.add(call.func.id)
-        try:
-            for fn, bound in bindings:
-                with self.facts.binding(bound):
-                    for inner in (n for n in walk(fn.body) if isinstance(n, ast.Call)):
-                        self._record(inner)
-        finally:
-            self._in_lambdas.discard(call.func.id)
+        for body in self._lambda_bodies(call):
+            for inner in (n for n in walk(body) if isinstance(n, ast.Call)):
+                self._record(inner)
 
     def _held(self, call: ast.Call) -> list[FunctionInfo]:
         """The functions a call of a name that holds them runs: `self.<attr>(...)` when `__init__` set

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from .inputs import Input, documented_input, make_input, mask_for
 from .layouts import guessed_layouts, other_layouts, twinned
-from .tiny_config import BATCH, SEQ, CannotSynthesize, Sizes, config_to_repair, merged, repairs, tiny_config
+from .tiny_config import BATCH, SEQ, CannotSynthesize, Sizes, default_config, merged, repairs, tiny_config
 
 TRIALS = 8  # eager runs of input layouts per config before falling back
 REPAIRS = 2  # rebuilds of a config with what its errors ask for
@@ -165,7 +165,7 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
                 built, config = hugging_face_built(cls, config_cls, module, widths, torch, extra)
             except CannotSynthesize as e:
                 problem = e if problem is None or extra else problem  # after a repair, what still fails
-                error, config = str(e), None
+                error, config = str(e), e.config if e.config is not None else default_config(config_cls)
             else:
                 if trial is None:
                     return built
@@ -173,7 +173,7 @@ def hugging_face(cls, config_cls, module, torch, trial=None) -> Synthesized:
                 ran, error = runs(built, config, trial)
                 if ran is not None:
                     return ran
-            more = merged(extra, repairs(error, config if config is not None else config_to_repair(config_cls, widths, extra)))
+            more = merged(extra, repairs(error, config))
             if more == extra:
                 break
             extra = more
@@ -187,7 +187,7 @@ def runs(built: Synthesized, config, trial) -> tuple[Synthesized | None, str]:
     each error suggests, then the guessed ones; else None and the errors raised (the first one says
     most about the config: later ones come from layouts tried for it)."""
     accepted = {p.name for p in parameters(type(built.model).forward)}
-    candidates, guesses, seen, errors = [built.inputs], [], [], []
+    candidates, guesses, seen, errors, size = [built.inputs], [], [], [], Sizes(config)
     while (candidates or guesses) and len(seen) < TRIALS:
         inputs = (candidates or guesses).pop(0)
         seen.append(inputs)
@@ -196,9 +196,9 @@ def runs(built: Synthesized, config, trial) -> tuple[Synthesized | None, str]:
         if error is None:
             return attempt, ""
         errors += [error] if error not in errors else []
-        candidates += [c for c in map(twinned, other_layouts(inputs, error, Sizes(config), accepted, built.model))
+        candidates += [c for c in map(twinned, other_layouts(inputs, error, size, accepted, built.model))
                        if c not in seen and c not in candidates]
-        guesses += [c for c in guessed_layouts(inputs, Sizes(config)) if c not in seen and c not in guesses]
+        guesses += [c for c in guessed_layouts(inputs, size) if c not in seen and c not in guesses]
     return None, "\n".join(errors)
 
 
@@ -215,12 +215,14 @@ def tiny_model(cls, config_cls, widths: str, extra: dict) -> tuple[object, objec
     """``cls`` built on a tiny ``config_cls``, else on the one a parent config of the same module
     holds (a sub-config its parent completes: an encoder's dropout set by the encoder-decoder
     config); with the expression that makes the config and the config class it names."""
+    config = None
     try:
         config, overrides = tiny_config(config_cls, widths, extra)
         return cls(config).eval(), config, f"{config_cls.__name__}({keywords(overrides)})", config_cls
     except Exception as e:
         first = e if isinstance(e, CannotSynthesize) else \
             CannotSynthesize(f"{cls.__name__}(tiny {config_cls.__name__}) raised {type(e).__name__}: {e}")
+        first.config = config  # the tiny config the model failed to build on: repairs start from it
     for parent, key in parent_configs(config_cls):
         try:
             config, overrides = tiny_config(parent, widths)

@@ -33,7 +33,10 @@ LARGE_IMAGE = 128  # the side of the larger images tried (once: memory grows wit
 
 
 class CannotSynthesize(Exception):
-    """No factory could be built; the message says why."""
+    """No factory could be built; the message says why. ``config``: the config a model failed to
+    build on, when one was made (what repairs start from)."""
+
+    config = None
 
 
 def shrunk(config, widths: str = "tiny", tied: set | None = None) -> dict:
@@ -175,11 +178,17 @@ def windowed_side(values: dict) -> int:
     return window * patch * 2 ** (len(stages) - 1)
 
 
-def model_widths(config, depth: int = 0) -> set:
+def model_widths(config) -> set:
     """The widths wider than the tiny one in a config and its nested configs (hidden sizes)."""
-    values = vars(config)
-    own = {v for k, v in values.items() if (k in WIDTHS or k.endswith(WIDTH_SUFFIXES)) and type(v) is int and v > WIDTH}
-    return own.union(*(model_widths(v, depth + 1) for v in values.values() if is_config(v) and depth < 4))
+    return {v for k, v in nested_items(config) if (k in WIDTHS or k.endswith(WIDTH_SUFFIXES)) and type(v) is int and v > WIDTH}
+
+
+def nested_items(config, depth: int = 0):
+    """The (key, value) pairs of a config and of its nested configs, four levels deep at most."""
+    for k, v in vars(config).items():
+        yield k, v
+        if is_config(v) and depth < 4:
+            yield from nested_items(v, depth + 1)
 
 
 def layer_kinds(config, values: dict, out: dict) -> dict:
@@ -301,11 +310,9 @@ def tiny_config(config_cls, widths: str = "tiny", extra: dict | None = None):
         raise CannotSynthesize(f"a tiny {config_cls.__name__} raised {type(e).__name__}: {e}") from None
 
 
-def widest(config, depth: int = 0) -> int:
+def widest(config) -> int:
     """The largest width (hidden or feed-forward size) of a config and its nested configs."""
-    values = [v for v in vars(config).values() if is_config(v)] if depth < 4 else []
-    own = [v for k, v in vars(config).items() if k in WIDTHS + FFNS and isinstance(v, int)]
-    return max([*own, *(widest(v, depth + 1) for v in values), 0])
+    return max((v for k, v in nested_items(config) if k in WIDTHS + FFNS and isinstance(v, int)), default=0)
 
 
 class Sizes:
@@ -455,12 +462,8 @@ def merged(base: dict, more: dict) -> dict:
     return out
 
 
-def config_to_repair(config_cls, widths: str = "tiny", extra: dict | None = None):
-    """The config a model failed to build on, to repair: the tiny one, else the class's default."""
-    try:
-        return tiny_config(config_cls, widths, extra)[0]
-    except CannotSynthesize:  # the tiny config itself failed
-        pass
+def default_config(config_cls):
+    """The class's default config (to repair when no tiny one could be made), or None."""
     try:
         return config_cls()
     except Exception:  # a config that needs arguments: nothing to repair
