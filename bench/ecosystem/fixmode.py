@@ -214,9 +214,9 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     }
 
 
-# The classes of GraphMend's rewrites (and keep-tensor), by the codes whose fixes make them.
+# The classes of GraphMend's rewrites (and keep-tensor and masked stores), by the codes whose fixes make them.
 REWRITE_CLASSES = {"predication": {"FG101", "FG102", "FG103", "FG105"}, "deferral": {"FG301", "FG302", "FG303"},
-                   "trap": {"FG104", "FG107"}, "keep-tensor": {"FG201", "FG204"}}
+                   "trap": {"FG104", "FG107"}, "keep-tensor": {"FG201", "FG204"}, "masked store": {"FG453"}}
 
 
 def print_report(package: str, results: dict[str, dict]) -> None:

@@ -36,7 +36,7 @@ from fullgraph.text import Text, code_point_col, split_lines, to_lf
 CHECKS = checks()
 # Codes whose findings carry what is known a tensor: those whose fixes turn values into tensor code,
 # and print's (the values torch's print operator may carry).
-TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor")) \
+TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor", "where")) \
     | {"FG301"}
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
@@ -465,7 +465,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             scope = scopes.get(id(visit.function))
             if scope is None:
                 scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            return fix_check(scope, finding, calling_files(visit.function, index))
+            return fix_check(scope, finding, calling_files(visit.function, index, visit.params))
         try:
             reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
                 else declined()

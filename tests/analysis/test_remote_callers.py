@@ -161,3 +161,47 @@ def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
     project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
     [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
     assert finding.fix_blocked is None
+
+
+SCALE = """
+    import torch
+
+    def scale(x, k):
+        if (k > 0).all():
+            return x * 2
+        return x
+
+    @torch.compile
+    def run(t: torch.Tensor):
+        return scale(t, t.sum())
+    """
+
+
+def _scale_fix_blocked(tmp_path, script: str) -> str | None:
+    for name, text in {"ws/model.py": SCALE, "ws/script.py": script}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    path = tmp_path / "ws" / "model.py"
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
+    return finding.fix_blocked
+
+
+def test_other_files_passing_the_same_known_facts_allow_the_rewrite(tmp_path):
+    script = """
+        import torch
+        from model import scale
+
+        def script(a: torch.Tensor, b: torch.Tensor):
+            return scale(a, b.mean())
+        """
+    assert _scale_fix_blocked(tmp_path, script) is None
+
+
+def test_other_files_calls_not_shown_to_pass_tensors_keep_the_decline(tmp_path):
+    guessed = "from model import scale\n\ndef script(a, b):\n    return scale(a, b)\n"  # guesses only
+    module_level = ("import torch\nfrom model import scale\n\ndef script(a: torch.Tensor):\n    return scale(a, a)\n\n"
+                    "DEFAULT = scale(1.0, 2)\n")  # a module-level call no function walk sees
+    spread = "import torch\nfrom model import scale\n\ndef script(*args):\n    return scale(*args)\n"
+    for script in (guessed, module_level, spread):
+        assert _scale_fix_blocked(tmp_path, script).startswith("`scale` is also called from `script.py`"), script

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.callers import CallSite, CallSites, Passed
+from fullgraph.analysis.callers import UNKNOWN, CallSite, CallSites, Passed
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, module_index
 from fullgraph.analysis.walker import Visit, Walker
 
@@ -66,16 +66,39 @@ def _passed(index: ModuleIndex, file: str, caller: str,
     return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()
 
 
-def calling_files(function: FunctionInfo, index: ModuleIndex) -> tuple[str, ...]:
-    """The other workspace files that call `function` (none known when there are too many to
-    resolve, or when its parameters already took their facts from them)."""
+def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, Passed] | None = None
+                  ) -> tuple[str, ...]:
+    """The other workspace files that call `function` with arguments not shown to have the facts
+    `params` gives its parameters (the facts a rewrite of it rests on); none known when there are
+    too many calls to resolve, or when its parameters already took their facts from them."""
     home = function.module or index
     if home.project is None or function.callers_elsewhere:
         return ()
     try:
-        return _shown(home.project, home.project.call_sites(home.path, function.qualname, MAX_CALLS) or ())
+        found = home.project.call_sites(home.path, function.qualname, MAX_CALLS) or ()
     except (OSError, RecursionError, ValueError):
         return ()
+    callers: dict[str, set[str]] = {}
+    for file, site in found:
+        callers.setdefault(file, set()).add(site.caller)
+    return _shown(home.project, [(file,) for file, names in callers.items()
+                                 if not _agrees(home, file, sorted(names), function.qualname, params)])
+
+
+def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str,
+            params: dict[str, Passed] | None) -> bool:
+    """Whether every call of `qualname` written in `file` is one of `callers`' calls, and passes
+    each parameter `params` knows the same fact, known rather than guessed (a call at module
+    level, or one the walk of its caller does not resolve, is not shown to)."""
+    parsed = index.project.tree(file)
+    if parsed is None:
+        return False
+    name = qualname.rpartition(".")[2]
+    written = {(n.lineno, n.col_offset) for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+               and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None)) == name}
+    shown = {(call.lineno, call.col_offset) for caller in callers for call, passed in _passed(index, file, caller, qualname)
+             if all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in (params or {}).items())}
+    return written <= shown
 
 
 def _shown(project, found) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
+from fullgraph.fixes.masked_store import masked_store
 from fullgraph.fixes.names import taken_names
 from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
@@ -95,6 +96,8 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
         return _scalar(ctx, node, finding)
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
+    if code == "FG453":
+        return masked_store(ctx, node, finding)
     return []
 
 

@@ -74,6 +74,11 @@ class LayoutCheck:
                     f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
         return layouts[0]
 
+    def root(self, node: ast.expr) -> str | None:
+        """The name whose shape ``node`` keeps (None: unknown, or a 0-d value)."""
+        layout = _layout(node, self.bindings, {}, 0)
+        return layout.root if layout is not None else None
+
     def zero_dim_reason(self, node: ast.expr, what: str, shaped_like: str | None = None) -> str | None:
         """Why ``node`` (a condition, or a tensor read as a Python number) may have a dimension: a
         `(1, 1)` tensor passes `if` and `.item()`, but `torch.where` and arithmetic broadcast with it

@@ -34,6 +34,7 @@ from fullgraph.fixes.known import (
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
+from fullgraph.fixes.masked_store import masked_store_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS
@@ -45,6 +46,7 @@ PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
 DEFER_CODES = {"FG301", "FG302", "FG303"}
 KEEP_TENSOR_CODES = {"FG201", "FG204"}
+MASKED_STORE_CODE = "FG453"
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
 
 
@@ -83,6 +85,8 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
             return defer_reason(tree, node, finding)
         if finding.code in KEEP_TENSOR_CODES:
             return scalar_reason(tree, node, finding, known)
+        if finding.code == MASKED_STORE_CODE:
+            return masked_store_reason(tree, node, finding)
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None

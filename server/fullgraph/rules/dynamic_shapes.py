@@ -41,12 +41,20 @@ RULES = [
         what="Flags `x[mask]` and `x[:, mask]` reads, and `x[mask] += y` updates, where `mask` is a boolean "
              "tensor: a comparison of tensors (or its `~`, `&`, `|`), an `isnan`-like result, a tensor made "
              "with `dtype=torch.bool`, a `BoolTensor` parameter, or a reshape or device move of one. A plain "
-             "store `x[mask] = y` keeps static shapes and is not flagged.",
+             "store `x[mask] = y` keeps static shapes and is not flagged.\n\n"
+             "The quick fix rewrites a store back through the same mask: `x[m] = y[m]` (or `-y[m]`) becomes "
+             "`x.copy_(torch.where(m, y, x))`, and `x[m] += v` becomes "
+             "`x.copy_(torch.where(m, x.clone().add_(v), x))`, where `v` is a number or `y[m]`. It applies "
+             "when `m` is built element by element from a tensor of `x`'s shape (so it has that shape: a "
+             "mask over leading dimensions only would broadcast differently), and `m` has no side effects "
+             "(it is computed once instead of at each use). Values and gradients are those of the store. "
+             "Code that raised before, on a dtype or shape mismatch, may no longer raise.",
         why="Boolean-mask indexing returns as many elements as the mask has `True` values, a "
             "data-dependent shape (GB0036).",
         example="positive = x[x > 0]",
         fixed_example="positive = torch.where(x > 0, x, 0)",
         fix_text="Use `torch.where` / `masked_fill` to keep the shape, or " + _CAPTURE[0].lower() + _CAPTURE[1:],
+        fix_kind="where", fix_title="Select with torch.where (keeps the shape)",
         severity="info",
     ),
     Rule(

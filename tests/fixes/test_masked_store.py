@@ -1,0 +1,65 @@
+"""FG453's masked-store rewrite: exact values and gradients, and the stores it declines."""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+
+import pytest
+from fix_pairs import ROOT as ROOT_FIXES
+from fix_pairs import expected_path
+from fullgraph.engine import analyze
+
+HEAD = "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor, y: torch.Tensor, m: torch.Tensor, k: float):\n"
+
+
+def blocked(body: str) -> str | None:
+    source = HEAD + textwrap.indent(textwrap.dedent(body), "    ")
+    finding = next(f for f in analyze(source, "m.py") if f.code == "FG453")
+    return finding.fix_blocked
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("keep = y.sum(dim=1) > 0\nx[keep] = y[keep]\nreturn x\n", "not known to have the shape of `x`"),  # rows of x
+    ("keep = x > k\nx[keep] = y[keep] * 2\nreturn x\n", "not a selection by the same mask"),
+    ("keep = x > k\nx[keep] += y\nreturn x\n", "not a selection by the same mask (negated or not) or a number"),
+    ("keep = x > k\nx[keep] = y[x > k]\nreturn x\n", "not a selection by the same mask"),
+    ("keep = x > k\nz = x[keep]\nreturn z\n", "only a store back through the same mask"),
+    ("keep = x > k\nx[keep], y[keep] = y[keep], x[keep]\nreturn x\n", "only a store back through the same mask"),
+    ("x[x.normal_() > k] = y[x.normal_() > k]\nreturn x\n", "computed once instead of at each use"),
+])
+def test_declines_with_reason(body, reason):
+    assert reason in (blocked(body) or "")
+
+
+def test_takes_a_mask_of_the_stored_tensors_shape():
+    assert blocked("keep = (x > k) & ~torch.isnan(y)\nout = torch.zeros_like(x)\nout[keep] = -y[keep]\nreturn out\n") \
+        is None
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("stem", ["masked_copy", "masked_negate"])
+def test_values_and_gradients_are_the_stores(stem):
+    """`torch.where` selects what the store wrote, bit for bit, and routes the same gradients."""
+    torch = pytest.importorskip("torch")
+    path = ROOT_FIXES / "where" / f"{stem}.in.py"
+    original, fixed = _load(path, f"ms_{stem}_in"), _load(expected_path(path), f"ms_{stem}_out")
+    for (fn0, args, kwargs), (fn1, _, _) in zip(original.fullgraph_example(), fixed.fullgraph_example()):
+        results = []
+        for fn in (fn0, fn1, torch.compile(fn1, backend="eager", fullgraph=True)):
+            torch._dynamo.reset()
+            leaf = args[0].detach().clone().requires_grad_(args[0].is_floating_point())
+            out = fn(leaf, *args[1:], **kwargs)
+            outs = out if isinstance(out, tuple) else (out,)
+            sum(o.sum() for o in outs).backward()
+            results.append(([o.detach() for o in outs], leaf.grad))
+        for outs, grad in results[1:]:
+            assert all(torch.equal(a, b) for a, b in zip(outs, results[0][0]))
+            assert torch.equal(grad, results[0][1])
