@@ -63,3 +63,11 @@ def test_values_and_gradients_are_the_stores(stem):
         for outs, grad in results[1:]:
             assert all(torch.equal(a, b) for a, b in zip(outs, results[0][0]))
             assert torch.equal(grad, results[0][1])
+
+
+def test_a_mask_of_a_name_bound_again_is_declined():
+    # `keep` has the shape `x` had; `x` is rows of itself by the store, where `torch.where` would
+    # broadcast `keep` against its last dimension.
+    body = "keep = x > k\nx = x.unsqueeze(1).expand(-1, 3)\nx[keep] = y[keep]\nreturn x\n"
+    assert "not known to have the shape of `x`" in blocked(body)
+    assert blocked("x = x * 2\nx[x > k] += 1\nreturn x\n") is None  # the mask reads `x` where the store is

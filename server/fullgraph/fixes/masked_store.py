@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.known import is_known, known_tensors
@@ -70,11 +71,22 @@ def masked_store_reason(tree: ast.AST, node: ast.AST, finding) -> str | None:
     reason = _value_reason(store, known)
     if reason is not None:
         return reason
+    if _reaches(mask, target.id, {}, 0):  # read from `x` itself where the store is
+        return None
     root = layouts.root(target)
-    if root is None or not _reaches(mask, root, bindings, 0):
+    if root is None or not _bound_once(layouts.fn, root) or not _reaches(mask, root, bindings, 0):
         return (f"`{ast.unparse(mask)}` is not known to have the shape of `{target.id}` (a mask over its leading "
                 "dimensions would broadcast differently)")
     return None
+
+
+def _bound_once(fn: ast.AST | None, name: str) -> bool:
+    """Whether ``name`` holds one value all through ``fn`` (a parameter or one binding, never both)."""
+    if fn is None:
+        return False
+    params = {a.arg for a in walk(fn.args) if isinstance(a, ast.arg)}
+    stores = sum(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in walk(fn))
+    return (name in params) + stores <= 1
 
 
 def _value_reason(store: _Store, known: set[str]) -> str | None:
