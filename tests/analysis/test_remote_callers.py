@@ -134,35 +134,6 @@ def test_facts_from_other_files_take_no_rewrite(tmp_path):
     assert "takes its parameters' facts from calls in `caller.py`" in finding.fix_blocked
 
 
-def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
-    # `run` passes tensors, so `if (k > 0).all()` would be predicated; `script` in another file
-    # passes Python numbers, and the rewrite's tensor code would raise there.
-    compiled = """
-        import torch
-
-        def scale(x, k):
-            if (k > 0).all():
-                return x * 2
-            return x
-
-        @torch.compile
-        def run(t: torch.Tensor):
-            return scale(t, t.sum())
-        """
-    for name, text in {"ws/model.py": compiled, "ws/script.py": "from model import scale\ndef script():\n"
-                                                               "    return scale(3.0, 2)\n"}.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    path = tmp_path / "ws" / "model.py"
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
-    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
-    assert finding.fix_blocked.startswith("`scale` is also called from `script.py`")
-    (tmp_path / "ws" / "script.py").unlink()
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
-    [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
-    assert finding.fix_blocked is None
-
-
 SCALE = """
     import torch
 
@@ -177,14 +148,24 @@ SCALE = """
     """
 
 
-def _scale_fix_blocked(tmp_path, script: str) -> str | None:
-    for name, text in {"ws/model.py": SCALE, "ws/script.py": script}.items():
+def _scale_fix_blocked(tmp_path, script: str | None) -> str | None:
+    """The fix check of `scale`'s `if`, with `script` (None: no such file) beside `model.py`."""
+    files = {"ws/model.py": SCALE, **({"ws/script.py": script} if script is not None else {})}
+    for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
     path = tmp_path / "ws" / "model.py"
     project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
     [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
     return finding.fix_blocked
+
+
+def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
+    # `run` passes tensors, so `if (k > 0).all()` would be predicated; `script` in another file
+    # passes Python numbers, and the rewrite's tensor code would raise there.
+    script = "from model import scale\ndef script():\n    return scale(3.0, 2)\n"
+    assert _scale_fix_blocked(tmp_path, script).startswith("`scale` is also called from `script.py`")
+    assert _scale_fix_blocked(tmp_path / "alone", None) is None
 
 
 def test_other_files_passing_the_same_known_facts_allow_the_rewrite(tmp_path):
