@@ -273,6 +273,19 @@ def _container_fact(head: str, index: ast.expr, resolve) -> Elements | Items | N
     return Elements(TENSOR, keyed) if annotation_fact(element, resolve) == TENSOR else None
 
 
+def _bool_list(node: ast.AST) -> bool:
+    """A list display of booleans (`[True, False]`, comparisons, `not ...`) or a list comprehension
+    of them."""
+    if isinstance(node, ast.ListComp):
+        return _boolean(node.elt)
+    return isinstance(node, ast.List) and bool(node.elts) and all(_boolean(e) for e in node.elts)
+
+
+def _boolean(node: ast.AST) -> bool:
+    return isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) \
+        or isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
 class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
@@ -281,6 +294,7 @@ class Facts:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
+        self.bool_lists: set[str] = set()  # names bound to lists of booleans (an index that selects like a mask)
         self.draws: dict[str, str] = {}  # names bound to a traced Python random draw -> the call, spelled
         self.rngs: set[str] = set()  # names bound to a `random.Random(...)` generator
         self.random_imported = random_imported  # without `random` imported there is no draw to follow
@@ -322,6 +336,7 @@ class Facts:
             self.env[target.id] = fact
             self.dicts.pop(target.id, None)
             self.masks.discard(target.id)
+            self.bool_lists.discard(target.id)
             self.draws.pop(target.id, None)
             self.rngs.discard(target.id)
             self.nones.pop(target.id, None)
@@ -369,6 +384,8 @@ class Facts:
                     self.dicts[target.id] = {k.value: self.kind(v) for k, v in zip(value.keys, value.values)}
                 if mask:
                     self.masks.add(target.id)
+                if _bool_list(value):
+                    self.bool_lists.add(target.id)
 
     def is_mask(self, node: ast.AST) -> bool:
         """A boolean tensor by construction: a comparison of tensors, `~m`, `m & n`, `m * n`, `isnan(...)`,
@@ -440,9 +457,11 @@ class Facts:
         return next((d for d in map(self.draw_in, parts) if d is not None), None)
 
     def masks_in(self, index: ast.AST) -> bool:
-        """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`)."""
+        """Whether a subscript's index selects with a boolean mask (`x[m]`, `x[:, m]`), a list of
+        booleans included (`x[..., [t == "circular" for t in tails], 0]`: torch makes it a mask)."""
         parts = index.elts if isinstance(index, ast.Tuple) else [index]
-        return any(self.is_mask(p) for p in parts)
+        return any(self.is_mask(p) or _bool_list(p) or isinstance(p, ast.Name) and p.id in self.bool_lists
+                   for p in parts)
 
     def binding_conditions(self, *nodes: ast.AST) -> tuple:
         """The trace-time conditions under which the names in `nodes` became tensors."""
@@ -490,12 +509,14 @@ class Facts:
         """A copy of what is known of each name (its fact, mask, draw, generator, dict entries, guess
         and binding conditions; not None-ness, which the walker's branches keep themselves)."""
         return (dict(self.env), set(self.masks), dict(self.draws), set(self.rngs),
-                {k: dict(v) for k, v in self.dicts.items()}, dict(self.guessed), dict(self.bound_under))
+                {k: dict(v) for k, v in self.dicts.items()}, dict(self.guessed), dict(self.bound_under),
+                set(self.bool_lists))
 
     def restore_names(self, state: tuple) -> None:
         """Back to a :meth:`names_state` (an `else` branch starts from what held before the `if`)."""
-        env, masks, draws, rngs, dicts, guessed, bound_under = state
+        env, masks, draws, rngs, dicts, guessed, bound_under, bool_lists = state
         self.env, self.masks, self.draws, self.rngs = dict(env), set(masks), dict(draws), set(rngs)
+        self.bool_lists = set(bool_lists)
         self.dicts = {k: dict(v) for k, v in dicts.items()}
         self.guessed, self.bound_under = dict(guessed), dict(bound_under)
 
@@ -506,7 +527,8 @@ class Facts:
         rewrite must not take it for one; the other way round it stays what the second made it)."""
         joined = {name for name in rebound_since
                   if self.env.get(name) in TENSORISH and branch[0].get(name) not in TENSORISH}
-        mine = (self.env, self.masks, self.draws, self.rngs, self.dicts, self.guessed, self.bound_under)
+        mine = (self.env, self.masks, self.draws, self.rngs, self.dicts, self.guessed, self.bound_under,
+                self.bool_lists)
         for old, new, current in zip(before, branch, mine):
             for name in (set(old) | set(new)) - rebound_since:
                 if (name in old) == (name in new) and (not isinstance(new, dict) or old.get(name) == new.get(name)):

@@ -40,7 +40,8 @@ RULES = [
         "FG453", "boolean-mask-index", "indexing with a boolean mask", ("GB0036",),
         what="Flags `x[mask]` and `x[:, mask]` reads, and `x[mask] += y` updates, where `mask` is a boolean "
              "tensor: a comparison of tensors (or its `~`, `&`, `|`), an `isnan`-like result, a tensor made "
-             "with `dtype=torch.bool`, a `BoolTensor` parameter, or a reshape or device move of one. A plain "
+             "with `dtype=torch.bool`, a `BoolTensor` parameter, or a reshape or device move of one; or a list of "
+             "booleans (`[t == \"circular\" for t in tails]`), which torch turns into a mask. A plain "
              "store `x[mask] = y` keeps static shapes and is not flagged.\n\n"
              "The quick fix rewrites a store back through the same mask: `x[m] = y[m]` (or `-y[m]`) becomes "
              "`x.copy_(torch.where(m, y, x))`, and `x[m] += v` becomes "
