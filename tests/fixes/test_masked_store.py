@@ -9,6 +9,7 @@ import pytest
 from fix_pairs import ROOT as ROOT_FIXES
 from fix_pairs import expected_path
 from fullgraph.engine import analyze
+from fullgraph.fixes import fix_all
 
 HEAD = "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor, y: torch.Tensor, m: torch.Tensor, k: float):\n"
 
@@ -71,3 +72,25 @@ def test_a_mask_of_a_name_bound_again_is_declined():
     body = "keep = x > k\nx = x.unsqueeze(1).expand(-1, 3)\nx[keep] = y[keep]\nreturn x\n"
     assert "not known to have the shape of `x`" in blocked(body)
     assert blocked("x = x * 2\nx[x > k] += 1\nreturn x\n") is None  # the mask reads `x` where the store is
+
+
+def test_fix_all_keeps_comments_and_shared_lines():
+    body = """\
+        out = torch.zeros_like(x); out[x > k] = y[x > k]; z = 1
+        if k > 0: out[x > k] += 2
+        out[x < -k] = \\
+            -y[x < -k]
+        out[x == k] = y[  # keep this comment
+            x == k]
+        return out, z
+        """
+    fixed = """\
+        out = torch.zeros_like(x); out.copy_(torch.where(x > k, y, out)); z = 1
+        if k > 0: out.copy_(torch.where(x > k, out.clone().add_(2), out))
+        out.copy_(torch.where(x < -k, -y, out))
+        # keep this comment
+        out.copy_(torch.where(x == k, y, out))
+        return out, z
+        """
+    source = HEAD + textwrap.indent(textwrap.dedent(body), "    ")
+    assert fix_all(source, "m.py").source == HEAD + textwrap.indent(textwrap.dedent(fixed), "    ")

@@ -34,7 +34,7 @@ from fullgraph.fixes.known import (
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
-from fullgraph.fixes.masked_store import masked_store_reason
+from fullgraph.fixes.mask_shapes import masked_store_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS
