@@ -90,15 +90,22 @@ def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str,
     """Whether every call of `qualname` written in `file` is one of `callers`' calls, and passes
     each parameter `params` knows the same fact, known rather than guessed (a call at module
     level, or one the walk of its caller does not resolve, is not shown to)."""
-    parsed = index.project.tree(file)
-    if parsed is None:
+    written = index.project.derived(file, ("calls named", qualname.rpartition(".")[2]),
+                                    lambda: _calls_named(index.project, file, qualname.rpartition(".")[2]))
+    if written is None:
         return False
-    name = qualname.rpartition(".")[2]
-    written = {(n.lineno, n.col_offset) for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
-               and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None)) == name}
     shown = {(call.lineno, call.col_offset) for caller in callers for call, passed in _passed(index, file, caller, qualname)
              if all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in (params or {}).items())}
     return written <= shown
+
+
+def _calls_named(project, file: str, name: str) -> frozenset[tuple[int, int]] | None:
+    """Where `file` calls something spelled `name` (`name(...)`, `x.name(...)`), anywhere in it."""
+    parsed = project.tree(file)
+    if parsed is None:
+        return None
+    return frozenset((n.lineno, n.col_offset) for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+                     and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None)) == name)
 
 
 def _shown(project, found) -> tuple[str, ...]:
