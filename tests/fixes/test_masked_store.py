@@ -94,3 +94,14 @@ def test_fix_all_keeps_comments_and_shared_lines():
         """
     source = HEAD + textwrap.indent(textwrap.dedent(body), "    ")
     assert fix_all(source, "m.py").source == HEAD + textwrap.indent(textwrap.dedent(fixed), "    ")
+
+
+@pytest.mark.torch
+def test_a_masked_reduction_has_no_rewrite():
+    """`x[m].sum()` as `torch.where(m, x, 0).sum()` adds in another order: the sums differ in their
+    last bits, so the reduction is declined rather than rewritten."""
+    torch = pytest.importorskip("torch")
+    generator = torch.Generator().manual_seed(0)
+    pairs = [(torch.randn(n, generator=generator), torch.rand(n, generator=generator) > 0.5) for n in range(1000, 1020)]
+    assert any(not torch.equal(x[m].sum(), torch.where(m, x, 0).sum()) for x, m in pairs)
+    assert "only a store back through the same mask" in blocked("keep = x > k\nreturn x[keep].sum()\n")
