@@ -69,8 +69,10 @@ def _passed(index: ModuleIndex, file: str, caller: str,
 def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, Passed] | None = None
                   ) -> tuple[str, ...]:
     """The other workspace files that call `function` with arguments not shown to have the facts
-    `params` gives its parameters (the facts a rewrite of it rests on); none known when there are
-    too many calls to resolve, or when its parameters already took their facts from them."""
+    `params` gives its parameters (the facts a rewrite of it rests on: those of its call sites in
+    its own file; None, an entry's own guesses or annotations, which no call is checked against);
+    none known when there are too many calls to resolve, or when its parameters already took their
+    facts from them."""
     home = function.module or index
     if home.project is None or function.callers_elsewhere:
         return ()
@@ -82,11 +84,10 @@ def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, 
     for file, site in found:
         callers.setdefault(file, set()).add(site.caller)
     return _shown(home.project, [(file,) for file, names in callers.items()
-                                 if not _agrees(home, file, sorted(names), function.qualname, params)])
+                                 if params is None or not _agrees(home, file, sorted(names), function.qualname, params)])
 
 
-def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str,
-            params: dict[str, Passed] | None) -> bool:
+def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str, params: dict[str, Passed]) -> bool:
     """Whether every call of `qualname` written in `file` is one of `callers`' calls, and passes
     each parameter `params` knows the same fact, known rather than guessed (a call at module
     level, or one the walk of its caller does not resolve, is not shown to)."""
@@ -95,7 +96,7 @@ def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str,
     if written is None:
         return False
     shown = {(call.lineno, call.col_offset) for caller in callers for call, passed in _passed(index, file, caller, qualname)
-             if all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in (params or {}).items())}
+             if all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in params.items())}
     return written <= shown
 
 
