@@ -225,6 +225,20 @@ RULES = [
         fix_text="Take the value from the inputs (`x.device`, `x.dtype`), or read it once outside the compiled "
                  "region (in `__init__`, or at module level) and keep it in an attribute or a constant.",
     ),
+    Rule(
+        "FG419", "autograd-function-duplicate-input", "one tensor passed twice to an autograd Function's `apply`",
+        ("GB6297",),
+        what="Flags `F.apply(...)` of a `torch.autograd.Function` subclass when the same tensor name is passed "
+             "as two of its arguments (`YosoCumulation.apply(mask, mask, q, k, v)`).",
+        why="When an input requires grad (training, or parameters used outside `torch.no_grad()`), Dynamo traces "
+            "the Function's `forward` and `backward` together, and only when each tensor input is a distinct "
+            "tensor; the same tensor twice breaks the graph ('autograd.Function.apply: duplicate tensor input', "
+            "GB6297). Under `torch.no_grad()` it traces.",
+        example="out = Cumulate.apply(mask, mask, query, key)",
+        fixed_example="out = Cumulate.apply(mask, mask.clone(), query, key)  # if forward does not mutate it",
+        fix_text="Pass a copy for the second use (`mask.clone()`) when the Function does not modify its inputs in "
+                 "place (`ctx.mark_dirty`), or give the Function one parameter for the shared tensor.",
+    ),
 ]
 
 SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
@@ -285,6 +299,9 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
         return
+    if _duplicate_apply_input(node, w) is not None:
+        w.report("FG419", node, f"`{snippet(node)}` passes `{_duplicate_apply_input(node, w)}` twice to an autograd "
+                 "Function: Dynamo breaks the graph there when an input requires grad")
     if method_call(node, "requires_grad_") and not _is_module(func.value, w) and not _clears_own_tensor(node, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
                  gb_ids=("GB0125", "GB8985"))
@@ -330,6 +347,16 @@ def _is_module(node: ast.expr, w) -> bool:
     if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
         return bool(w.index.is_module_class(w.function.cls.name))
     return isinstance(w.kind(node), Module)
+
+
+def _duplicate_apply_input(node: ast.Call, w) -> str | None:
+    """The tensor name `F.apply(...)` of an autograd Function of the file passes twice, if any."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "apply" and isinstance(func.value, ast.Name)
+            and func.value.id not in w.facts.env and w.index.is_autograd_function(func.value.id)):
+        return None
+    names = [a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name) and w.is_tensor(a)]
+    return next((n for i, n in enumerate(names) if n in names[:i]), None)
 
 
 def check_with(node: ast.With, w) -> None:
