@@ -91,8 +91,8 @@ def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str, pa
     """Whether every call of `qualname` written in `file` is one of `callers`' calls, and passes
     each parameter `params` knows the same fact, known rather than guessed (a call at module
     level, or one the walk of its caller does not resolve, is not shown to)."""
-    written = index.project.derived(file, ("calls named", qualname.rpartition(".")[2]),
-                                    lambda: _calls_named(index.project, file, qualname.rpartition(".")[2]))
+    name = qualname.rpartition(".")[2]
+    written = index.project.derived(file, ("calls named", name), lambda: _calls_named(index.project, file, name))
     if written is None:
         return False
     shown = {(call.lineno, call.col_offset) for caller in callers for call, passed in _passed(index, file, caller, qualname)

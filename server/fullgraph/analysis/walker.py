@@ -123,6 +123,11 @@ class Walker:
             return None
         return self.index.aliases.resolve(node)
 
+    def applies_autograd_function(self, call: ast.Call) -> bool:
+        """`F.apply(...)` where `F` is a `torch.autograd.Function` subclass of the file."""
+        return _function_apply(call) and call.func.value.id not in self.facts.env \
+            and self.index.is_autograd_function(call.func.value.id)
+
     def is_builtin(self, name: str) -> bool:
         """True when `name` is not rebound locally or in the file (so it is the builtin)."""
         return name not in self.facts.env and name not in self.index.functions \
@@ -228,7 +233,7 @@ class Walker:
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
             return self._function_named(spelling)
-        if _function_apply(call) and func.value.id not in self.facts.env and index.is_autograd_function(func.value.id):
+        if self.applies_autograd_function(call):
             return index.method(func.value.id, "forward")  # Dynamo traces the forward an `apply` runs
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)

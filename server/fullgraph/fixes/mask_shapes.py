@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.facts import MASK_FUNCS
 from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.known import is_known, known_tensors
 from fullgraph.fixes.layouts import LayoutCheck
+from fullgraph.fixes.purity import impure_call
 from fullgraph.fixes.sites import enclosing_function, local_parents
 
 IN_PLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Mult, ast.Add, ast.Sub, ast.Div)
 SAME_SHAPE_METHODS = frozenset(("bool", "logical_not", "isnan", "isinf", "isfinite", "abs", "float", "detach"))
-PURE_METHODS = SAME_SHAPE_METHODS | frozenset(("unsqueeze", "squeeze", "view", "reshape", "flatten", "transpose", "t"))
-FLOAT_TESTS = frozenset(("isnan", "isinf", "isfinite", "isposinf", "isneginf"))
 MAX_DEPTH = 8
 
 
@@ -64,7 +65,7 @@ def masked_store_reason(tree: ast.AST, node: ast.AST, finding) -> str | None:
     bindings = layouts.bindings
     if not _is_mask(mask, known, bindings, 0):
         return f"`{ast.unparse(mask)}` is not known to be a boolean tensor"
-    if not _pure(mask):
+    if impure_call(mask) is not None:
         return f"the mask `{ast.unparse(mask)}` would be computed once instead of at each use, and it may not be pure"
     reason = _value_reason(store, known)
     if reason is not None:
@@ -82,9 +83,9 @@ def _bound_once(fn: ast.AST | None, name: str) -> bool:
     """Whether ``name`` holds one value all through ``fn`` (a parameter or one binding, never both)."""
     if fn is None:
         return False
-    params = {a.arg for a in walk(fn.args) if isinstance(a, ast.arg)}
-    stores = sum(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load) for n in walk(fn))
-    return (name in params) + stores <= 1
+    bound = local_bindings(fn).get(name, [])
+    parameter = name in {a.arg for a in walk(fn.args) if isinstance(a, ast.arg)}
+    return bound is not None and parameter + len(bound) == 1
 
 
 def _value_reason(store: Store, known: set[str]) -> str | None:
@@ -129,28 +130,7 @@ def _is_mask(node: ast.expr, known: set[str], bindings: dict, depth: int) -> boo
         if not torch_function and node.args:
             return False
         subject = node.args[0] if torch_function else receiver
-        if name in FLOAT_TESTS or name == "bool" and not torch_function:
-            return is_known(subject, known) or _is_mask(subject, known, bindings, step)
-        if name == "logical_not":
-            return _is_mask(subject, known, bindings, step)
-    return False
-
-
-def _pure(node: ast.expr) -> bool:
-    """Names, attributes, numbers, operators and shape-keeping tensor methods of them: an
-    expression that gives the same value however often it is evaluated."""
-    if isinstance(node, (ast.Name, ast.Constant)):
-        return True
-    if isinstance(node, ast.Attribute):
-        return _pure(node.value)
-    if isinstance(node, ast.UnaryOp):
-        return _pure(node.operand)
-    if isinstance(node, ast.BinOp):
-        return _pure(node.left) and _pure(node.right)
-    if isinstance(node, ast.Compare):
-        return all(_pure(side) for side in (node.left, *node.comparators))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PURE_METHODS:
-        return _pure(node.func.value) and all(_pure(a) for a in node.args) and all(_pure(k.value) for k in node.keywords)
+        return name in MASK_FUNCS and (is_known(subject, known) or _is_mask(subject, known, bindings, step))
     return False
 
 

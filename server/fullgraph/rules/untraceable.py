@@ -299,9 +299,10 @@ def check_call(node: ast.Call, w) -> None:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
         return
-    if _duplicate_apply_input(node, w) is not None:
-        w.report("FG419", node, f"`{snippet(node)}` passes `{_duplicate_apply_input(node, w)}` twice to an autograd "
-                 "Function: Dynamo breaks the graph there when an input requires grad")
+    twice = _duplicate_apply_input(node, w)
+    if twice is not None:
+        w.report("FG419", node, f"`{snippet(node)}` passes `{twice}` twice to an autograd Function: Dynamo breaks "
+                 "the graph there when an input requires grad")
     if method_call(node, "requires_grad_") and not _is_module(func.value, w) and not _clears_own_tensor(node, w):
         w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
                  gb_ids=("GB0125", "GB8985"))
@@ -351,9 +352,7 @@ def _is_module(node: ast.expr, w) -> bool:
 
 def _duplicate_apply_input(node: ast.Call, w) -> str | None:
     """The tensor name `F.apply(...)` of an autograd Function of the file passes twice, if any."""
-    func = node.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "apply" and isinstance(func.value, ast.Name)
-            and func.value.id not in w.facts.env and w.index.is_autograd_function(func.value.id)):
+    if not w.applies_autograd_function(node):
         return None
     names = [a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name) and w.is_tensor(a)]
     return next((n for i, n in enumerate(names) if n in names[:i]), None)
