@@ -377,6 +377,9 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     if compiled_by:
         related += tuple(Location(c.site_path, c.site.line, c.site.col, c.site.end_line, c.site.end_col,
                                   f"`{visit.entry.qualname}` is compiled here") for c in compiled_by[1])
+    name = visit.entry.node.name
+    related += tuple(Location(file, line, 0, line, 0, f"`{caller}` calls `{name}` on a module it holds")
+                     for file, caller, line in visit.entry.element_callers)
     return related
 
 

@@ -31,8 +31,10 @@ from fullgraph.analysis.summary import (
     TENSOR,
     VALUE,
     CallSite,
+    ClassSummary,
     CompileSite,
     FileSummary,
+    FunctionSummary,
     ImportRef,
     TYPED_DICTS,
     computed_methods,
@@ -45,6 +47,7 @@ MAX_DEPTH = 24  # re-export and base-class chains longer than this are left unre
 STAR_DEPTH = 2  # `from x import *` followed through at most this many modules
 MAX_STARS = 16  # star imports of one module searched for a name
 MAX_DISPATCH = 64  # base-class methods followed from a module's call entry
+ELEMENT_FILES = 64  # a method name more workspace files call than this is not followed to container elements
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
                        ".pytest_cache", "build", "dist", "site-packages"))
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
@@ -110,6 +113,7 @@ class ProjectIndex:
         self._marks_named = False  # whether `_marks` holds the called names too
         self._calls: _CalledNames | None = None  # which workspace files call a name
         self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
+        self._elements: dict[str, tuple[tuple, tuple]] = {}  # element_callers() answers, with what they read
         self._local = threading.local()  # per thread: a read-only analysis in progress
         self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
         self._resolutions = 0  # how many of those changes were None
@@ -656,6 +660,36 @@ class ProjectIndex:
             self._sites[target, limit] = read, found
         return found
 
+    def element_callers(self, name: str) -> tuple[tuple[str, str, int], ...]:
+        """The methods of workspace module classes, run from their class's `forward`/`__call__`
+        through calls on `self`, that call method `name` on an element of a container they hold
+        (`self.flows[i].inverse(z)`): (file, qualname, line) each. Empty when more than
+        `ELEMENT_FILES` files call the name; in a read-only analysis, only files the index has."""
+        use = getattr(self._local, "use", None)
+        if use is not None:
+            use.names.add(name)
+        calls = self._called()
+        with self._lock:
+            files = calls.files(name)
+            read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
+        if len(files) > ELEMENT_FILES:
+            return ()
+        known = self._elements.get(name)
+        if known is not None and known[0] == read:
+            return known[1]
+        before = self.misses()
+        found = []
+        for file in files:
+            s = self.summary(file)
+            for cls in s.classes.values() if s is not None else ():
+                if any(name == n for m in cls.methods.values() for n, _ in m.element_calls) \
+                        and self.is_module_class(file, cls.name):
+                    found.extend((file, m.qualname, line) for m in _reached_methods(cls)
+                                 for n, line in m.element_calls if n == name)
+        if self.misses() == before:
+            self._elements[name] = read, tuple(found)
+        return tuple(found)
+
     def _called(self) -> _CalledNames:
         """Which workspace files call a name (not in a read-only analysis: none are known until
         an eager one asked), then kept up to date file by file."""
@@ -737,6 +771,24 @@ class _CalledNames:
 
     def files(self, name: str) -> list[str]:
         return sorted(self.by_name.get(name, ()))
+
+
+def _reached_methods(cls: ClassSummary) -> list[FunctionSummary]:
+    """A class's own methods its `forward`/`__call__` runs through calls on `self` (themselves included)."""
+    todo = [cls.methods[n] for n in ("forward", "__call__") if n in cls.methods]
+    seen = {m.qualname for m in todo}
+    out = []
+    while todo:
+        method = todo.pop(0)
+        out.append(method)
+        for call in method.calls:
+            head, _, attr = call.callee.partition(".")
+            for name in cls.method_attrs.get(attr, (attr,)) if head == "self" and attr and "." not in attr else ():
+                inner = cls.methods.get(name)
+                if inner is not None and inner.qualname not in seen:
+                    seen.add(inner.qualname)
+                    todo.append(inner)
+    return out
 
 
 def _defines(s: FileSummary, name: str) -> bool:

@@ -65,6 +65,7 @@ class FunctionInfo:
     compile_check: bool | str | None = None  # returns True/False while Dynamo traces, or "unknown" (on first use)
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
     dispatched: bool = False  # an entry because an inherited `forward` calls it on `self`: it runs inside that frame
+    element_callers: tuple[tuple[str, str, int], ...] = ()  # (file, qualname, line) calling it on a container element
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
 
@@ -683,6 +684,24 @@ class ModuleIndex:
                 except (OSError, RecursionError, ValueError):
                     pass  # what this file shows still stands
             out.extend(m for m in (self.method(cls.name, n) for n in sorted(names & overridable)) if m is not None)
+            out.extend(self._element_called(cls))
+        return out
+
+    def _element_called(self, cls: ClassInfo) -> list[FunctionInfo]:
+        """The class's own methods that module code in the workspace calls on an element of a
+        container (`self.flows[i].inverse(z)` in a flow's `log_prob`, run from its `forward`): the
+        element may be an instance of this class, so Dynamo may trace the method there."""
+        out = []
+        for name, info in cls.methods.items() if self.project is not None else ():
+            if name in MODULE_ENTRIES or name.startswith("__") or info.disabled:
+                continue
+            try:
+                callers = self.project.element_callers(name)
+            except (OSError, RecursionError, ValueError):
+                continue
+            if callers:
+                info.element_callers = callers
+                out.append(info)
         return out
 
     def _own_reach(self, cls: ClassInfo, start: list[FunctionInfo], defined: set[str],

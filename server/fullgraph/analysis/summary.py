@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 5  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 6  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -29,6 +29,7 @@ _DISABLE = ("compiler.disable", "_dynamo.disable", "_disable_dynamo")
 _PURE_BUILTINS = frozenset(("len", "range", "min", "max", "abs", "int", "float", "isinstance", "tuple", "list",
                             "zip", "enumerate", "getattr", "hasattr", "sum", "all", "any"))
 _COMPILE_CALL = re.compile(r"compile\s*\(")
+MODULE_CONTAINERS = frozenset(("ModuleList", "ModuleDict", "Sequential"))
 COMPILING_NAMES = frozenset(("is_torchdynamo_compiling", "is_compiling", "is_dynamo_compiling"))
 
 
@@ -68,6 +69,7 @@ class FunctionSummary:
     decorators: tuple[str, ...] = ()
     wraps: bool = False  # a decorator: returns a function it defines (that function runs at call time)
     calls: tuple[CallSite, ...] = ()
+    element_calls: tuple[tuple[str, int], ...] = ()  # (method, line) called on a module container's element
 
 
 @dataclass
@@ -183,9 +185,10 @@ def _module_assign(out: FileSummary, loggers: set[str], name: str, value: ast.ex
 
 def _class(node: ast.ClassDef) -> ClassSummary:
     info = ClassSummary(node.name, node.lineno, tuple(b for b in (dotted(x) for x in node.bases) if b))
+    containers = module_containers(node)
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}")
+            info.methods[stmt.name] = _function(stmt, f"{node.name}.{stmt.name}", containers)
     set_false, other, by_name = _self_assignments(node)
     info.false_flags = _false_flags(set_false, other, by_name)
     info.attrs = frozenset(set_false | other)
@@ -282,7 +285,8 @@ def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
     return set_false, other, False
 
 
-def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> FunctionSummary:
+def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
+              containers: frozenset[str] = frozenset()) -> FunctionSummary:
     decorators = tuple(d for d in (dotted(x.func if isinstance(x, ast.Call) else x) for x in node.decorator_list) if d)
     returns, calls, inner, pure = [], [], set(), True
     for sub in _own_nodes(node):
@@ -307,7 +311,68 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> Fu
             pure = pure and all(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets)
     disabled = any(d.endswith(_DISABLE) for d in decorators)
     return FunctionSummary(qualname, node.lineno, tuple(returns), disabled, pure, decorators,
-                           "def" in returns, tuple(calls))
+                           "def" in returns, tuple(calls), element_calls(node, containers) if containers else ())
+
+
+def module_containers(node: ast.ClassDef) -> frozenset[str]:
+    """The `self.<attr>` a class's methods set to a module container (`nn.ModuleList(...)`,
+    `nn.ModuleDict(...)`, `nn.Sequential(...)`): their elements are modules."""
+    return frozenset(
+        stmt.targets[0].attr for method in node.body if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for stmt in statements(method)
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _self_attribute(stmt.targets[0])
+        and isinstance(stmt.value, ast.Call) and (dotted(stmt.value.func) or "").rpartition(".")[2] in MODULE_CONTAINERS)
+
+
+def element_calls(node: ast.FunctionDef | ast.AsyncFunctionDef,
+                  containers: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """The methods (with the line of the first such call) a function calls on an element of a module container of `self` (`containers`):
+    `self.flows[i].inverse(z)`, `flow.inverse(z)` in `for flow in reversed(self.flows):`, `layer.f(x)`
+    after `layer = self.layers[i]` (the element's class is whatever the constructor was given)."""
+    elements: set[str] = set()
+    calls: list[ast.Call] = []
+    for sub in _own_nodes(node):
+        if isinstance(sub, (ast.For, ast.AsyncFor)):
+            elements.update(_loop_elements(sub.target, sub.iter, containers))
+        elif isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
+                and _element(sub.value, containers):
+            elements.add(sub.targets[0].id)
+        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute):
+            calls.append(sub)
+    found: dict[str, int] = {}
+    for c in calls:
+        if _element(c.func.value, containers) or isinstance(c.func.value, ast.Name) and c.func.value.id in elements:
+            found.setdefault(c.func.attr, c.lineno)
+    return tuple(found.items())
+
+
+def _self_attribute(node: ast.expr) -> bool:
+    """`self.<attr>`."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _element(node: ast.expr, containers: frozenset[str]) -> bool:
+    """`self.<container>[i]`, `self.<container>[i][j]`."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return _self_attribute(node) and node.attr in containers
+
+
+def _loop_elements(target: ast.expr, iterated: ast.expr, containers: frozenset[str]) -> list[str]:
+    """The loop variables that hold a module container's elements: `for f in self.flows`,
+    `reversed(self.flows)`, `for i, f in enumerate(self.flows)`."""
+    indexed = False
+    while isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and len(iterated.args) == 1 \
+            and iterated.func.id in ("reversed", "enumerate"):
+        indexed = indexed or iterated.func.id == "enumerate"
+        iterated = iterated.args[0]
+    if not (_self_attribute(iterated) and iterated.attr in containers):
+        return []
+    if indexed:
+        target = target.elts[1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+    return [target.id] if isinstance(target, ast.Name) else []
 
 
 def true_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -1,0 +1,104 @@
+"""A method that module code calls on an element of a module container (`self.flows[i].inverse(z)`
+in a flow's `log_prob`, run from its `forward`) may run on an instance of any module class of the
+workspace that defines it: such a method is checked as a compiled entry, in whichever file it is
+defined, with the calling method as related information."""
+
+import textwrap
+
+from fullgraph.analysis.project import ProjectIndex
+from fullgraph.analysis.summary import summarize
+from fullgraph.config import Config
+from fullgraph.engine import analyze_document
+
+MODEL = """
+    import torch
+    from torch import nn
+
+    class Flow(nn.Module):
+        def __init__(self, flows):
+            super().__init__()
+            self.flows = nn.ModuleList(flows)
+            self.extra = {}
+
+        def forward(self, x):
+            return -self.log_prob(x)
+
+        def log_prob(self, x):
+            for i in range(len(self.flows) - 1, -1, -1):
+                x = self.flows[i].inverse(x)
+            return x.sum()
+
+        def sample(self, n):
+            z = torch.randn(n, 2)
+            for flow in self.flows:
+                z = flow.draw(z)
+            return z
+
+        def unmerge(self):
+            return self.extra["a"].undo()
+    """
+
+LAYER = """
+    import torch
+    from torch import nn
+
+    class ActNorm(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        def inverse(self, x):
+            if x.sum() > 0:
+                x = x - 1
+            return x
+
+        def draw(self, z):
+            return z.max().item()
+
+        def undo(self):
+            return self.w.sum().item()
+    """
+
+
+def line_of(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line)
+
+
+def findings(tmp_path, files: dict[str, str], target: str, config=Config()):
+    for name, text in files.items():
+        path = tmp_path / "ws" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
+    path = tmp_path / "ws" / target
+    return analyze_document(path.read_text(), str(path), config, project=project).findings
+
+
+def test_a_method_called_on_a_module_list_element_from_a_forward_is_checked_in_another_file(tmp_path):
+    found = findings(tmp_path, {"model.py": MODEL, "layer.py": LAYER}, "layer.py")
+    # `inverse` runs from `Flow.forward` through `log_prob`; `draw` only from `sample`, which no
+    # forward reaches; `undo` is called on a dict's element, not a module container's
+    assert [(f.line, f.code) for f in found] == [(line_of(LAYER, "if x.sum() > 0"), "FG101")]
+    related = [(r.path.rsplit("/", 1)[-1], r.line, r.message) for r in found[0].related]
+    assert related == [("model.py", line_of(MODEL, "self.flows[i].inverse"),
+                        "`Flow.log_prob` calls `inverse` on a module it holds")]
+
+
+def test_a_loop_over_the_container_counts_when_a_forward_reaches_it(tmp_path):
+    model = MODEL.replace("return -self.log_prob(x)", "return -self.log_prob(x) + self.sample(2).sum()")
+    found = findings(tmp_path, {"model.py": model, "layer.py": LAYER}, "layer.py")
+    assert [(f.line, f.code) for f in found] == [(line_of(LAYER, "if x.sum() > 0"), "FG101"),
+                                                 (line_of(LAYER, "z.max().item()"), "FG201")]
+
+
+def test_without_the_index_or_in_decorated_mode_nothing_is_added(tmp_path):
+    found = findings(tmp_path, {"model.py": MODEL, "layer.py": LAYER}, "layer.py", Config(assume_compiled="decorated"))
+    assert found == []
+
+
+def test_the_summary_records_calls_on_container_elements_only():
+    summary = summarize(__import__("ast").parse(textwrap.dedent(MODEL)))
+    methods = summary.classes["Flow"].methods
+    assert methods["log_prob"].element_calls == (("inverse", line_of(MODEL, "self.flows[i].inverse")),)
+    assert methods["sample"].element_calls == (("draw", line_of(MODEL, "flow.draw")),)
+    assert methods["unmerge"].element_calls == ()  # `self.extra` is a dict
+    assert methods["forward"].element_calls == ()
