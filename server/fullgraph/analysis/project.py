@@ -305,10 +305,10 @@ class ProjectIndex:
         """The file of a module imported from `from_path`: relative imports from its folder;
         absolute ones from the roots and sys.path, then (as a script would) from its folder."""
         if level:
-            return Resolver.relative_file(from_path or "", level, module) if from_path else None
+            return self.resolver.relative_file(from_path, level, module) if from_path else None
         found = self.resolver.module_file(module)
         if found is None and from_path and not is_known(module):
-            found = Resolver.relative_file(from_path, 1, module)
+            found = self.resolver.relative_file(from_path, 1, module)
         return found
 
     def lookup(self, path: str, spelling: str, depth: int = 0) -> Symbol | None:

@@ -35,6 +35,7 @@ class Resolver:
             bases.setdefault(p, None)
         self.bases = tuple(bases)
         self._memo: dict[str, str | None] = {}
+        self._relative: dict[tuple[str, int, str], str | None] = {}
 
     def module_file(self, name: str) -> str | None:
         """The `.py` file (or package `__init__.py`) of an absolute module name; None when not
@@ -49,14 +50,17 @@ class Resolver:
     def clear(self) -> None:
         """Forget resolved names (after a file was created or deleted)."""
         self._memo.clear()
+        self._relative.clear()
 
-    @staticmethod
-    def relative_file(from_path: str, level: int, module: str) -> str | None:
+    def relative_file(self, from_path: str, level: int, module: str) -> str | None:
         """The file of `from .{level dots}module import ...` written in `from_path`."""
         base = os.path.dirname(os.path.abspath(from_path))
-        for _ in range(level - 1):
-            base = os.path.dirname(base)
-        return find_in(base, module.split(".") if module else [])
+        key = (base, level, module)
+        if key not in self._relative:
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            self._relative[key] = find_in(base, module.split(".") if module else [])
+        return self._relative[key]
 
 
 def find_in(base: str, parts: list[str]) -> str | None:
