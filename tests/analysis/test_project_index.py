@@ -95,7 +95,7 @@ def test_relative_resolution_and_order(tmp_path):
     r = Resolver((str(tmp_path / "a"),), (str(tmp_path / "b"),))
     assert r.module_file("x") == str(tmp_path / "a/x.py")
     assert r.module_file("torch.nn") is None and r.module_file("os.path") is None
-    assert Resolver.relative_file(str(tmp_path / "a/pkg/sub/y.py"), 2, "") == str(tmp_path / "a/pkg/__init__.py")
+    assert r.relative_file(str(tmp_path / "a/pkg/sub/y.py"), 2, "") == str(tmp_path / "a/pkg/__init__.py")
 
 
 def test_summary_cache_rebuilt_only_when_the_file_changes(tmp_path):
