@@ -17,6 +17,7 @@ from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
+from fullgraph.analysis.runs_inside import runs_inside
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
@@ -458,6 +459,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
+              **({"runs_inside": inside} if rule.fix_kind == "defer" and (inside := list(runs_inside(index, visit.entry)))
+                 else {}),  # where the deferral's replaying wrapper would sit inside another graph
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},

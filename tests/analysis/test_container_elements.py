@@ -5,10 +5,9 @@ defined, with the calling method as related information."""
 
 import textwrap
 
-from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.summary import summarize
 from fullgraph.config import Config
-from fullgraph.engine import analyze_document
+from workspace_files import workspace_findings
 
 MODEL = """
     import torch
@@ -64,13 +63,7 @@ def line_of(source: str, text: str) -> int:
 
 
 def findings(tmp_path, files: dict[str, str], target: str, config=Config()):
-    for name, text in files.items():
-        path = tmp_path / "ws" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
-    path = tmp_path / "ws" / target
-    return analyze_document(path.read_text(), str(path), config, project=project).findings
+    return workspace_findings(tmp_path, files, target, config)
 
 
 def test_a_method_called_on_a_module_list_element_from_a_forward_is_checked_in_another_file(tmp_path):

@@ -6,6 +6,7 @@ import textwrap
 
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.config import Config
+from workspace_files import workspace_findings
 from fullgraph.engine import analyze_document
 
 BASE = """
@@ -48,14 +49,7 @@ SUBCLASS = """
 
 
 def findings(tmp_path, files: dict[str, str], target: str, config=Config()):
-    for name, text in files.items():
-        path = tmp_path / "ws" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
-    path = tmp_path / "ws" / target
-    report = analyze_document(path.read_text(), str(path), config, project=project)
-    return sorted((f.line, f.code) for f in report.findings)
+    return sorted((f.line, f.code) for f in workspace_findings(tmp_path, files, target, config))
 
 
 def test_a_method_the_inherited_forward_calls_through_another_files_base_is_checked(tmp_path):

@@ -3,11 +3,8 @@
 torchmetrics' states) holds the value `__init__` passed for it; `getattr(self, name + "_suffix")`
 holds what every attribute of the class with that suffix holds (vector-quantize-pytorch's flags)."""
 
-import textwrap
 
-from fullgraph.analysis.project import ProjectIndex
-from fullgraph.config import Config
-from fullgraph.engine import analyze_document
+from workspace_files import workspace_findings
 
 BASE = """
     import torch
@@ -48,12 +45,7 @@ METRIC = """
 
 
 def findings(tmp_path, files: dict[str, str], target: str) -> list[tuple[int, str]]:
-    for name, text in files.items():
-        (tmp_path / name).write_text(textwrap.dedent(text))
-    project = ProjectIndex(roots=[tmp_path], search_paths=())
-    path = tmp_path / target
-    report = analyze_document(path.read_text(), str(path), Config(), project=project)
-    return sorted((f.line, f.code) for f in report.findings)
+    return sorted((f.line, f.code) for f in workspace_findings(tmp_path, files, target))
 
 
 def test_a_state_a_base_class_setter_makes_from_a_tensor_is_a_tensor(tmp_path):

@@ -84,7 +84,7 @@ def test_defer_declines_in_a_forward_another_forward_calls():
     # M.forward is analysed as Outer.forward's helper: its epilogue would sit inside Outer's graph.
     source = HEAD + textwrap.indent("y = x * 2\nprint(y)\nreturn y\n", " " * 8) + OUTER
     found = [f for f in analyze(source, "m.py") if f.code == "FG301"]
-    assert len(found) == 1 and "from `Outer.forward` itself" in found[0].fix_blocked
+    assert len(found) == 1 and "runs as a submodule inside `Outer.forward`" in found[0].fix_blocked
 
 
 def test_trap_declines_from_clause_and_try():

@@ -10,6 +10,7 @@ from collections import Counter
 
 from fullgraph.engine import analyze
 from fullgraph.fixes import fix_all
+from fullgraph.fixes.deferral_chain import REPLAY
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as Python's tokenizer and LSP count lines (not fullgraph.text: independent)
 
@@ -81,10 +82,11 @@ def _functions(tree: ast.Module) -> dict[str, ast.AST]:
 
 
 def _outline(tree: ast.Module) -> list[str]:
-    """Each top-level statement with every function body left out."""
+    """Each top-level statement with every function body, and the decorator a deferral adds, left out."""
     class Hollow(ast.NodeTransformer):
         def visit_FunctionDef(self, node):
             node.body = [ast.Pass()]
+            node.decorator_list = [d for d in node.decorator_list if not (isinstance(d, ast.Name) and d.id == REPLAY)]
             return node
 
         visit_AsyncFunctionDef = visit_FunctionDef

@@ -1,10 +1,12 @@
-"""Deferral: print/logging/warnings calls move to an epilogue before each return of the entry.
+"""Deferral: print/logging/warnings calls run after the compiled entry's frame returns.
 
-The tensor values an argument needs are captured where the call stood; whatever turns them
-into Python values (``.item()``, ``str()``, f-strings, ``%``) runs in the epilogue, after the
-graph, so the printed text is unchanged. Dynamo still breaks at the replayed call (nothing
-inside the compiled frame can emit output without a break), so a deferral joins the graphs
-around the call without removing the break: it is a quick fix to choose, never applied by fix-all.
+While compiled, the call is queued instead, as a ``lambda`` whose default arguments capture the
+tensor values it needs where it stood (in the entry or in a helper it calls); whatever turns them
+into Python values (``.item()``, ``str()``, f-strings, ``%``) runs at the replay, so the printed
+text is unchanged. The entry gets a decorator whose wrapper Dynamo does not trace
+(``torch.compiler.disable(recursive=False)``: Dynamo compiles the entry's own frame, and the
+wrapper replays the queue once it returns), so no output call is left inside the graph. Run
+eagerly, the call is made in place as before.
 """
 
 from __future__ import annotations
@@ -14,20 +16,18 @@ import ast
 import libcst as cst
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
-from fullgraph.analysis.narrowing import exits
-from fullgraph.analysis.nodes import children, walk
+from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.deferral_chain import QUEUE, REPLAY, entry_function, has_queue, has_replay
+from fullgraph.fixes.deferral_chain import QUEUE, REPLAY, entry_function, has_queue, replays
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
-from fullgraph.fixes.preconditions import decline_reason, in_helper
+from fullgraph.fixes.preconditions import decline_reason
 from fullgraph.analysis.imports import dotted
-from fullgraph.fixes.sites import ancestors, enclosing_function, parents
+from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
-STILL_BREAKS = "(one graph; Dynamo still breaks at the replay)"
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
 
 
@@ -167,130 +167,58 @@ def _mutated_in_place(fn: ast.AST, name: str) -> bool:
     return any(_in_place_target(node) == name for node in walk(fn))
 
 
-def _plain(node: ast.expr) -> bool:
-    """A return value that does no work (names, constants, attributes of names, tuples of them):
-    it stays in the ``return``, so calls left before it keep their epilogue position."""
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return all(_plain(e) for e in node.elts)
-    while isinstance(node, ast.Attribute):
-        node = node.value
-    return isinstance(node, (ast.Name, ast.Constant))
-
-
-def _returns(fn: ast.AST) -> list[ast.Return]:
-    """Returns of ``fn`` itself (not of nested functions or classes)."""
-    out, stack = [], list(fn.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Return):
-            out.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(children(node))
-    return out
-
-
 def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
-    """Move a print/logging/warnings call to the entry's epilogue (capturing its tensor values)."""
+    """Queue a print/logging/warnings call while compiled (its values captured as a lambda's
+    defaults) and replay the queue once the entry's compiled frame has returned; eager runs make the
+    call in place as before."""
     if decline_reason(ctx.tree, finding) is not None:
         return []
-    fn = enclosing_function(ctx.tree, call)  # not None, and no return inside a loop: decline_reason checked
-    if in_helper(fn, finding):
-        return defer_through_chain(ctx, fn, call, finding)
-    chain = parents(fn)
-    stmt = chain[call]
-    around = ancestors(chain, stmt, fn)
-    in_loop = any(isinstance(a, (ast.For, ast.While)) for a in around)
-    conditional = any(isinstance(a, ast.If) for a in around)
-    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop)
-    call_text = plan.epilogue_call()
-    top: list[str] = []
-    site = [f"{t} = {plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured)]
-    if in_loop:
-        records = ctx.names.fresh(f"{_base(call.func)}_calls")
-        replay = ctx.names.fresh(f"replay_{_base(call.func)}")
-        fields = ", ".join(plan.temps)
-        row = f"({fields},)" if len(plan.temps) == 1 else f"({fields})"
-        top = [f"{records} = []",
-               f"def {replay}(calls):\n" + indent(f"for {row} in calls:\n" + indent(call_text + "\n"))]
-        site = [f"{records}.append(({', '.join(plan.capture_value(n) for n in plan.captured)}{',' if len(plan.captured) == 1 else ''}))"]
-        epilogue = f"{replay}({records})"
-    elif conditional:
-        flag = ctx.names.fresh(f"{_base(call.func)}_pending")
-        top = [f"{flag} = False"]
-        site.append(f"{flag} = True")
-        epilogue = f"if {flag}:\n" + indent(call_text + "\n")
-    else:
-        epilogue = call_text
-    piece = open_slice(ctx.source, ctx.tree, fn)
-    replacements: dict = {}
-    site_line = _line_of(piece, stmt)
-    if site_line is None:
-        return []
-    new_site = [cst.parse_statement(s + "\n") for s in site]
-    if not new_site and _only_statement(chain.get(stmt), stmt):
-        new_site = [cst.parse_statement("pass\n")]
-    replacements[site_line] = carry_comments([site_line], new_site) if new_site else _keep_comments_only(site_line)
-    module = epilogue_module(ctx, piece, replacements, epilogue, top, stmt.lineno)
-    if module is None:
-        return []
-    return ctx.make_fix(f"Defer to the end of the compiled function {STILL_BREAKS}", piece.edit(module), "defer",
-                        needs_torch=False, preferred=False, unsafe=True)
-
-
-def epilogue_module(ctx: FixContext, piece, replacements: dict, epilogue: str, top: list[str], after: int):
-    """``piece``'s function with ``epilogue`` run before each ``return`` after line ``after`` (the
-    returned value computed first) and at its end, ``top`` statements first and ``replacements``
-    applied; None when a ``return`` shares its line."""
-    fn = piece.fn
-    for ret in _returns(fn):
-        if ret.lineno < after:
-            continue
-        line = _line_of(piece, ret)
-        if line is None:
-            return None
-        new = [cst.parse_statement(epilogue + "\n")]
-        if ret.value is not None and not _plain(ret.value):
-            result = ctx.names.fresh("result")
-            new.insert(0, cst.parse_statement(f"{result} = {ctx.text(ret.value)}\n"))
-            new.append(cst.parse_statement(f"return {result}\n"))
-        else:
-            new.append(line.with_changes(leading_lines=()))
-        replacements[line] = carry_comments([line], new) if line not in replacements else replacements[line]
-    module = replace(piece.module, replacements)
-    return _add_top_and_tail(piece, module, top, epilogue, fn)
-
-
-def defer_through_chain(ctx: FixContext, helper: ast.FunctionDef, call: ast.Call, finding) -> list[Fix]:
-    """Under compilation the helper queues the call (its values captured as a lambda's defaults);
-    the entry replays the queue before each return. Eager runs call it in place as before."""
+    fn = enclosing_function(ctx.tree, call)  # not None, and the entry is in this file: decline_reason checked
     entry = entry_function(ctx.tree, finding.data["entry"])
-    stmt = parents(helper)[call]
-    plan = CapturePlan(ctx, helper, call, SUFFIX.get(finding.code, "deferred"), in_loop=True)
+    stmt = parents(fn)[call]
+    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop=True)
     params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
     queued = f"lambda {params}: {plan.epilogue_call()}" if params else f"lambda: {plan.epilogue_call()}"
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
     site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{QUEUE}.append({queued})\n") + "else:\n"
             + indent(original + "\n"))
-    piece = open_slice(ctx.source, ctx.tree, helper)
+    piece = open_slice(ctx.source, ctx.tree, fn)
     line = _line_of(piece, stmt)
     if line is None:
         return []
     edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
-    if not has_replay(entry):
-        replay = ctx.names.fresh(REPLAY)
-        top = [f"def {replay}():\n    while {QUEUE}:\n        {QUEUE}.pop(0)()"]
-        entry_piece = open_slice(ctx.source, ctx.tree, entry)
-        module = epilogue_module(ctx, entry_piece, {}, f"{replay}()", top, 0)
-        if module is None:
-            return []
-        edits.append(entry_piece.edit(module))
+    if not replays(entry):
+        first = min([entry.lineno, *(d.lineno for d in entry.decorator_list)])
+        edits.append(TextEdit(first, 0, first, 0, " " * entry.col_offset + f"@{REPLAY}\n"))
     if not has_queue(ctx.tree):
-        line_no = import_line(ctx.tree)
-        edits.append(TextEdit(line_no, 0, line_no, 0, f"\n{QUEUE} = []  # calls deferred by compiled helpers, replayed at the end of their entry\n"))
+        at = import_line(ctx.tree)
+        lines = ctx.source.splitlines()[at - 1:]
+        blank = next((i for i, text in enumerate(lines) if text.strip()), len(lines))  # blank lines after `at`
+        edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
-    return [Fix(f"Defer to the end of the compiled entry {STILL_BREAKS}",
-                tuple(edits), preferred=False, kind="defer", unsafe=True)]
+    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=True, kind="defer", unsafe=True)]
+
+
+def replay_definitions(torch: str) -> str:
+    """The module-level queue and the decorator that replays it after the entry's compiled frame."""
+    return (f"{QUEUE} = []  # print/logging/warnings calls deferred while compiled, replayed by `{REPLAY}`\n\n\n"
+            f"def {REPLAY}(entry):\n"
+            f'    """Run `entry`, then the calls it deferred while compiled. Dynamo compiles the frame of `entry`\n'
+            f'    but not this wrapper\'s (`recursive=False`), nor the replay, which runs after that frame returns."""\n'
+            "    import functools\n\n"
+            f"    @{torch}.compiler.disable\n"
+            "    def replay():\n"
+            f"        while {QUEUE}:\n"
+            f"            {QUEUE}.pop(0)()\n\n"
+            "    @functools.wraps(entry)\n"
+            f"    @{torch}.compiler.disable(recursive=False)\n"
+            "    def replaying(*args, **kwargs):\n"
+            "        try:\n"
+            "            return entry(*args, **kwargs)\n"
+            "        finally:\n"
+            "            replay()\n\n"
+            "    return replaying\n")
 
 
 def _line_of(piece, stmt: ast.stmt):
@@ -301,30 +229,6 @@ def _line_of(piece, stmt: ast.stmt):
     if isinstance(line, cst.SimpleStatementLine) and len(line.body) != 1:
         return None
     return line
-
-
-def _only_statement(parent: ast.AST | None, stmt: ast.stmt) -> bool:
-    """Whether ``stmt`` is alone in its block (removing it would leave the block empty)."""
-    return any(getattr(parent, f, None) == [stmt] for f in ("body", "orelse", "finalbody"))
-
-
-def _keep_comments_only(line: cst.SimpleStatementLine) -> list:
-    """Remove a statement line, or leave ``pass`` holding its comments when it has any."""
-    has_comment = line.trailing_whitespace.comment is not None or any(l.comment for l in line.leading_lines)
-    return [line.with_changes(body=[cst.Pass()])] if has_comment else []
-
-
-def _add_top_and_tail(piece, module: cst.Module, top: list[str], epilogue: str, fn: ast.AST) -> cst.Module:
-    """Add setup statements after the docstring and the epilogue at the end of a body that can fall through."""
-    fn_node = module.body[0].body.body[0] if piece.wrapped else module.body[0]
-    body = list(fn_node.body.body)
-    if not exits(fn.body):  # the end of the body can be reached
-        body.append(cst.parse_statement(epilogue + "\n"))
-    doc = 1 if (isinstance(fn.body[0], ast.Expr) and isinstance(fn.body[0].value, ast.Constant)
-                and isinstance(fn.body[0].value.value, str)) else 0
-    body[doc:doc] = [cst.parse_statement(s + "\n") for s in top]
-    new_fn = fn_node.with_changes(body=fn_node.body.with_changes(body=body))
-    return replace(module, {fn_node: new_fn})
 
 
 def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:

@@ -1,9 +1,9 @@
-"""Deferral through the call chain: a print/logging/warnings call in a helper the compiled entry
-calls moves to the entry's epilogue.
+"""Deferral through the call chain: what a print/logging/warnings call in a helper the compiled
+entry calls needs for the entry to replay it (the rewrite is :mod:`fullgraph.fixes.deferral`'s).
 
 Under compilation the helper appends the call (a ``lambda`` whose default arguments capture its
-values where the call stood) to a module-level list; the entry replays the list before each
-``return``. Run eagerly, the helper makes the call itself as before.
+values where the call stood) to a module-level list, which the entry's replaying decorator empties
+once the compiled frame returns. Run eagerly, the helper makes the call itself as before.
 """
 
 from __future__ import annotations
@@ -61,27 +61,25 @@ def _holder(fn: ast.FunctionDef, call: ast.Call) -> bool:
 
 
 def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str | None:
-    """Why the helper's call can't be replayed at the end of the entry (None: it can)."""
+    """Why the helper's call can't be replayed by the entry (None: it can)."""
     entry = entry_function(tree, entry_name)
     if entry is None:
         return f"the compiled entry `{entry_name}` is not in this file"
-    method = owner_class(tree, helper) is not None
+    owner = owner_class(tree, helper)
+    if owner is not None and helper.name in ("forward", "__call__"):
+        return (f"`{owner.name}.{helper.name}` runs as a submodule inside `{entry_name}`, whose compiled graph the "
+                "wrapper that replays the deferred calls would break at every call")
+    method = owner is not None
     calls = _calls_of(tree, helper, method)
     if len(calls) != 1 or not _holder(entry, calls[0]):
         return (f"`{helper.name}` is called from {len(calls)} places; it must be called once, from `{entry_name}` itself, "
-                "so that the entry's epilogue replays what it defers")
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in walk(entry)):
-        return "the entry is a generator or coroutine"
-    loops = [sub for sub in walk(entry) if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in walk(loop)):
-        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+                "so that the entry replays what it defers")
     return None
 
 
-def has_replay(entry: ast.FunctionDef) -> bool:
-    """Whether the entry already replays the module's deferred calls (a second helper's fix)."""
-    return any(isinstance(s, ast.FunctionDef) and s.name.startswith(REPLAY)
-               and any(isinstance(n, ast.Name) and n.id == QUEUE for n in walk(s)) for s in entry.body)
+def replays(entry: ast.FunctionDef) -> bool:
+    """Whether the entry already has the decorator that replays the module's deferred calls."""
+    return any(isinstance(d, ast.Name) and d.id == REPLAY for d in entry.decorator_list)
 
 
 def has_queue(tree: ast.Module) -> bool:

@@ -56,7 +56,8 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
         key = fn.lineno if fn is not None else -finding.line
         if key in seen_functions:
             continue
-        fix = next((f for f in guarded_fixes(ctx, finding) if f.preferred or (unsafe and f.unsafe)), None)
+        offered = guarded_fixes(ctx, finding)  # the safest first: a preferred fix, else (when asked) an unsafe one
+        fix = next((f for f in offered if f.preferred), None) or next((f for f in offered if unsafe and f.unsafe), None)
         if fix is None or not fix.edits:
             continue
         new_edits = [e for e in fix.edits if e not in flat]

@@ -10,7 +10,6 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.epilogue import plain_value
 from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import (
     buffer_names,
@@ -20,7 +19,8 @@ from fullgraph.fixes.conditions import (
     split_python,
     tensor_attributes,
 )
-from fullgraph.fixes.deferral_chain import chain_reason
+from fullgraph.analysis.imports import dotted
+from fullgraph.fixes.deferral_chain import QUEUE, chain_reason, entry_function
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
@@ -39,7 +39,7 @@ from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
-from fullgraph.fixes.sites import ancestors, enclosing_function, finding_node, local_parents, parents, per_tree
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
@@ -94,18 +94,19 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
 
 def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> tuple[str | None, bool]:
     """Why fix-all leaves ``finding`` alone (None: its fix is safe and applies), and whether
-    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral (its replay still breaks), for a
-    print torch's print operator (unsafe under autograd), a check lowered to ``torch._assert_async``
-    (it raises another exception)."""
+    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral whose entry also runs inside another
+    module (the replay's wrapper breaks that graph), for a print torch's print operator (unsafe under
+    autograd), a check lowered to ``torch._assert_async`` (it raises another exception)."""
     reason = decline_reason(tree, finding, called_from)
     node = finding_node(tree, finding)
     if finding.code in DEFER_CODES:
-        deferral = reason if reason is not None else replay_reason(finding)
+        deferral = reason if reason is not None else nested_reason(finding)
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
-            return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
-        return deferral, reason is None
+            blocked = blocked_reason(tree, node, finding, deferral)
+            return blocked, blocked is not None and (reason is None or carries(tree, node, finding))
+        return deferral, deferral is not None and reason is None
     if reason is not None:
         return reason, False
     check = node if finding.code in TRAP_CODES else test_of(tree, node) if isinstance(node, ast.Call) else None
@@ -581,14 +582,22 @@ def in_helper(fn: ast.FunctionDef, finding) -> bool:
 
 
 @per_tree
-def _entry_shape(fn: ast.AST) -> str | None:
-    """Why no call of ``fn`` can be deferred to its epilogue, whatever the call (one walk per function)."""
-    nodes = list(walk(fn))
-    if any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in nodes):
-        return "the entry is a generator or coroutine"
-    loops = [sub for sub in nodes if isinstance(sub, (ast.For, ast.While))]
-    if any(isinstance(sub, ast.Return) for loop in loops for sub in walk(loop)):
-        return "the entry returns from inside a loop, where an epilogue would break the graph in the loop"
+def _generator(fn: ast.AST) -> bool:
+    """Whether ``fn`` yields or awaits (one walk per function)."""
+    return any(isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)) for sub in walk(fn))
+
+
+def _entry_shape(tree: ast.AST, entry_name: str | None) -> str | None:
+    """Why the entry cannot take the decorator that replays deferred calls (None: it can)."""
+    entry = entry_function(tree, entry_name or "")
+    if entry is None:
+        return f"the compiled entry `{entry_name}` is not in this file"
+    if isinstance(entry, ast.AsyncFunctionDef) or _generator(entry):
+        return "the entry is a generator or coroutine, whose body runs after the call that would replay"
+    special = next((dotted(d) for d in entry.decorator_list
+                    if (dotted(d) or "").rpartition(".")[2] in ("staticmethod", "classmethod", "property")), None)
+    if special is not None:
+        return f"the entry is a `{special}`"
     return None
 
 
@@ -618,51 +627,25 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
                 inner = getattr(stmt, name, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
                     block(inner, after)
-            after = after or any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in walk(stmt))
+            after = after or not _queued(stmt) and any(isinstance(s, ast.stmt) and _side_effect_statement(s)
+                                                        for s in walk(stmt))
 
     block(fn.body, False)
     return follows
 
 
-@per_tree
-def _next_statements(fn: ast.AST) -> dict[int, ast.stmt | None]:
-    """Each statement of ``fn`` (by id) to the next statement after it in its block that is not
-    ``pass`` (None when there is none)."""
-    following: dict[int, ast.stmt | None] = {}
-    for node in walk(fn):
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                after = None
-                for stmt in reversed(block):
-                    following[id(stmt)] = after
-                    after = after if isinstance(stmt, ast.Pass) else stmt
-    return following
-
-
-def _already_last(fn: ast.AST, chain: dict, stmt: ast.stmt) -> bool:
-    """Whether only other print/logging/warnings calls and a ``return`` of a plain value (or the end
-    of ``fn``) follow ``stmt``, out of any ``if`` blocks around it: deferring the call would leave it
-    there, or move it after those calls and change the order of the output."""
-    following = _next_statements(fn)
-    node = stmt
-    while True:
-        after = following.get(id(node))
-        while after is not None and _side_effect_statement(after):
-            after = following.get(id(after))
-        if after is not None:
-            return isinstance(after, ast.Return) and (after.value is None or plain_value(after.value))
-        parent = chain.get(node)
-        if parent is fn:
-            return True
-        if not isinstance(parent, ast.If):
-            return False
-        node = parent
+def _queued(stmt: ast.stmt) -> bool:
+    """A call a deferral already queues while compiled (``if is_compiling(): <queue>.append(...)``):
+    it replays in order with the one being deferred, so it does not stand in the way."""
+    body = stmt.body if isinstance(stmt, ast.If) and len(stmt.body) == 1 else None
+    call = body[0].value if body and isinstance(body[0], ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == QUEUE
 
 
 def _side_effect_statement(stmt: ast.stmt) -> bool:
     """A call statement spelled like print, logging or warnings (the calls deferral moves), or an
-    ``if`` holding only such statements (as a deferral's epilogue does)."""
+    ``if`` holding only such statements."""
     if isinstance(stmt, ast.If):
         return all(_side_effect_statement(s) for s in (*stmt.body, *stmt.orelse))
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
@@ -686,12 +669,17 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
     return None
 
 
-def replay_reason(finding) -> str:
-    """Why ``fullgraph fix`` leaves a deferral to the user: the replayed call still breaks."""
+def nested_reason(finding) -> str | None:
+    """Why ``fullgraph fix`` leaves a deferral to the user: the entry also runs inside other module
+    code, whose graph the replaying wrapper would break at every call (None: nothing says so)."""
     data = finding.data if isinstance(finding.data, dict) else {}
+    inside = data.get("runs_inside")
+    if not inside:
+        return None
     entry = data.get("entry") or "the compiled function"
-    return (f"deferring it to the end of `{entry}` joins the graphs around it, but Dynamo still breaks at the "
-            "replayed call, so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+    return (f"`{entry}` also runs inside {', '.join(inside[:3])}, whose compiled graph the "
+            "wrapper that replays the deferred calls would break at every call, so fix-all leaves it to you "
+            "(a quick fix, or `fullgraph fix --unsafe-fixes`)")
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
@@ -712,29 +700,16 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
     helper = in_helper(fn, finding)
-    if helper or any(isinstance(a, (ast.For, ast.While)) for a in ancestors(chain, stmt, fn)):
-        reason = torchscript_reason(finding, "a lambda kept in a module-level list" if helper
-                                    else "a nested function that replays the calls")
-        if reason is not None:
-            return reason
-    if helper:
-        reason = chain_reason(tree, fn, data["entry"])
-        if reason is not None:
-            return reason
-    else:
-        shape = _entry_shape(fn)
-        if shape is not None:
-            return shape
+    reason = torchscript_reason(finding, "a lambda kept in a module-level list") \
+        or (chain_reason(tree, fn, data["entry"]) if helper else None) or _entry_shape(tree, data.get("entry"))
+    if reason is not None:
+        return reason
     if any(isinstance(sub, ast.NamedExpr) for sub in walk(call)):
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in walk(call)):
         return "an argument holds a comprehension or lambda"
-    if data.get("epilogue") and not helper:  # the engine's verdict (analysis/epilogue.py)
-        return "the call already runs after all tensor work, at the end of the function (one graph before it)"
     if _output_follows(fn).get(id(stmt)):
         return "another print, logging or warnings call follows, which the deferred call would move past"
-    if not helper and _already_last(fn, chain, stmt):
-        return "the call already runs at the end of the function, where deferring would leave it"
     node = stmt
     while node is not fn:
         node = chain.get(node)

@@ -48,7 +48,7 @@ class FunctionSlice:
 def open_slice(source: str, tree: ast.Module, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> FunctionSlice:
     """Parse ``fn``'s lines (decorators included) with libcst."""
     starts = line_starts(source)
-    first = min([fn.lineno] + [d.lineno - 1 for d in fn.decorator_list])
+    first = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
     start = starts[first - 1]
     end = starts[fn.end_lineno] if fn.end_lineno < len(starts) else len(source)
     text = source[start:end]

@@ -14,12 +14,20 @@ from fullgraph.rules.rule import Rule
 _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after some tensor work, followed only "
              "by other print/logging/warnings calls and a plain `return` (names, non-tensor attributes, "
              "constants). Dynamo still breaks there, but the graph before the break holds all the tensor "
-             "work, so no second graph follows; the deferral quick fix produces exactly this shape.")
-_DEFER_FIX = ("Emit the message outside the compiled call to remove the break. The quick fix defers the call "
-              "to an epilogue at the end of the compiled entry, its tensor values captured where it stood: the "
-              "graphs around the call become one, but Dynamo still breaks at the replayed call (it breaks at "
-              "every logging, warnings or builtin print call it reaches), so fix-all applies it only with "
-              "`fullgraph fix --unsafe-fixes`; or choose it as a quick fix.")
+             "work, so no second graph follows.")
+_DEFER_FIX = ("The fix defers the call until the compiled entry returns: while compiled, the call is queued "
+              "(a lambda whose default arguments capture the tensor values it needs where it stood; `.item()`, "
+              "`str()` and formatting run at the replay), and the entry gets a `@replay_deferred` decorator whose "
+              "wrapper Dynamo does not trace (`torch.compiler.disable(recursive=False)`: the entry's own frame is "
+              "the compiled one), so the queue is replayed after the graph and no break is left. Run eagerly, the "
+              "call is made in place as before. The printed text is the same, after the entry's tensor work "
+              "instead of in the middle of it; a run that raises inside the compiled graph loses the calls "
+              "queued before the error. The call must be in the entry or in a helper only the entry calls, with "
+              "no other print/logging/warnings call after it (which it would pass). When the entry's class also "
+              "runs inside another module (`self.encoder = Encoder(config)` in this file or another workspace "
+              "file), the wrapper would break that module's graph at every call, so fix-all leaves it to you "
+              "(a quick fix, or `fullgraph fix --unsafe-fixes`); a class made by a factory "
+              "(`AutoModel.from_config(...)`) or by your own modules is not seen.")
 _PRINT_OPERATOR = ("When the project's torch has it, the first quick fix rewrites the call to "
                    "`torch._higher_order_ops.print(format, *values)`, torch's print operator: Dynamo keeps it in "
                    "the graph, so the break is gone, and it prints the same text eagerly and compiled (checked on "
@@ -42,7 +50,7 @@ RULES = [
                  "`torch._dynamo.config.reorderable_logging_functions` is not offered: it applies to every "
                  "compiled function, and in torch 2.13 a reordered call in a function Dynamo inlines (a helper, "
                  "a submodule's `forward`) is silently dropped.",
-        fix_kind="defer", fix_title="Print with torch's print operator, or defer to the end of the function",
+        fix_kind="defer", fix_title="Defer until the compiled entry returns, or print with torch's print operator",
     ),
     Rule(
         "FG302", "logging", "logging call in compiled code", ("GB0291",),
@@ -57,7 +65,7 @@ RULES = [
                  "`torch._dynamo.config.ignore_logging_functions` (second quick fix, via its alias "
                  "`ignore_logger_methods`): the trade-off is that the call becomes a no-op under "
                  "torch.compile, so the message is lost rather than deferred.",
-        fix_kind="defer", fix_title="Defer logging to the end of the function",
+        fix_kind="defer", fix_title="Defer logging until the compiled entry returns",
     ),
     Rule(
         "FG303", "warnings-warn", "`warnings.warn()` in compiled code", ("GB0007",),
@@ -66,7 +74,7 @@ RULES = [
         example="if self.training:\n    warnings.warn(\"dropout is on\")",
         fixed_example="# emit the warning outside the compiled region (or deferred)",
         fix_text=_DEFER_FIX,
-        fix_kind="defer", fix_title="Defer the warning to the end of the function",
+        fix_kind="defer", fix_title="Defer the warning until the compiled entry returns",
     ),
     Rule(
         "FG304", "file-or-stream-io", "file or stream I/O in compiled code", ("GB0156", "GB0059", "GB0142"),

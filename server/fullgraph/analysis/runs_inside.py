@@ -1,0 +1,45 @@
+"""Where a compiled entry also runs inside other module code (`self.encoder = Encoder(config)`):
+there Dynamo traces the entry inside the enclosing module's frame, not as a frame of its own.
+
+Read by the deferral fix, whose replaying wrapper is only out of the graph when the entry's own
+frame is the compiled one. Only what the source shows counts: a class made by a factory
+(`AutoModel.from_config(...)`) or by the user's own modules is not seen.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+
+MAX_CALLERS = 32  # calls of the name in other workspace files beyond this are not resolved
+
+
+def runs_inside(index: ModuleIndex, entry: FunctionInfo) -> tuple[str, ...]:
+    """The methods of module classes, in this file or other workspace files, that call the entry's
+    class (for a method of a class) or the entry itself (for a function), spelled for a message."""
+    target = entry.cls.name if entry.cls is not None else entry.node.name
+    found = [f"`{info.qualname}`" for cls in index.classes.values() if cls is not entry.cls
+             for info in cls.methods.values() if target in _called_names(info.node)
+             and index.is_module_class(cls.name)]
+    project = index.project
+    if project is not None:
+        try:
+            sites = project.call_sites(index.path, target, limit=MAX_CALLERS)
+        except (OSError, RecursionError, ValueError):
+            sites = []
+        if sites is None:  # too many to resolve: any of them may be a module's
+            found.append(f"code in more than {MAX_CALLERS} places that call `{target}`")
+        for file, call in sites or ():
+            owner = call.caller.partition(".")[0] if "." in call.caller else None
+            if owner and project.is_module_class(file, owner):
+                found.append(f"`{call.caller}` ({project.display_path(file)}:{call.line})")
+    return tuple(dict.fromkeys(found))
+
+
+@per_node
+def _called_names(node: ast.AST) -> frozenset[str]:
+    """The names a function calls as `name(...)`."""
+    return frozenset(n.func.id for n in walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name))
