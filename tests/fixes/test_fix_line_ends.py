@@ -45,8 +45,9 @@ CALL_BEFORE_RETURN = ("import logging\nimport torch\nlogger = logging.getLogger(
                                   "    logger.info('a %s',\n                x)\n    print('b')\n"])
 def test_a_multi_line_call_before_return_is_deferred_whole(body):
     source = CALL_BEFORE_RETURN.format(body=body).replace("import torch\n", "import torch\nimport warnings\n")
-    fixed = fix_all(source).source
+    assert fix_all(source).applied == 0  # an unsafe fix: `torch.export` refuses the replaying wrapper
+    fixed = fix_all(source, unsafe=True).source
     ast.parse(fixed)
-    assert fixed.count("@replay_deferred\n@torch.compile\n") >= 1 and fix_all(fixed).source == fixed
+    assert fixed.count("@replay_deferred\n@torch.compile\n") >= 1 and fix_all(fixed, unsafe=True).source == fixed
     late = [f for f in analyze(fixed) if f.data.get("function") == "f1" and f.code in ("FG301", "FG302", "FG303")]
     assert all(f.fix_blocked for f in late)  # what is left is what deferral declines (a later print it would pass)

@@ -9,7 +9,7 @@ import pytest
 
 from fullgraph.engine import analyze
 from fullgraph.fixes import apply_edits, fix_all, fixes_for
-from fullgraph.fixes.print_operator import blocked_reason, _has_operator, available, plan
+from fullgraph.fixes.print_operator import _has_operator, available, plan
 
 HEADER = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, step: int = 0):\n"
 
@@ -53,27 +53,22 @@ def test_carried_values_become_the_format_and_its_arguments(call, expected):
 def test_values_the_operator_would_change_are_declined_with_the_reason(call, reason):
     source = module(f"y = x * 2\n{call}\nreturn y * 3\n")
     [finding] = print_findings(source)
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print")
-    said = blocked_reason(tree, node, finding, "(when the deferral does not apply)")  # else fix-all defers it
-    assert reason in said and "torch's print operator cannot take it" in said
+    assert reason in finding.fix_blocked
+    assert "torch's print operator cannot take it" in finding.fix_blocked
     assert not any(f.kind == "print-op" for f in fixes_for(source, finding))
 
 
-def test_the_fix_is_an_unsafe_first_choice_and_fix_all_prefers_the_deferral():
+def test_the_fix_is_unsafe_first_choice_and_fix_all_applies_it_only_when_asked():
     source = module('y = x * 2\nprint("y", y.sum())\nreturn y * 3\n')
     [finding] = print_findings(source)
-    assert finding.fix_blocked is None  # the deferral applies
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print")
-    assert "lose their `grad_fn=` tag" in blocked_reason(tree, node, finding, "(when the deferral does not apply)")
+    assert "lose their `grad_fn=` tag" in finding.fix_blocked
     first = fixes_for(source, finding)[0]
     assert first.kind == "print-op" and first.unsafe and not first.preferred
     fixed = apply_edits(source, first.edits)
     assert 'torch._higher_order_ops.print("y {!s}", y.sum())' in fixed
+    assert fix_all(source).applied == 0
+    assert fix_all(source, unsafe=True).source == fixed
     assert not print_findings(fixed)
-    deferred = fix_all(source).source  # the text stays exact: fix-all's choice, asked for unsafe fixes or not
-    assert "@replay_deferred" in deferred and fix_all(source, unsafe=True).source == deferred
 
 
 def test_a_torch_without_the_operator_gets_no_fix(tmp_path, monkeypatch):
@@ -93,18 +88,14 @@ def test_a_torch_without_the_operator_gets_no_fix(tmp_path, monkeypatch):
     monkeypatch.setattr("fullgraph.engine.print_operator_available", lambda project: False)
     source = module('y = x * 2\nprint("y", y.sum())\nreturn y * 3\n')
     [finding] = print_findings(source)
-    tree = ast.parse(source)
-    node = next(n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "print")
-    assert "the project's torch has no print operator" in blocked_reason(tree, node, finding, "(no deferral)")
+    assert "the project's torch has no print operator" in finding.fix_blocked
     assert not any(f.kind == "print-op" for f in fixes_for(source, finding))
 
 
 def test_compiled_with_aot_autograd_it_prints_the_same_text_in_one_graph(capsys):
     torch = pytest.importorskip("torch")
     source = module('y = x * 2\nprint("y", y.sum(), y.shape[0])\ny.add_(1)\nprint(f"{y.max()!r}")\nreturn y * 3\n')
-    fixed = source
-    for finding in sorted(print_findings(source), key=lambda f: -f.line):  # the quick fixes: the operator first
-        fixed = apply_edits(fixed, fixes_for(fixed, finding)[0].edits)
+    fixed = fix_all(source, unsafe=True).source
     assert fixed.count("_higher_order_ops.print(") == 2
     spaces: dict = {}, {}
     exec(compile(source, "original.py", "exec"), spaces[0])

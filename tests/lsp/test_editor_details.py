@@ -69,15 +69,14 @@ async def test_lens_counts_match_the_diagnostics_of_the_same_version(session):
     uri = session.open("model.py", MODEL)
     diags = await session.diagnostics(uri)
     (lens,) = await _lenses(session, uri)
-    assert lens.command.title == "2 likely graph breaks · 2 fixable"  # the print is deferred by fix-all too
+    assert lens.command.title == "2 likely graph breaks · 1 fixable"  # the print's deferral is not applied by fix-all
     assert list(lens.command.arguments) == [uri, session.version(uri)]
     fix = next(a for a in await session.actions(uri, [d for d in diags if d.code == "FG101"]) if a.is_preferred)
     refreshes = session.lens_refreshes
     assert session.apply(fix.edit)
     (lens,) = await _lenses(session, uri)  # asked right after the edit, as an editor does
     after = await session.diagnostics(uri)
-    assert len(after) == 1 and lens.command.title == "1 likely graph break · 1 fixable"
-    assert list(lens.command.arguments) == [uri, session.version(uri)]  # the lens of the new version
+    assert len(after) == 1 and lens.command.title == "1 likely graph break" and lens.command.command == ""
     if session.client_capabilities.workspace.code_lens:  # VS Code: told to re-read the lenses
         assert session.lens_refreshes > refreshes
 

@@ -197,7 +197,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
-    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=True, kind="defer", unsafe=True)]
+    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=False, kind="defer", unsafe=True)]
 
 
 def replay_definitions(torch: str) -> str:

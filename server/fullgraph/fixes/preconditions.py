@@ -94,19 +94,18 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
 
 def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> tuple[str | None, bool]:
     """Why fix-all leaves ``finding`` alone (None: its fix is safe and applies), and whether
-    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral whose entry also runs inside another
-    module (the replay's wrapper breaks that graph), for a print torch's print operator (unsafe under
-    autograd), a check lowered to ``torch._assert_async`` (it raises another exception)."""
+    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral (`torch.export` refuses its replaying
+    wrapper), for a print torch's print operator (unsafe under autograd), a check lowered to
+    ``torch._assert_async`` (it raises another exception)."""
     reason = decline_reason(tree, finding, called_from)
     node = finding_node(tree, finding)
     if finding.code in DEFER_CODES:
-        deferral = reason if reason is not None else nested_reason(finding)
+        deferral = reason if reason is not None else replay_reason(finding)
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
-            blocked = blocked_reason(tree, node, finding, deferral)
-            return blocked, blocked is not None and (reason is None or carries(tree, node, finding))
-        return deferral, deferral is not None and reason is None
+            return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
+        return deferral, reason is None
     if reason is not None:
         return reason, False
     check = node if finding.code in TRAP_CODES else test_of(tree, node) if isinstance(node, ast.Call) else None
@@ -669,16 +668,16 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
     return None
 
 
-def nested_reason(finding) -> str | None:
-    """Why ``fullgraph fix`` leaves a deferral to the user: the entry also runs inside other module
-    code, whose graph the replaying wrapper would break at every call (None: nothing says so)."""
+def replay_reason(finding) -> str:
+    """Why ``fullgraph fix`` leaves a deferral to the user: `torch.export` refuses the replaying
+    wrapper, and where the entry also runs inside other module code, the wrapper breaks that graph."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    inside = data.get("runs_inside")
-    if not inside:
-        return None
     entry = data.get("entry") or "the compiled function"
-    return (f"`{entry}` also runs inside {', '.join(inside[:3])}, whose compiled graph the "
-            "wrapper that replays the deferred calls would break at every call, so fix-all leaves it to you "
+    inside = data.get("runs_inside")
+    nested = (f"; `{entry}` also runs inside {', '.join(inside[:3])}, whose compiled graph the wrapper would "
+              "break at every call") if inside else ""
+    return (f"deferring it until `{entry}` returns removes the break, but `torch.export` refuses the wrapper that "
+            f"replays the call (`torch.compiler.disable(recursive=False)`){nested}, so fix-all leaves it to you "
             "(a quick fix, or `fullgraph fix --unsafe-fixes`)")
 
 

@@ -25,9 +25,11 @@ _DEFER_FIX = ("The fix defers the call until the compiled entry returns: while c
               "queued before the error. The call must be in the entry or in a helper only the entry calls, with "
               "no other print/logging/warnings call after it (which it would pass). When the entry's class also "
               "runs inside another module (`self.encoder = Encoder(config)` in this file or another workspace "
-              "file), the wrapper would break that module's graph at every call, so fix-all leaves it to you "
-              "(a quick fix, or `fullgraph fix --unsafe-fixes`); a class made by a factory "
-              "(`AutoModel.from_config(...)`) or by your own modules is not seen.")
+              "file), the wrapper would break that module's graph at every call, and the reason says so; a class "
+              "made by a factory "
+              "(`AutoModel.from_config(...)`) or by your own modules is not seen. It is an unsafe fix either way "
+              "(a quick fix, or `fullgraph fix --unsafe-fixes`): `torch.export` refuses a non-recursive "
+              "`torch.compiler.disable`, so a model that is also exported would fail there.")
 _PRINT_OPERATOR = ("When the project's torch has it, the first quick fix rewrites the call to "
                    "`torch._higher_order_ops.print(format, *values)`, torch's print operator: Dynamo keeps it in "
                    "the graph, so the break is gone, and it prints the same text eagerly and compiled (checked on "
