@@ -6,7 +6,7 @@ into Python values (``.item()``, ``str()``, f-strings, ``%``) runs at the replay
 text is unchanged. The entry gets a decorator whose wrapper Dynamo does not trace
 (``torch.compiler.disable(recursive=False)``: Dynamo compiles the entry's own frame, and the
 wrapper replays the queue once it returns), so no output call is left inside the graph. Run
-eagerly, the call is made in place as before.
+eagerly, the call is made in place as before. An unsafe fix: `torch.export` refuses the wrapper.
 """
 
 from __future__ import annotations
