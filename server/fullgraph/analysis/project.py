@@ -476,12 +476,9 @@ class ProjectIndex:
             owner = s.classes.get(owner_name) if s is not None else None
             summary = owner.methods.get(method_name) if owner is not None else None
             for call in summary.calls if summary is not None else ():
-                head, _, attr = call.callee.partition(".")
                 named = computed_methods(call, overridable | set(owner.methods)) if call.callee == "getattr" else ()
-                if not named and (head != "self" or not attr or "." in attr):
-                    continue
                 # `getattr(self, f"{kind}_loss")` runs the methods its name may be; `self.loss_method(...)` those it holds
-                for name in named or owner.method_attrs.get(attr, (attr,)):
+                for name in named or _self_called(call, owner):
                     if name in overridable:
                         found.add(name)  # the class's own method runs (a base may wrap it: `self.f = wrap(self.f)`)
                         continue
@@ -635,7 +632,7 @@ class ProjectIndex:
             if limit is not None and len(calls.by_name.get(name, ())) > limit + 1:
                 return None  # (the function's own file may be among them)
             files = [f for f in calls.files(name) if f != target[0]]
-            read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
+            read = self._read(calls, files)
         if limit is not None and len(files) > limit:
             return None
         known = self._sites.get((target, limit))
@@ -671,7 +668,7 @@ class ProjectIndex:
         calls = self._called()
         with self._lock:
             files = calls.files(name)
-            read = (tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions)
+            read = self._read(calls, files)
         if len(files) > ELEMENT_FILES:
             return ()
         known = self._elements.get(name)
@@ -689,6 +686,11 @@ class ProjectIndex:
         if self.misses() == before:
             self._elements[name] = read, tuple(found)
         return tuple(found)
+
+    def _read(self, calls: _CalledNames, files: list[str]) -> tuple:
+        """What an answer over ``files`` read: the files, the versions of their text and of what imports
+        resolve to (an answer memoised with it holds while this is equal)."""
+        return tuple(files), tuple(calls.versions.get(f, 0) for f in files), self._resolutions
 
     def _called(self) -> _CalledNames:
         """Which workspace files call a name (not in a read-only analysis: none are known until
@@ -782,13 +784,21 @@ def _reached_methods(cls: ClassSummary) -> list[FunctionSummary]:
         method = todo.pop(0)
         out.append(method)
         for call in method.calls:
-            head, _, attr = call.callee.partition(".")
-            for name in cls.method_attrs.get(attr, (attr,)) if head == "self" and attr and "." not in attr else ():
+            for name in _self_called(call, cls):
                 inner = cls.methods.get(name)
                 if inner is not None and inner.qualname not in seen:
                     seen.add(inner.qualname)
                     todo.append(inner)
     return out
+
+
+def _self_called(call: CallSite, cls: ClassSummary) -> tuple[str, ...]:
+    """The names a `self.<name>(...)` call in a method of ``cls`` runs: the method, or those the
+    attribute holds (`self.f = self.g if c else self.h`); nothing for any other call."""
+    head, _, attr = call.callee.partition(".")
+    if head != "self" or not attr or "." in attr:
+        return ()
+    return cls.method_attrs.get(attr, (attr,))
 
 
 def _defines(s: FileSummary, name: str) -> bool:

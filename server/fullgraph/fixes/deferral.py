@@ -32,13 +32,12 @@ SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
 
 
 class CapturePlan:
-    """Which sub-expressions of a call's arguments are captured at the call site."""
+    """Which sub-expressions of a call's arguments are captured at the call site (every local one:
+    the queued call may run after later code has rebound or mutated it)."""
 
-    def __init__(self, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str, in_loop: bool):
+    def __init__(self, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str):
         self.ctx, self.fn, self.call = ctx, fn, call
         self.local = _local_names(fn)
-        # Outside loops a name nobody rebinds or mutates later can be read in the epilogue itself.
-        self.stable = set() if in_loop else self.local - _changed_after(fn, call.lineno)
         self.captured: list[ast.expr] = []
         for arg in call.args:
             self._split(arg.value if isinstance(arg, ast.Starred) else arg)
@@ -47,7 +46,7 @@ class CapturePlan:
         self.temps = [ctx.names.fresh(f"{_base(node)}_{suffix}") for node in self.captured]
 
     def _split(self, node: ast.expr) -> None:
-        if isinstance(node, ast.Constant) or self._global(node) or (isinstance(node, ast.Name) and node.id in self.stable):
+        if isinstance(node, ast.Constant) or self._global(node):
             return
         if _is_conversion(node):
             for child in _operands(node):
@@ -67,7 +66,7 @@ class CapturePlan:
             return f"{text}.detach().clone()"
         return text
 
-    def epilogue_call(self) -> str:
+    def replayed_call(self) -> str:
         """The call's source with captured sub-expressions replaced by their temporaries, its
         continuation lines relative to the indentation of the line it starts on (to be re-indented
         where it goes)."""
@@ -89,18 +88,6 @@ def _local_names(fn: ast.AST) -> set[str]:
     names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
     names |= {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     return names
-
-
-def _changed_after(fn: ast.AST, line: int) -> set[str]:
-    """Names assigned after ``line`` or mutated in place anywhere in ``fn``."""
-    changed = set()
-    for node in walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.lineno > line:
-            changed.add(node.id)
-        target = _in_place_target(node)
-        if target is not None:
-            changed.add(target)
-    return changed
 
 
 def _is_conversion(node: ast.expr) -> bool:
@@ -176,9 +163,9 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     fn = enclosing_function(ctx.tree, call)  # not None, and the entry is in this file: decline_reason checked
     entry = entry_function(ctx.tree, finding.data["entry"])
     stmt = parents(fn)[call]
-    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), in_loop=True)
+    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
     params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
-    queued = f"lambda {params}: {plan.epilogue_call()}" if params else f"lambda: {plan.epilogue_call()}"
+    queued = f"lambda {params}: {plan.replayed_call()}" if params else f"lambda: {plan.replayed_call()}"
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
     site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{QUEUE}.append({queued})\n") + "else:\n"
             + indent(original + "\n"))
