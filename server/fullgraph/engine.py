@@ -294,7 +294,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
             walks.pop(id(function), None)
             return []
         walks[id(function)] = (walker, visit)
-        wrappers = [(w, dec, None, False) for dec, w in home.decorator_wrappers(function)]
+        wrappers = [(w, dec, None, False) for dec, w in home.decorator_wrappers(function) if not w.disabled]
         reached = []
         for target, call, passed, in_loop in [*wrappers, *walker.calls]:
             if passed is not None:
@@ -384,6 +384,12 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     return related
 
 
+def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
+    """Whether the entry is the ``forward`` of an nn.Module class in this file (module hooks run
+    around each call of it)."""
+    return entry.cls is not None and entry.node.name == "forward" and index.is_module_class(entry.cls.name)
+
+
 def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
@@ -460,7 +466,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
               **({"runs_inside": inside} if rule.fix_kind == "defer" and (inside := list(runs_inside(index, visit.entry)))
-                 else {}),  # where the deferral's replaying wrapper would sit inside another graph
+                 else {}),  # where Dynamo traces into the entry from another module's frame
+              **({"module_forward": True} if rule.fix_kind == "defer" and _module_forward(index, visit.entry)
+                 else {}),  # the deferral replays from the module's hooks
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},

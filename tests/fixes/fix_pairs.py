@@ -45,7 +45,7 @@ def _unflagged(source: str, path: str, code: str, line: int) -> Finding:
 
 
 def apply_header_fixes(source: str, path: str) -> str:
-    """Apply each named finding's main fix (the first: a deferral is offered but not preferred),
+    """Apply each named finding's main fix (the first),
     last line first so earlier positions stay valid."""
     for finding in sorted(header_findings(source, path), key=lambda f: -f.line):
         fix = next(iter(fixes_for(source, finding)), None)

@@ -33,15 +33,24 @@ def finding(body: str):
 
 def test_helper_call_is_queued_and_replayed_by_the_entry():
     text, found = finding("        y = self._note(x)\n        return y * 2\n")
-    assert "`torch.export` refuses the wrapper that replays the call" in found.fix_blocked
-    assert fix_all(text, "m.py").source == text  # an unsafe fix
-    fixed = fix_all(text, "m.py", unsafe=True).source
+    assert found.fix_blocked is None  # the forward of a module class: a safe fix
+    fixed = fix_all(text, "m.py").source
     assert fixed == apply_edits(text, fixes_for(text, found)[0].edits)
     ast.parse(fixed)
-    assert "_fullgraph_deferred.append(lambda x_sum_for_print=x.sum(): print(\"total\", x_sum_for_print))" in fixed
-    assert "    @replay_deferred\n    def forward(self, x):\n        y = self._note(x)\n        return y * 2\n" in fixed
+    assert "_fullgraph_defer('M', lambda x_sum_for_print=x.sum(): print(\"total\", x_sum_for_print))" in fixed
+    assert "@replay_deferred\nclass M(nn.Module):\n" in fixed
     assert not [f for f in analyze(fixed, "m.py") if f.code == "FG301"]
     assert fix_all(fixed, "m.py", unsafe=True).source == fixed
+
+
+def test_a_function_entry_gets_the_wrapper_an_unsafe_fix():
+    text = ("import torch\n\n\ndef note(x):\n    print(\"total\", x.sum())\n    return x + 1\n\n\n"
+            "@torch.compile\ndef step(x):\n    return note(x) * 2\n")
+    found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
+    assert "`torch.export` refuses the wrapper that would replay the call" in found.fix_blocked
+    assert fix_all(text, "m.py").source == text
+    fixed = fix_all(text, "m.py", unsafe=True).source
+    assert "_fullgraph_defer('step', lambda" in fixed and "@replay_deferred\n@torch.compile\ndef step(x):" in fixed
 
 
 @pytest.mark.parametrize("body, reason", [
@@ -55,9 +64,9 @@ def test_helper_deferral_declines_with_reason(body, reason):
 
 
 def test_an_entry_that_is_also_a_submodule_is_left_to_the_user(tmp_path):
-    """Inside another module's compiled frame, the replaying wrapper would break that graph at every
-    call: fix-all declines, naming where (another workspace file here); the quick fix and
-    `--unsafe-fixes` still apply it."""
+    """Inside another module's compiled frame Dynamo ignores the replaying hooks and the call stays
+    in place, with its break: fix-all declines, naming where (another workspace file here); the
+    quick fix and `--unsafe-fixes` still apply it."""
     text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n")
     (tmp_path / "m.py").write_text(text)
     (tmp_path / "outer.py").write_text(
@@ -66,7 +75,7 @@ def test_an_entry_that_is_also_a_submodule_is_left_to_the_user(tmp_path):
     project = ProjectIndex(roots=[tmp_path], search_paths=())
     report = analyze_document(text, str(tmp_path / "m.py"), Config(), project=project)
     found = next(f for f in report.findings if f.code == "FG301")
-    assert "`M.forward` also runs inside `Outer.__init__` (outer.py:8), whose compiled graph" in found.fix_blocked
+    assert "`M` also runs inside `Outer.__init__` (outer.py:8): compiled there, the call stays" in found.fix_blocked
     assert "@replay_deferred" in apply_edits(text, fixes_for(text, found)[0].edits)
 
 
@@ -75,5 +84,5 @@ def test_a_submodule_forward_reached_from_another_entry_in_the_file_is_left_to_t
              "        self.inner = M()\n\n    def forward(self, x):\n        return self.inner(x)\n")
     text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n") + outer
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
-    assert "`M.forward` runs as a submodule inside `Outer.forward`" in found.fix_blocked
+    assert "`M.forward` runs as a submodule inside `Outer.forward`, not as a helper" in found.fix_blocked
     assert fix_all(text, "m.py").source == text

@@ -147,7 +147,7 @@ def test_defer_offers_the_logger_config_alternative_once_and_no_print_reordering
     # a logging call follows: no deferral, but the print operator prints in place
     assert [f.kind for f in fixes_for(DEFER, finding(DEFER, "FG301", 10, 8, 10, 27))] == ["print-op"]
     log_fixes = fixes_for(DEFER, finding(DEFER, "FG302", 11, 8, 11, 37))
-    assert [f.preferred for f in log_fixes] == [False, False]  # deferral and config line: never applied by fix-all
+    assert [f.preferred for f in log_fixes] == [True, False]  # the deferral (fix-all's), the config line (never)
     with_logger = apply_edits(DEFER, log_fixes[1].edits)
     line = "torch._dynamo.config.ignore_logger_methods.add(logger.info)\n"
     assert with_logger.index(line) > with_logger.index("logger = logging.getLogger")

@@ -29,13 +29,13 @@ def test_quick_fix_gives_expected_output(path):
 
 @pytest.mark.parametrize("path", PAIRS, ids=IDS)
 def test_fix_all_gives_expected_output_and_is_idempotent(path):
-    """Fix-all gives the `.out.py` (deferrals and lowered checks only with `unsafe`), and is idempotent."""
+    """Fix-all gives the `.out.py` (lowered checks and torch's print operator only with `unsafe`), and is idempotent."""
     source, expected = path.read_text(), expected_path(path).read_text()
     result = fix_all(source, str(path))
     if path.parent.name + "/" + path.name[:-6] in NOT_FLAGGED:
         assert result.source == source and result.applied == 0
         return
-    if path.parent.name in ("defer", "trap"):  # unsafe (`torch.export` refuses the replay; another exception)
+    if path.parent.name == "trap" or path.name.startswith("print_operator"):  # unsafe: another exception; grad_fn
         assert result.source == source and result.applied == 0
         result = fix_all(source, str(path), unsafe=True)
     assert result.source == expected

@@ -14,8 +14,14 @@ from fullgraph.fixes.print_operator import _has_operator, available, plan
 HEADER = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, step: int = 0):\n"
 
 
+# `M` also runs inside `Outer`: there the deferral keeps its break, so it is not the safe fix that would
+# otherwise come first, and fix-all's choice is the print operator's alone
+OUTER = ("\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.m = M()\n\n"
+         "    def forward(self, x):\n        return self.m(x)\n")
+
+
 def module(body: str) -> str:
-    return HEADER + textwrap.indent(textwrap.dedent(body), " " * 8)
+    return HEADER + textwrap.indent(textwrap.dedent(body), " " * 8) + OUTER
 
 
 def print_findings(source: str):

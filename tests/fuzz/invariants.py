@@ -82,7 +82,8 @@ def _functions(tree: ast.Module) -> dict[str, ast.AST]:
 
 
 def _outline(tree: ast.Module) -> list[str]:
-    """Each top-level statement with every function body, and the decorator a deferral adds, left out."""
+    """Each top-level statement with every function body, and the decorator a deferral adds (to a class
+    or a function), left out."""
     class Hollow(ast.NodeTransformer):
         def visit_FunctionDef(self, node):
             node.body = [ast.Pass()]
@@ -90,6 +91,11 @@ def _outline(tree: ast.Module) -> list[str]:
             return node
 
         visit_AsyncFunctionDef = visit_FunctionDef
+
+        def visit_ClassDef(self, node):
+            node.decorator_list = [d for d in node.decorator_list if not (isinstance(d, ast.Name) and d.id == REPLAY)]
+            self.generic_visit(node)
+            return node
 
     return [ast.dump(Hollow().visit(stmt)) for stmt in tree.body]
 

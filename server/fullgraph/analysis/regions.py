@@ -825,4 +825,5 @@ def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
     if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
                               for n in walk(node)):
         return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
-    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, False, deco.module, enclosing=enclosing)
+    disabled = deco.module is not None and deco.module._disabled(node)  # Dynamo does not trace its frame
+    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, disabled, deco.module, enclosing=enclosing)

@@ -419,10 +419,13 @@ def swap(fn, module, fixed_module):
         return obj.__get__(swap(bound, module, fixed_module)) if bound is not None else obj
     clone = copy.deepcopy(fn)
     parts = clone.modules() if hasattr(clone, "modules") else [clone]
+    hook = getattr(fixed_module, "_fullgraph_hook", None)  # a deferral's replay hooks, which `__init__` registers
     for part in parts:
         cls = type(part)
         if cls.__module__ == module.__name__ and isinstance(getattr(fixed_module, cls.__name__, None), type):
             part.__class__ = getattr(fixed_module, cls.__name__)
+            if callable(hook):
+                hook(part)
     return clone
 
 

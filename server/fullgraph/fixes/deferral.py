@@ -1,12 +1,16 @@
-"""Deferral: print/logging/warnings calls run after the compiled entry's frame returns.
+"""Deferral: print/logging/warnings calls run after the compiled entry's call returns.
 
-While compiled, the call is queued instead, as a ``lambda`` whose default arguments capture the
-tensor values it needs where it stood (in the entry or in a helper it calls); whatever turns them
-into Python values (``.item()``, ``str()``, f-strings, ``%``) runs at the replay, so the printed
-text is unchanged. The entry gets a decorator whose wrapper Dynamo does not trace
-(``torch.compiler.disable(recursive=False)``: Dynamo compiles the entry's own frame, and the
-wrapper replays the queue once it returns), so no output call is left inside the graph. Run
-eagerly, the call is made in place as before. An unsafe fix: `torch.export` refuses the wrapper.
+While compiled, the call is handed to ``_fullgraph_defer`` as a ``lambda`` whose default arguments
+capture the tensor values it needs where it stood (in the entry or in a helper it calls); whatever
+turns them into Python values (``.item()``, ``str()``, f-strings, ``%``) runs at the replay, so the
+printed text is unchanged. For the ``forward`` of an nn.Module class, the class gets a decorator that
+registers hooks around each call of its modules: ``torch.compile(module)`` runs them outside the
+graph, the queue is replayed once the call returns, and no output call is left inside the graph.
+Where nothing replays (``torch.export``; the module traced inside another module's graph, where
+Dynamo ignores the hooks; ``forward`` compiled on its own), the call is made at once, as before.
+Run eagerly, the call is made in place as before. For a function entry the decorator wraps the
+function in a frame Dynamo skips (``torch.compiler.disable(recursive=False)``), which
+``torch.export`` refuses: an unsafe fix.
 """
 
 from __future__ import annotations
@@ -20,10 +24,10 @@ from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.deferral_chain import QUEUE, REPLAY, entry_function, has_queue, replays
+from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function, has_queue, replay_target, replays
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
-from fullgraph.fixes.preconditions import decline_reason
+from fullgraph.fixes.preconditions import decline_reason, replay_reason
 from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
@@ -155,28 +159,30 @@ def _mutated_in_place(fn: ast.AST, name: str) -> bool:
 
 
 def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
-    """Queue a print/logging/warnings call while compiled (its values captured as a lambda's
-    defaults) and replay the queue once the entry's compiled frame has returned; eager runs make the
-    call in place as before."""
+    """Hand a print/logging/warnings call made while compiled to ``_fullgraph_defer`` (its values
+    captured as a lambda's defaults), which queues it for the replay once the entry's call returns;
+    eager runs make the call in place as before."""
     if decline_reason(ctx.tree, finding) is not None:
         return []
     fn = enclosing_function(ctx.tree, call)  # not None, and the entry is in this file: decline_reason checked
-    entry = entry_function(ctx.tree, finding.data["entry"])
+    data = finding.data if isinstance(finding.data, dict) else {}
+    entry = entry_function(ctx.tree, data["entry"])
+    target, key = replay_target(ctx.tree, entry, data["entry"], bool(data.get("module_forward")))
     stmt = parents(fn)[call]
     plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
     params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
     queued = f"lambda {params}: {plan.replayed_call()}" if params else f"lambda: {plan.replayed_call()}"
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
-    site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{QUEUE}.append({queued})\n") + "else:\n"
+    site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{DEFER}({key!r}, {queued})\n") + "else:\n"
             + indent(original + "\n"))
     piece = open_slice(ctx.source, ctx.tree, fn)
     line = _line_of(piece, stmt)
     if line is None:
         return []
     edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
-    if not replays(entry):
-        first = min([entry.lineno, *(d.lineno for d in entry.decorator_list)])
-        edits.append(TextEdit(first, 0, first, 0, " " * entry.col_offset + f"@{REPLAY}\n"))
+    if not replays(target):
+        first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
+        edits.append(TextEdit(first, 0, first, 0, " " * target.col_offset + f"@{REPLAY}\n"))
     if not has_queue(ctx.tree):
         at = import_line(ctx.tree)
         lines = ctx.source.splitlines()[at - 1:]
@@ -184,28 +190,92 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
-    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=False, kind="defer", unsafe=True)]
+    safe = replay_reason(finding) is None and isinstance(target, ast.ClassDef)
+    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
 
 
 def replay_definitions(torch: str) -> str:
-    """The module-level queue and the decorator that replays it after the entry's compiled frame."""
-    return (f"{QUEUE} = []  # print/logging/warnings calls deferred while compiled, replayed by `{REPLAY}`\n\n\n"
-            f"def {REPLAY}(entry):\n"
-            f'    """Run `entry`, then the calls it deferred while compiled. Dynamo compiles the frame of `entry`\n'
-            f'    but not this wrapper\'s (`recursive=False`), nor the replay, which runs after that frame returns."""\n'
-            "    import functools\n\n"
-            f"    @{torch}.compiler.disable\n"
-            "    def replay():\n"
-            f"        while {QUEUE}:\n"
-            f"            {QUEUE}.pop(0)()\n\n"
-            "    @functools.wraps(entry)\n"
-            f"    @{torch}.compiler.disable(recursive=False)\n"
-            "    def replaying(*args, **kwargs):\n"
-            "        try:\n"
-            "            return entry(*args, **kwargs)\n"
-            "        finally:\n"
-            "            replay()\n\n"
-            "    return replaying\n")
+    """The module-level queue, ``_fullgraph_defer``, and the decorator that replays the queue after
+    each call of an entry: hooks around a module's calls, or a wrapper around a function."""
+    return f'''{QUEUE} = []  # print/logging/warnings calls deferred while compiled, replayed by `{REPLAY}`
+_fullgraph_replaying = {{}}  # the name of each entry that replays them: how many of its calls are running
+_fullgraph_replayed = set()  # the module classes `{REPLAY}` decorates
+
+
+def {DEFER}(entry, call):
+    """Queue `call` (made while compiled) until the running call of `entry` returns; make it at once
+    where nothing would replay it (torch.export, or `entry` traced inside another module's graph)."""
+    if _fullgraph_replaying.get(entry) and not {torch}.compiler.is_exporting():
+        {QUEUE}.append(call)
+    else:
+        call()
+
+
+def _fullgraph_entries(target):
+    """The entry names a module (its decorated classes) or a function name stands for."""
+    if isinstance(target, str):
+        return [target]
+    return [cls.__qualname__ for cls in type(target).__mro__ if cls in _fullgraph_replayed]
+
+
+@{torch}.compiler.disable
+def _fullgraph_enter(target, *hook_args):
+    """Before a call of a replaying entry: count it as running (not under torch.export, which
+    defers nothing and may skip the hook after the call)."""
+    for name in () if {torch}.compiler.is_exporting() else _fullgraph_entries(target):
+        _fullgraph_replaying[name] = _fullgraph_replaying.get(name, 0) + 1
+
+
+@{torch}.compiler.disable
+def _fullgraph_replay(target, *hook_args):
+    """After a call of a replaying entry (returned or raised): make the calls it deferred, in order."""
+    for name in () if {torch}.compiler.is_exporting() else _fullgraph_entries(target):
+        _fullgraph_replaying[name] -= 1
+    while {QUEUE}:
+        {QUEUE}.pop(0)()
+
+
+# Where Dynamo traces a module's hooks (inside another module's graph, torch.export) they do nothing.
+{torch}._dynamo.config.ignore_logging_functions.update((_fullgraph_enter, _fullgraph_replay))
+
+
+def _fullgraph_hook(module):
+    """Give a module of a class `{REPLAY}` decorates the hooks around its calls (once)."""
+    if (isinstance(module, {torch}.nn.Module) and _fullgraph_entries(module)
+            and _fullgraph_replay not in module._forward_hooks.values()):
+        module.register_forward_pre_hook(_fullgraph_enter)
+        module.register_forward_hook(_fullgraph_replay, always_call=True)
+
+
+def {REPLAY}(entry):
+    """Replay what `entry` deferred while compiled once each call of it returns. An nn.Module class
+    gets hooks around each call of its modules, which `torch.compile(module)` runs outside the graph;
+    a function gets a wrapper Dynamo does not compile (`recursive=False`), which torch.export refuses."""
+    import functools
+
+    if isinstance(entry, type):
+        _fullgraph_replayed.add(entry)
+        init = entry.__init__
+
+        @functools.wraps(init)
+        def __init__(self, *args, **kwargs):
+            init(self, *args, **kwargs)
+            _fullgraph_hook(self)
+
+        entry.__init__ = __init__
+        return entry
+
+    @functools.wraps(entry)
+    @{torch}.compiler.disable(recursive=False)
+    def replaying(*args, **kwargs):
+        _fullgraph_enter(entry.__qualname__)
+        try:
+            return entry(*args, **kwargs)
+        finally:
+            _fullgraph_replay(entry.__qualname__)
+
+    return replaying
+'''
 
 
 def _line_of(piece, stmt: ast.stmt):

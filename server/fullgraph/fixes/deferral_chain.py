@@ -1,9 +1,9 @@
 """Deferral through the call chain: what a print/logging/warnings call in a helper the compiled
 entry calls needs for the entry to replay it (the rewrite is :mod:`fullgraph.fixes.deferral`'s).
 
-Under compilation the helper appends the call (a ``lambda`` whose default arguments capture its
-values where the call stood) to a module-level list, which the entry's replaying decorator empties
-once the compiled frame returns. Run eagerly, the helper makes the call itself as before.
+Under compilation the helper hands the call (a ``lambda`` whose default arguments capture its
+values where the call stood) to ``_fullgraph_defer``, which queues it until the entry's call
+returns and the entry's decorator replays it. Run eagerly, the helper makes the call itself as before.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
 
 QUEUE = "_fullgraph_deferred"
+DEFER = "_fullgraph_defer"
 REPLAY = "replay_deferred"
 
 
@@ -67,8 +68,8 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
         return f"the compiled entry `{entry_name}` is not in this file"
     owner = owner_class(tree, helper)
     if owner is not None and helper.name in ("forward", "__call__"):
-        return (f"`{owner.name}.{helper.name}` runs as a submodule inside `{entry_name}`, whose compiled graph the "
-                "wrapper that replays the deferred calls would break at every call")
+        return (f"`{owner.name}.{helper.name}` runs as a submodule inside `{entry_name}`, not as a helper it calls "
+                "once: what it defers would not be replayed in order with the entry's own calls")
     method = owner is not None
     calls = _calls_of(tree, helper, method)
     if len(calls) != 1 or not _holder(entry, calls[0]):
@@ -77,9 +78,18 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
     return None
 
 
-def replays(entry: ast.FunctionDef) -> bool:
-    """Whether the entry already has the decorator that replays the module's deferred calls."""
-    return any(isinstance(d, ast.Name) and d.id == REPLAY for d in entry.decorator_list)
+def replay_target(tree: ast.AST, entry: ast.FunctionDef, qualname: str, module_forward: bool):
+    """What gets the replaying decorator, and the entry name the deferred calls are queued under:
+    the class, for the ``forward`` of an nn.Module class; the entry function otherwise."""
+    owner = qualname.rpartition(".")[0]
+    if module_forward and owner in module_classes(tree):
+        return module_classes(tree)[owner], owner
+    return entry, qualname
+
+
+def replays(target: ast.ClassDef | ast.FunctionDef) -> bool:
+    """Whether the class or function already has the decorator that replays deferred calls."""
+    return any(isinstance(d, ast.Name) and d.id == REPLAY for d in target.decorator_list)
 
 
 def has_queue(tree: ast.Module) -> bool:

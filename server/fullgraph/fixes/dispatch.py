@@ -83,7 +83,9 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     code = finding.code
     if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
         in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" else []
-        return in_graph + (defer_call(ctx, node, finding) if finding.fix else []) + config_alternative(ctx, node, finding)
+        deferred = defer_call(ctx, node, finding) if finding.fix else []
+        safe = [f for f in deferred if f.preferred]  # the safe deferral first, then the unsafe fixes
+        return safe + in_graph + [f for f in deferred if not f.preferred] + config_alternative(ctx, node, finding)
     if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:
         return []
     if code == "FG101" and isinstance(node, ast.If):

@@ -20,7 +20,7 @@ from fullgraph.fixes.conditions import (
     tensor_attributes,
 )
 from fullgraph.analysis.imports import dotted
-from fullgraph.fixes.deferral_chain import QUEUE, chain_reason, entry_function
+from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
@@ -94,13 +94,15 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
 
 def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> tuple[str | None, bool]:
     """Why fix-all leaves ``finding`` alone (None: its fix is safe and applies), and whether
-    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral (`torch.export` refuses its replaying
-    wrapper), for a print torch's print operator (unsafe under autograd), a check lowered to
+    `fullgraph fix --unsafe-fixes` applies a fix then: a deferral :func:`replay_reason` leaves to the
+    user, for a print torch's print operator (unsafe under autograd), a check lowered to
     ``torch._assert_async`` (it raises another exception)."""
     reason = decline_reason(tree, finding, called_from)
     node = finding_node(tree, finding)
     if finding.code in DEFER_CODES:
         deferral = reason if reason is not None else replay_reason(finding)
+        if deferral is None:
+            return None, False
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
@@ -634,12 +636,11 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
 
 
 def _queued(stmt: ast.stmt) -> bool:
-    """A call a deferral already queues while compiled (``if is_compiling(): <queue>.append(...)``):
+    """A call a deferral already queues while compiled (``if is_compiling(): _fullgraph_defer(...)``):
     it replays in order with the one being deferred, so it does not stand in the way."""
     body = stmt.body if isinstance(stmt, ast.If) and len(stmt.body) == 1 else None
     call = body[0].value if body and isinstance(body[0], ast.Expr) else None
-    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
-        and isinstance(call.func.value, ast.Name) and call.func.value.id == QUEUE
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == DEFER
 
 
 def _side_effect_statement(stmt: ast.stmt) -> bool:
@@ -668,17 +669,25 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
     return None
 
 
-def replay_reason(finding) -> str:
-    """Why ``fullgraph fix`` leaves a deferral to the user: `torch.export` refuses the replaying
-    wrapper, and where the entry also runs inside other module code, the wrapper breaks that graph."""
+def replay_reason(finding) -> str | None:
+    """Why ``fullgraph fix`` leaves a deferral to the user (None: fix-all applies it). A function
+    entry is replayed by a wrapper `torch.export` refuses; a module class that also runs inside
+    other module code keeps its break there (Dynamo ignores the replaying hooks inside that graph,
+    and the call is made in place as before)."""
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry") or "the compiled function"
     inside = data.get("runs_inside")
-    nested = (f"; `{entry}` also runs inside {', '.join(inside[:3])}, whose compiled graph the wrapper would "
-              "break at every call") if inside else ""
-    return (f"deferring it until `{entry}` returns removes the break, but `torch.export` refuses the wrapper that "
-            f"replays the call (`torch.compiler.disable(recursive=False)`){nested}, so fix-all leaves it to you "
-            "(a quick fix, or `fullgraph fix --unsafe-fixes`)")
+    if not data.get("module_forward"):
+        return (f"deferring it until `{entry}` returns removes the break, but `{entry}` is not the `forward` of a "
+                "module class, and `torch.export` refuses the wrapper that would replay the call "
+                "(`torch.compiler.disable(recursive=False)`), so fix-all leaves it to you (a quick fix, or "
+                "`fullgraph fix --unsafe-fixes`)")
+    if inside:
+        owner = entry.rpartition(".")[0]
+        return (f"`{owner}` also runs inside {', '.join(inside[:3])}: compiled there, the call stays where it is "
+                "and so does the break (the hooks that replay deferred calls run only around a module Dynamo "
+                "compiles on its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+    return None
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
