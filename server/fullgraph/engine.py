@@ -385,9 +385,10 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
 
 
 def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
-    """Whether the entry is the ``forward`` of an nn.Module class in this file (module hooks run
-    around each call of it)."""
-    return entry.cls is not None and entry.node.name == "forward" and index.is_module_class(entry.cls.name)
+    """Whether the entry is the ``forward`` of an nn.Module class (module hooks run around each call
+    of it), asked of the file that defines it."""
+    home = entry.module or index
+    return entry.cls is not None and entry.node.name == "forward" and home.is_module_class(entry.cls.name)
 
 
 def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:

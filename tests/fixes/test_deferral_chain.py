@@ -86,3 +86,18 @@ def test_a_submodule_forward_reached_from_another_entry_in_the_file_is_left_to_t
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
     assert "`M.forward` runs as a submodule inside `Outer.forward`, not as a helper" in found.fix_blocked
     assert fix_all(text, "m.py").source == text
+
+
+def test_a_helper_reached_from_an_entry_in_another_file_is_analysed(tmp_path):
+    """A finding in another file's helper, made while analysing the entry's file: whether the entry's
+    class is a module class is the entry file's question (it was asked of the helper's file)."""
+    (tmp_path / "helpers.py").write_text("def note(x):\n    print(\"total\", x.sum())\n    return x + 1\n")
+    text = ("from torch import nn\nfrom helpers import note\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
+            "        return note(x) * 2\n")
+    (tmp_path / "model.py").write_text(text)
+    project = ProjectIndex(roots=[tmp_path], search_paths=())
+    report = analyze_document(text, str(tmp_path / "model.py"), Config(), project=project)
+    assert report.findings == []  # no FG001: the file was analysed
+    [found] = report.elsewhere
+    assert found.code == "FG301" and found.path.endswith("helpers.py") and found.data["entry"] == "M.forward"
+    assert found.data["module_forward"] and "is not in this file" in found.fix_blocked

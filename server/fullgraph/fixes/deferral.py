@@ -180,11 +180,13 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if line is None:
         return []
     edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
+    first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
+    at = _after_definition(ctx.tree, ctx.torch.split(".")[0])  # the definitions use torch at import time
+    if not has_queue(ctx.tree) and at > first:
+        return []
     if not replays(target):
-        first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
         edits.append(TextEdit(first, 0, first, 0, " " * target.col_offset + f"@{REPLAY}\n"))
     if not has_queue(ctx.tree):
-        at = import_line(ctx.tree)
         lines = ctx.source.splitlines()[at - 1:]
         blank = next((i for i, text in enumerate(lines) if text.strip()), len(lines))  # blank lines after `at`
         edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
@@ -306,16 +308,23 @@ def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
 
 
 def _after_definition(tree: ast.Module, name: str) -> int:
-    """The line after the top-level statement binding ``name`` (or after the imports)."""
+    """The line after the last top-level statement binding ``name`` (an import or assignment, also
+    inside a top-level ``if``/``try``/``with``: `if is_torch_available(): import torch`), or after the
+    imports."""
     line = import_line(tree)
     for node in tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound = {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            bound = {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
-        else:
-            continue
-        if name in bound:
+        if name in _bound(node):
             line = max(line, node.end_lineno + 1)
     return line
+
+
+def _bound(node: ast.stmt) -> set[str]:
+    """The names a module-level statement binds by import or assignment (into its blocks, not defs)."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return {n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)}
+    blocks = [getattr(node, field, []) for field in ("body", "orelse", "finalbody")] \
+        + [h.body for h in getattr(node, "handlers", [])] if isinstance(node, (ast.If, ast.Try, ast.With)) else []
+    return {name for block in blocks for stmt in block for name in _bound(stmt)}
