@@ -26,6 +26,7 @@ from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
+from fullgraph.fixes.deferral_chain import replay_supported
 from fullgraph.fixes.preconditions import fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
@@ -470,6 +471,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
                  else {}),  # where Dynamo traces into the entry from another module's frame
               **({"module_forward": True} if rule.fix_kind == "defer" and _module_forward(index, visit.entry)
                  else {}),  # the deferral replays from the module's hooks
+              **({"replay_supported": True} if rule.fix_kind == "defer" and replay_supported(index.project)
+                 else {}),  # the project's torch has what the deferral's code calls
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},

@@ -101,3 +101,28 @@ def test_a_helper_reached_from_an_entry_in_another_file_is_analysed(tmp_path):
     [found] = report.elsewhere
     assert found.code == "FG301" and found.path.endswith("helpers.py") and found.data["entry"] == "M.forward"
     assert found.data["module_forward"] and "is not in this file" in found.fix_blocked
+
+
+def test_an_older_torch_without_what_the_replay_calls_gets_no_deferral(tmp_path, monkeypatch):
+    """The generated code calls `torch.compiler.is_exporting`, `ignore_logging_functions` and
+    `always_call` hooks; a project whose torch (read from disk) lacks one gets no deferral."""
+    from fullgraph.fixes.deferral_chain import replay_supported
+
+    old = tmp_path / "old"
+    for parts, text in (("compiler/__init__.py", "def is_compiling(): ...\n"), ("_dynamo/config.py", "x = 1\n"),
+                        ("nn/modules/module.py", "always_call = True\n")):
+        path = old / "torch" / parts
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    (old / "torch" / "__init__.py").write_text("")
+
+    class Project:  # the project's interpreter comes before fullgraph's own
+        class resolver:
+            bases = (str(old),)
+
+    assert replay_supported() and not replay_supported(Project())
+    monkeypatch.setattr("fullgraph.engine.replay_supported", lambda project: False)
+    text, found = finding("        y = self._note(x)\n        return y * 2\n")
+    assert "the project's torch lacks what the deferral's code calls" in found.fix_blocked
+    assert not any(f.kind == "defer" for f in fixes_for(text, found))
+    assert fix_all(text, "m.py", unsafe=True).source.count("_fullgraph_defer") == 0

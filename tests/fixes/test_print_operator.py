@@ -9,7 +9,8 @@ import pytest
 
 from fullgraph.engine import analyze
 from fullgraph.fixes import apply_edits, fix_all, fixes_for
-from fullgraph.fixes.print_operator import _has_operator, available, plan
+from fullgraph.fixes.print_operator import available, plan
+from fullgraph.fixes.project_torch import has_module
 
 HEADER = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, step: int = 0):\n"
 
@@ -83,8 +84,9 @@ def test_a_torch_without_the_operator_gets_no_fix(tmp_path, monkeypatch):
         (base / "torch" / "_higher_order_ops").mkdir(parents=True)
         (base / "torch" / "__init__.py").write_text("")
     (new / "torch" / "_higher_order_ops" / "print.py").write_text("")
-    assert _has_operator((str(new), str(old))) and not _has_operator((str(old), str(new)))
-    assert not _has_operator((str(tmp_path),))
+    assert has_module((str(new), str(old)), "_higher_order_ops", "print")
+    assert not has_module((str(old), str(new)), "_higher_order_ops", "print")
+    assert not has_module((str(tmp_path),), "_higher_order_ops", "print")
 
     class Project:  # the project's interpreter comes before fullgraph's own
         class resolver:

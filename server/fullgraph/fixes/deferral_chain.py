@@ -13,10 +13,20 @@ import ast
 from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
+from fullgraph.fixes.project_torch import bases, mentions
 
 QUEUE = "_fullgraph_deferred"
 DEFER = "_fullgraph_defer"
 REPLAY = "replay_deferred"
+# What the generated code calls, by the torch module that must define it.
+REPLAY_NEEDS = ((("compiler",), "def is_exporting"), (("_dynamo", "config"), "ignore_logging_functions"),
+                (("nn", "modules", "module"), "always_call"))
+
+
+def replay_supported(project=None) -> bool:
+    """Whether the torch the project runs has what the deferral's generated code calls."""
+    searched = bases(project)
+    return all(mentions(searched, parts, text) for parts, text in REPLAY_NEEDS)
 
 
 def entry_function(tree: ast.AST, qualname: str):

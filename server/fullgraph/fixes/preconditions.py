@@ -707,6 +707,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if data.get("dispatched"):
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
+    if not data.get("replay_supported"):
+        return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
+                "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
     helper = in_helper(fn, finding)
     reason = torchscript_reason(finding, "a lambda kept in a module-level list") \
         or (chain_reason(tree, fn, data["entry"]) if helper else None) or _entry_shape(tree, data.get("entry"))

@@ -13,13 +13,11 @@ may print without its `Parameter containing:` header.
 from __future__ import annotations
 
 import ast
-import sys
-from functools import lru_cache
 
-from fullgraph.analysis.resolver import find_in
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.known import known_tensors, torchscript_reason
+from fullgraph.fixes.project_torch import bases, has_module
 from fullgraph.fixes.sites import local_parents
 
 OPERATOR = "_higher_order_ops.print"
@@ -29,16 +27,8 @@ SIZE_READS = ("dim", "numel")  # `t.dim()`, `t.numel()`: Python ints while Dynam
 
 
 def available(project=None) -> bool:
-    """Whether the torch the project runs (the first `torch` package on its interpreter's path, else
-    on this process's) has the print operator; read from disk, never imported."""
-    bases = tuple(project.resolver.bases) if project is not None else ()
-    return _has_operator((*bases, *sys.path))
-
-
-@lru_cache(maxsize=8)
-def _has_operator(bases: tuple[str, ...]) -> bool:
-    torch = next((base for base in bases if base and find_in(base, ["torch"])), None)
-    return torch is not None and find_in(torch, ["torch", "_higher_order_ops", "print"]) is not None
+    """Whether the torch the project runs has the print operator."""
+    return has_module(bases(project), "_higher_order_ops", "print")
 
 
 def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.expr]] | str:
