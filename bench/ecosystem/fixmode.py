@@ -107,6 +107,30 @@ def rerun(package: str, model: str, variants: list[str], outdir: Path, pythonpat
     return {r["variant"]: r for r in rows}
 
 
+NONDETERMINISTIC = "nondeterministic: two runs of the original differ too"
+
+
+def settle_differences(rows: list[dict], package: str, work: Path, timeout: float) -> None:
+    """Run the original once more wherever its outputs and the fixed code's differ: where the
+    original also differs from itself (a model whose output is not seeded), the difference says
+    nothing about the fix, and the row says so instead."""
+    differing: dict[str, list[str]] = {}
+    for row in rows:
+        if any(isinstance(v, str) for v in row["identical"].values()):
+            differing.setdefault(row["model"], []).append(row["variant"])
+    for model, variants in differing.items():
+        rerun(package, model, variants, work / "out-original-again" / model, None, timeout)
+        for row in rows:
+            if row["model"] != model or row["variant"] not in variants:
+                continue
+            name = f"{model}.{row['variant']}.pt"
+            first, again = work / "out-original" / model / name, work / "out-original-again" / model / name
+            itself = compare(first, again) if again.exists() else {}
+            for mode, value in row["identical"].items():
+                if isinstance(value, str) and isinstance(itself.get(mode), str):
+                    row["identical"][mode] = NONDETERMINISTIC
+
+
 def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
                 timeout: float, originals: dict, unsafe: bool = False) -> dict:
     sites, _ = collect_sites(runs)
@@ -168,6 +192,7 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
                     after_sites[f"{model}:{variant}"] = {(x["file"], x["line"]) for x in b.get("breaks", []) if x.get("file")}
                 else:
                     failed_after.add(f"{model}:{variant}")
+    settle_differences(rows, package, work, timeout)
 
     maps = {f: line_map((root / f).read_text(encoding="utf-8"), (scratch / f).read_text(encoding="utf-8")) for f in changed}
     stmts = statements_for(root, site_files)
@@ -233,12 +258,14 @@ def print_report(package: str, results: dict[str, dict]) -> None:
         s1 = sum(x["sites"][1] for x in both)
         eager_same = sum(x["identical"].get("eager") is True for x in runs)
         comp_same = sum(x["identical"].get("compiled") is True for x in runs)
+        unseeded = sum(NONDETERMINISTIC in x["identical"].values() for x in runs)
         regress = sum(x["status_before"] == "ok" and x["status_after"] != "ok" for x in runs)
         slow = sum(x["status_before"] == "ok" and x["status_after"] == "timeout" for x in runs)
         idem = "yes" if not r["not_idempotent"] else f"no ({len(r['not_idempotent'])} files)"
         imports = "ok" if not r["import_errors"] else f"{len(r['import_errors'])} fail"
         print(f"| {name} | {r['site_files']} | {len(r['changed_files'])} | {idem} | {imports} | {len(runs)} | {g0} → {g1} "
-              f"| {s0} → {s1} | {eager_same}/{len(runs)} / {comp_same}/{len(runs)} | {regress}"
+              f"| {s0} → {s1} | {eager_same}/{len(runs)} / {comp_same}/{len(runs)}"
+              + (f" ({unseeded} nondeterministic)" if unseeded else "") + f" | {regress}"
               + (f" ({slow} timed out)" if slow else "") + " |")
     print("\nwhat fullgraph did at each original break site:\n")
     kinds = sorted({k for r in results.values() for k in r["site_outcomes"]})

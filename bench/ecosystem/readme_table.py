@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from fixmode import NONDETERMINISTIC
+
 # package (truth file stem) -> the name the README gives it, in the order the packages joined
 NAMES = {"transformers": "transformers", "diffusers": "diffusers", "torch_geometric": "torch-geometric",
          "pyro": "pyro", "kornia": "kornia", "x_transformers": "x-transformers", "monai": "MONAI",
@@ -65,10 +67,12 @@ def fix_rows(results: dict) -> list[str]:
             cells = ["no run re-run", "", "", ""]
             if runs:
                 total = [sum(r[key][i] for r in both) for key in ("graphs", "sites") for i in (0, 1)]
-                same = [sum(r["identical"][mode] for r in both) for mode in ("eager", "compiled")]
+                same = [sum(r["identical"].get(mode) is True for r in both) for mode in ("eager", "compiled")]
+                unseeded = sum(NONDETERMINISTIC in r["identical"].values() for r in both)
                 worse = sum(1 for r in runs if r["status_before"] == "ok" and r["status_after"] != "ok")
                 cells = [f"{total[0]} → {total[1]} ({len(runs)})", f"{total[2]} → {total[3]}",
-                         f"{same[0]}/{len(both)} / {same[1]}/{len(both)}", str(worse)]
+                         f"{same[0]}/{len(both)} / {same[1]}/{len(both)}"
+                         + (f" ({unseeded} nondeterministic)" if unseeded else ""), str(worse)]
             health = f"{'no' if k['not_idempotent'] else 'yes'}, {'FAILED' if k['import_errors'] else 'ok'}"
             out.append(f"| {NAMES.get(package, package)} | {setting} | {k['site_files']} | {len(k['changed_files'])} "
                        f"| {o.get('fixed', 0)} | {o.get('declined', 0)} | {o.get('flagged, still breaks', 0)} "

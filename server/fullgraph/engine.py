@@ -45,6 +45,7 @@ OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isi
 FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
+OUTPUT_CODES = {"FG301", "FG302", "FG303", "FG304"}  # print, logging, warnings, stream writes
 
 
 @dataclass
@@ -212,6 +213,10 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
+    outputs: dict[int, set[str]] = {}  # entry -> the functions of this file it reaches that print, log, warn...
+    for walker, visit in walks:
+        if visit.function.module in (index, None) and any(raw.code in OUTPUT_CODES for raw in walker.raws):
+            outputs.setdefault(id(visit.entry), set()).add(visit.function.qualname)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
         home = visit.function.module
@@ -221,13 +226,14 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
-                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept)
+                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, outputs)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None and project.in_workspace(home.path):
                 related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
                            _location(visit.origin, path, lines, "reached from here"))
-                finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related, home)
+                finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related, home,
+                                   outputs=outputs)
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
@@ -440,9 +446,12 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
 
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, scopes: dict[int, ast.Module],
-             related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None) -> Finding | None:
+             related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None,
+             outputs: dict[int, set[str]] | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
+    others = sorted((outputs or {}).get(id(visit.entry), set()) - {visit.function.qualname}) \
+        if rule.fix_kind == "defer" else []
     line = node.lineno
     end_node = node.test if isinstance(node, _HEADER_ONLY) else node
     end_line = end_node.end_lineno or line
@@ -473,6 +482,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
                  else {}),  # the deferral replays from the module's hooks
               **({"replay_supported": True} if rule.fix_kind == "defer" and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
+              **({"outputs_elsewhere": others} if others else {}),  # other output the replay could come after
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},

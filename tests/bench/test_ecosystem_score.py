@@ -185,3 +185,27 @@ def test_readme_fix_rows_sum_the_runs_that_ran_both_times():
         "| diffusers | all | 1 | 0 | 0 | 1 | 0 | 0 | no run re-run |  |  |  | no, ok |",
         "| kornia | default | 4 | 1 | 2 | 3 | 0 | 1 | 8 → 3 (3) | 3 → 1 | 1/2 / 1/2 | 1 | yes, ok |",
     ]
+
+
+@pytest.mark.parametrize("itself, expected", [("output 0 differs", "nondeterministic"), (True, "output 0 differs")])
+def test_fix_mode_tells_a_nondeterministic_model_from_a_changed_output(tmp_path, monkeypatch, itself, expected):
+    """A difference is re-checked against a second run of the original: if the original differs
+    from itself, the row says so instead of blaming the fix."""
+    fixmode = bench_module("fixmode")
+    table = bench_module("readme_table")
+
+    def rerun(package, model, variants, outdir, pythonpath, timeout):
+        outdir.mkdir(parents=True)
+        for v in variants:
+            (outdir / f"{model}.{v}.pt").write_bytes(b"")
+
+    monkeypatch.setattr(fixmode, "rerun", rerun)
+    monkeypatch.setattr(fixmode, "compare", lambda a, b: {"eager": itself, "compiled": True})
+    rows = [{"model": "m", "variant": "base", "status_before": "ok", "status_after": "ok", "graphs": [2, 1],
+             "sites": [1, 0], "identical": {"eager": "output 0 differs", "compiled": True}}]
+    fixmode.settle_differences(rows, "pkg", tmp_path, 60)
+    assert expected in rows[0]["identical"]["eager"] and rows[0]["identical"]["compiled"] is True
+    result = {"site_outcomes": {"fixed": 1}, "site_files": 1, "changed_files": ["a.py"], "not_idempotent": [],
+              "import_errors": [], "runs": rows}
+    row = table.fix_rows({"pkg": {"default": result}})[0]
+    assert ("0/1 / 1/1 (1 nondeterministic)" in row) == (expected == "nondeterministic")

@@ -126,3 +126,22 @@ def test_an_older_torch_without_what_the_replay_calls_gets_no_deferral(tmp_path,
     assert "the project's torch lacks what the deferral's code calls" in found.fix_blocked
     assert not any(f.kind == "defer" for f in fixes_for(text, found))
     assert fix_all(text, "m.py", unsafe=True).source.count("_fullgraph_defer") == 0
+
+
+def test_output_elsewhere_in_the_region_leaves_the_deferral_to_the_user():
+    """A print the entry reaches in another function (not deferred: called from two places) could
+    run before the replay where it ran after the call: the deferral is unsafe, with the reason."""
+    body = "        print(\"in\", x.sum())\n        y = self._note(x)\n        return self._note(y)\n"
+    text = SOURCE.format(body=body)
+    found = next(f for f in analyze(text, "m.py") if f.code == "FG301" and f.line == 11)
+    assert "`M.forward` also prints, logs, warns or writes a stream in `M._note`" in found.fix_blocked
+    assert "_fullgraph_defer" not in fix_all(text, "m.py").source
+    assert any(f.kind == "defer" and f.unsafe for f in fixes_for(text, found))
+
+
+def test_a_print_earlier_in_the_same_loop_runs_after_the_call_in_the_next_iteration():
+    body = ("        for row in x:\n            print(\"row\")\n            print(\"sum\", row.sum())\n"
+            "        return x * 2\n")
+    text = SOURCE.format(body=body).replace("        print(\"total\", x.sum())\n", "        pass\n")
+    found = next(f for f in analyze(text, "m.py") if f.code == "FG301" and "row.sum()" in f.message)
+    assert "another print, logging or warnings call follows" in (found.fix_blocked or "")

@@ -130,3 +130,21 @@ def test_a_forward_that_raises_still_replays_what_it_queued(tmp_path):
     with captured() as text:
         compiled(torch.ones(2))
     assert text[0] == "seen tensor(2.)\n"
+
+
+def test_a_function_entry_replays_from_its_wrapper(tmp_path):
+    """The unsafe form, for a compiled function: one graph, the same text, after each call."""
+    from fullgraph.fixes import fix_all
+
+    source = ("import torch\n\n\ndef note(x):\n    print('total', x.sum())\n    return x + 1\n\n\n"
+              "@torch.compile(backend='eager', fullgraph=True)\ndef step(x):\n    return note(x) * 2\n")
+    path = tmp_path / "function_entry.py"
+    path.write_text(fix_all(source, str(path), unsafe=True).source)
+    assert "@replay_deferred\n@torch.compile" in path.read_text()
+    fixed = load(path, "ctx_function_entry")
+    torch._dynamo.reset()
+    for scale in (1.0, 2.0):
+        got, text = run(fixed.step, (torch.ones(3) * scale,), {})
+        assert torch.equal(got, (torch.ones(3) * scale + 1) * 2)
+        assert text[0] == f"total {torch.tensor(3 * scale)!s}\n"
+        assert settled(fixed)

@@ -618,18 +618,22 @@ def _unreachable_code(fn: ast.AST) -> bool:
 @per_tree
 def _output_follows(fn: ast.AST) -> dict[int, bool]:
     """Each statement of ``fn`` (by id): whether a print/logging/warnings call can run after it,
-    later in its block or after the blocks around it (one pass per block)."""
+    later in its block, after the blocks around it, or in a later iteration of a loop around it
+    (one pass per block)."""
     follows: dict[int, bool] = {}
+
+    def outputs(stmt: ast.stmt) -> bool:
+        return not _queued(stmt) and any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in walk(stmt))
 
     def block(stmts: list, after: bool) -> None:
         for stmt in reversed(stmts):
             follows[id(stmt)] = after
+            again = isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) and outputs(stmt)  # the next iteration
             for name in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, name, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    block(inner, after)
-            after = after or not _queued(stmt) and any(isinstance(s, ast.stmt) and _side_effect_statement(s)
-                                                        for s in walk(stmt))
+                    block(inner, after or (again and name == "body"))
+            after = after or outputs(stmt)
 
     block(fn.body, False)
     return follows
@@ -671,9 +675,10 @@ def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
 
 def replay_reason(finding) -> str | None:
     """Why ``fullgraph fix`` leaves a deferral to the user (None: fix-all applies it). A function
-    entry is replayed by a wrapper `torch.export` refuses; a module class that also runs inside
-    other module code keeps its break there (Dynamo ignores the replaying hooks inside that graph,
-    and the call is made in place as before)."""
+    entry is replayed by a wrapper `torch.export` refuses; output elsewhere in the region could run
+    before the replay where it ran after the call; a module class that also runs inside other module
+    code keeps its break there (Dynamo ignores the replaying hooks inside that graph, and the call is
+    made in place as before)."""
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry") or "the compiled function"
     inside = data.get("runs_inside")
@@ -681,6 +686,12 @@ def replay_reason(finding) -> str | None:
         return (f"deferring it until `{entry}` returns removes the break, but `{entry}` is not the `forward` of a "
                 "module class, and `torch.export` refuses the wrapper that would replay the call "
                 "(`torch.compiler.disable(recursive=False)`), so fix-all leaves it to you (a quick fix, or "
+                "`fullgraph fix --unsafe-fixes`)")
+    elsewhere = data.get("outputs_elsewhere")
+    if elsewhere:
+        named = ", ".join(f"`{q}`" for q in elsewhere[:3]) + (" and others" if len(elsewhere) > 3 else "")
+        return (f"`{entry}` also prints, logs, warns or writes a stream in {named}: output that runs after this call "
+                "while compiled would come before its replay, so fix-all leaves it to you (a quick fix, or "
                 "`fullgraph fix --unsafe-fixes`)")
     if inside:
         owner = entry.rpartition(".")[0]
