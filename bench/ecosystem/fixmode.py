@@ -33,7 +33,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
-from score import SETTINGS, bench_site_packages, fullgraph_command, run_check, truth_files, workspace  # noqa: E402
+from score import (SETTINGS, bench_site_packages, fullgraph_command, package_files, run_check,  # noqa: E402
+                   truth_files, workspace)
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
 
@@ -134,13 +135,13 @@ def settle_differences(rows: list[dict], package: str, work: Path, timeout: floa
 def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
                 timeout: float, originals: dict, unsafe: bool = False) -> dict:
     sites, _ = collect_sites(runs)
-    site_files = sorted({s.file for s in sites.values() if (root / s.file).exists()})
+    site_files = package_files(root, sorted({s.file for s in sites.values()}))
     top = site_files[0].split("/")[0] if site_files else package
     scratch = work / setting
     shutil.copytree(root / top, scratch / top, ignore=shutil.ignore_patterns("__pycache__"))
     extra = SETTINGS[setting]
     # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
-    findings = run_check(root, [f for f in truth_files(runs) if (root / f).exists()], extra, jobs)
+    findings = run_check(root, package_files(root, truth_files(runs)), extra, jobs)
     t = time.monotonic()
     fix_extra = [*extra, "--unsafe-fixes"] if unsafe else extra
     summary = run_fix(scratch, site_files, fix_extra)

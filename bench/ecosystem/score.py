@@ -179,6 +179,16 @@ def truth_files(runs: dict[str, dict]) -> list[str]:
     return sorted(files)
 
 
+def package_files(root: Path, files: list[str]) -> list[str]:
+    """``files`` (paths the truth names), after checking each is under ``root``: a missing one
+    means the package is not installed there, which would score as if nothing were found."""
+    missing = [f for f in files if not (root / f).exists()]
+    if missing:
+        raise SystemExit(f"{len(missing)} file(s) the truth names are not under {root} (first: {missing[0]}): "
+                         "is the package installed? `make ecosystem-venv` installs the pinned packages")
+    return files
+
+
 def pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "n/a"
 
@@ -239,8 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     for package in packages:
         runs = load_runs(truth / f"{package}.jsonl")
-        files = [f for f in truth_files(runs) if (root / f).exists()]
-        stmts = statements_for(root, truth_files(runs))
+        files = package_files(root, truth_files(runs))
+        stmts = statements_for(root, files)
         results = {name: score(runs, run_check(root, files, extra, args.jobs), stmts) for name, extra in SETTINGS.items()}
         print_report(package, runs, results, args.details)
         report[package] = results

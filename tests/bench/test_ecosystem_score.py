@@ -120,6 +120,15 @@ def test_printed_table_carries_the_same_figures(scored):
     assert "`tinypkg/model.py:15` FG301: `print(\"value\", z)`" in text
 
 
+def test_a_package_missing_from_the_source_is_refused_not_scored_as_nothing_found(tmp_path):
+    score, truth_mod = bench_module("score"), bench_module("truth")
+    (tmp_path / "src").mkdir()
+    runs = [run("m1", "base", [brk(12, "Data-dependent branching")], reached="10-18")]
+    truth_mod.save_runs(tmp_path / "truth" / "tinypkg.jsonl", {truth_mod.run_id(r): r for r in runs})
+    with pytest.raises(SystemExit, match="not under .*first: tinypkg/model.py.*make ecosystem-venv"):
+        score.main(["--truth", str(tmp_path / "truth"), "--source", str(tmp_path / "src"), "--jobs", "1"])
+
+
 def test_line_ranges_round_trip():
     truth_mod = bench_module("truth")
     lines = {1, 2, 3, 7, 9, 10}
