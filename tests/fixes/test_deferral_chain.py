@@ -145,3 +145,16 @@ def test_a_print_earlier_in_the_same_loop_runs_after_the_call_in_the_next_iterat
     text = SOURCE.format(body=body).replace("        print(\"total\", x.sum())\n", "        pass\n")
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301" and "row.sum()" in f.message)
     assert "another print, logging or warnings call follows" in (found.fix_blocked or "")
+
+
+def test_a_print_alone_in_a_loop_defers_each_iteration_in_order():
+    """The call's own next iteration is deferred too (the queue keeps the order); a print already
+    queued inside a nested block does not stand in the way of an earlier one."""
+    body = ("        for row in x:\n            if row.numel():\n                print(\"row\", row.sum())\n"
+            "        print(\"after\", x.sum())\n        return x * 2\n")
+    text = SOURCE.format(body=body).replace("        print(\"total\", x.sum())\n", "        pass\n")
+    outs = {f.line: f.fix_blocked for f in analyze(text, "m.py") if f.code == "FG301"}
+    assert outs[14] is None and "another print" in outs[13]  # until the later print is queued
+    fixed = fix_all(text, "m.py").source
+    assert fixed.count("_fullgraph_defer('M', lambda") == 2
+    assert not [f for f in analyze(fixed, "m.py") if f.code == "FG301"]

@@ -617,25 +617,30 @@ def _unreachable_code(fn: ast.AST) -> bool:
 
 @per_tree
 def _output_follows(fn: ast.AST) -> dict[int, bool]:
-    """Each statement of ``fn`` (by id): whether a print/logging/warnings call can run after it,
-    later in its block, after the blocks around it, or in a later iteration of a loop around it
-    (one pass per block)."""
+    """Each statement of ``fn`` (by id): whether a print/logging/warnings call other than itself can
+    run after it, later in its block, after the blocks around it, or in a later iteration of a loop
+    around it (one pass per block; calls a deferral already queues replay in order, so they do not count)."""
     follows: dict[int, bool] = {}
 
-    def outputs(stmt: ast.stmt) -> bool:
-        return not _queued(stmt) and any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in walk(stmt))
+    def outputs(stmt: ast.stmt) -> list[ast.stmt]:
+        if _queued(stmt):
+            return []
+        if isinstance(stmt, ast.Expr):
+            return [stmt] if _side_effect_statement(stmt) else []
+        return [out for name in ("body", "orelse", "finalbody", "handlers", "cases") for inner in getattr(stmt, name, None) or ()
+                if isinstance(inner, (ast.stmt, ast.excepthandler, ast.match_case)) for out in outputs(inner)]
 
-    def block(stmts: list, after: bool) -> None:
+    def block(stmts: list, after: bool, looped: tuple) -> None:
         for stmt in reversed(stmts):
-            follows[id(stmt)] = after
-            again = isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) and outputs(stmt)  # the next iteration
+            follows[id(stmt)] = after or any(out is not stmt for out in looped)
+            again = tuple(outputs(stmt)) if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)) else ()
             for name in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, name, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    block(inner, after or (again and name == "body"))
-            after = after or outputs(stmt)
+                    block(inner, after, looped + again if name == "body" else looped)
+            after = after or bool(outputs(stmt))
 
-    block(fn.body, False)
+    block(fn.body, False, ())
     return follows
 
 
