@@ -319,3 +319,21 @@ def test_a_name_only_the_else_branch_makes_a_tensor_is_not_lowered():
     [found] = [f for f in analyze(source, "m.py") if f.code == "FG107"]
     assert "not known to be tensors" in found.fix_blocked
     assert fix_all(source, "m.py", unsafe=True).source == source
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("keep = [r for r in x if not r]\nreturn keep\n", "tested at once by the comprehension filter, where the break would stay"),
+    ("flag = not x.all()\nif flag:\n    self.proj(x)\nreturn x\n",
+     "`flag` is then tested by the `if` at line 12, where the break would move (branch calls `self.proj`"),
+    ("flag = not x.all()\nassert flag, 'all set'\nreturn x\n", "`flag` is then tested by the `assert` at line 12"),
+])
+def test_a_negation_whose_truth_is_taken_anyway_is_not_lowered(body, reason):
+    """`not t` as `torch.logical_not(t)` would only move the break: its result is still tested."""
+    assert reason in (blocked(body, "FG105") or "")
+
+
+def test_a_negation_whose_test_is_predicated_too_is_lowered():
+    source = HEAD + textwrap.indent("flag = not x.all()\nif flag:\n    x = x * 2\nreturn x\n", " " * 8)
+    assert [f.fix_blocked for f in analyze(source, "m.py") if f.code == "FG105"] == [None]
+    fixed = fix_all(source, "m.py").source
+    assert "flag = torch.logical_not(x.all())" in fixed and "torch.where(flag" in fixed

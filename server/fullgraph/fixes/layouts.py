@@ -29,6 +29,8 @@ SAME = frozenset(("clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "clo
 FLOATING = frozenset(("exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid", "tanh", "sin", "cos", "erf",
                       "reciprocal", "softmax", "log_softmax", "rand_like", "randn_like", "float", "gelu", "silu",
                       "leaky_relu", "elu", "softplus", "dropout"))
+# Element-wise logical ops: a boolean of their operands' broadcast shape.
+LOGICAL = frozenset(("logical_not", "logical_and", "logical_or", "logical_xor"))
 # Called with no argument: a 0-d result (floating for the averages).
 REDUCTIONS = frozenset(("sum", "prod", "max", "min", "amax", "amin", "all", "any"))
 FLOAT_REDUCTIONS = frozenset(("mean", "norm", "std", "var"))
@@ -142,10 +144,8 @@ def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: 
     if isinstance(node, ast.UnaryOp):
         return _layout(node.operand, bindings, inside, step)
     if isinstance(node, (ast.Compare, ast.BoolOp)):  # a condition: its operands broadcast together
-        parts = [node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values
-        layouts = [_layout(p, bindings, inside, step) for p in parts]
-        roots = {layout.root for layout in layouts if layout is not None} - {None}
-        return None if None in layouts or len(roots) > 1 else Layout(roots.pop() if roots else None, False)
+        return _condition(([node.left, *node.comparators] if isinstance(node, ast.Compare) else node.values),
+                          bindings, inside, step)
     if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
         left, right = _layout(node.left, bindings, inside, step), _layout(node.right, bindings, inside, step)
         if left is None or right is None or None not in (left.root, right.root) and left.root != right.root:
@@ -161,6 +161,13 @@ def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: 
     return None
 
 
+def _condition(parts: list[ast.expr], bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:
+    """A boolean made element-wise from ``parts``, which broadcast together: their one shape."""
+    layouts = [_layout(p, bindings, inside, depth) for p in parts]
+    roots = {layout.root for layout in layouts if layout is not None} - {None}
+    return None if None in layouts or len(roots) > 1 else Layout(roots.pop() if roots else None, False)
+
+
 def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:
     name = _name(node.func)
     method = isinstance(node.func, ast.Attribute) and not _is_module_path(node.func.value)
@@ -172,6 +179,8 @@ def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], de
         return _layout(subject, bindings, inside, depth)  # kept as the tensor it reads by a rewrite
     if name in REDUCTIONS | FLOAT_REDUCTIONS and not (node.args[1:] if not method else node.args) and not node.keywords:
         return Layout(None, name in FLOAT_REDUCTIONS)
+    if name in LOGICAL and not node.keywords:  # as `~`, `&`, `|`, `^`
+        return _condition([subject, *(node.args if method else node.args[1:])], bindings, inside, depth)
     if name == "where" and not method and len(node.args) == 3:
         a, b = (_layout(v, bindings, inside, depth) for v in node.args[1:])
         return a if a is not None and a == b else None

@@ -76,7 +76,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
             if isinstance(node, ast.Compare):
                 return "a chained comparison has no automatic rewrite"
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) \
-                else lowering_reason(node, known)
+                else lowering_reason(node, known) or _negation_tested_reason(tree, node, known, finding)
         if finding.code == "FG104":
             return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
@@ -155,6 +155,50 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
     if finding.code == "FG105":
         return "`bool()` is used outside an `if` condition"
     return keep_tensor_reason(tree, call, known)
+
+
+_TESTS = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression", ast.Assert: "`assert`"}
+
+
+def _truth_taker(chain: dict, node: ast.expr) -> tuple[ast.AST, str] | None:
+    """What takes the truth value of ``node`` (through the ``and``/``or``/``not`` around it): a
+    statement or expression test, a comprehension filter or ``bool()``, with its name; None otherwise."""
+    child, parent = node, chain.get(node)
+    while isinstance(parent, ast.BoolOp) or isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not):
+        child, parent = parent, chain.get(parent)
+    if type(parent) in _TESTS and parent.test is child:
+        return parent, _TESTS[type(parent)]
+    if isinstance(parent, ast.comprehension) and child in parent.ifs:
+        return parent, "comprehension filter"
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "bool":
+        return parent, "`bool()`"
+    return None
+
+
+def _negation_tested_reason(tree: ast.AST, node: ast.expr, known: set[str], finding) -> str | None:
+    """Why ``not t`` gains nothing as ``torch.logical_not(t)``: its truth value is taken anyway, at once
+    or through the one name it is bound to, by a test fix-all does not predicate, so the break stays
+    or moves there. (``a and b`` on tensors is kept: it joins several truth tests into one.)"""
+    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return None
+    fn = enclosing_function(tree, node)
+    chain = parents(fn) if fn is not None else {}
+    taker = _truth_taker(chain, node)
+    if taker is not None:
+        return f"its result is tested at once by the {taker[1]}, where the break would stay"
+    parent = chain.get(node)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return None
+    name = parent.targets[0].id
+    for use in (n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)):
+        taker = _truth_taker(chain, use)
+        if taker is None:
+            continue
+        holder, what = taker
+        reason = if_reason(tree, holder, known | {name}, finding) if isinstance(holder, ast.If) else "no rewrite"
+        if reason is not None:
+            return f"`{name}` is then tested by the {what} at line {holder.lineno}, where the break would move ({reason})"
+    return None
 
 
 def _values_reason(values, where: str, purity: Purity | None = None) -> str | None:
