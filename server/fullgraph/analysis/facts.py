@@ -679,10 +679,19 @@ class Facts:
 
     def _compare(self, node: ast.Compare):
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
-            return VALUE
+            return self._membership(node)
         if any(string_literal(o) or self.enum_member(o) for o in (node.left, *node.comparators)):
             return VALUE  # `kind == Kind.FAST`, `mode == "train"`: never a tensor test
         return _combine([self.kind(node.left), *(self.kind(c) for c in node.comparators)])
+
+    def _membership(self, node: ast.Compare):
+        """`v in t` on a tensor `t` reads its values (`Tensor.__contains__`: `(t == v).any()`), a
+        data-dependent truth value; `is` tests and membership in anything else give a Python bool."""
+        if string_literal(node.left):
+            return VALUE
+        containers = [c for op, c in zip(node.ops, node.comparators) if isinstance(op, (ast.In, ast.NotIn))]
+        kinds = [self.kind(c) for c in containers if not (isinstance(c, ast.Name) and c.id in self.guessed)]
+        return next((k for k in kinds if k in TENSORISH), VALUE)  # a guessed container is more often a dict or list
 
     def _unaryop(self, node: ast.UnaryOp):
         if isinstance(node.op, ast.Not):

@@ -90,6 +90,8 @@ def lowering_reason(node: ast.AST, known: set[str]) -> str | None:
         return next((r for r in (lowering_reason(v, known) for v in node.values) if r), None)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return lowering_reason(node.operand, known)
+    if isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+        return f"`{_text(node)}` tests membership in a tensor, which has no automatic rewrite"
     if isinstance(node, ast.Compare):
         operands = [node.left, *node.comparators]
         for left, right in pairwise(operands):
