@@ -13,6 +13,7 @@ import ast
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 
@@ -290,7 +291,7 @@ class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
     def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True,
-                 self_attrs_like=lambda prefix, suffix: None) -> None:
+                 self_attrs_like=lambda prefix, suffix: None, string_constant=lambda spelling: False) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
@@ -303,6 +304,7 @@ class Facts:
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
         self.self_attrs_like = self_attrs_like  # (prefix, suffix) -> fact the attributes so named share
         self.is_enum = is_enum  # class name -> whether it is an Enum
+        self.string_constant = string_constant  # `MODE` / `Cls.attr` spelling -> bound only to string literals
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
         # Names whose tensor fact rests on a guess -> the guessed parameters it rests on.
         self.guessed: dict[str, tuple[str, ...]] = {}
@@ -677,11 +679,17 @@ class Facts:
             return True
         return self.resolve(node.value) is not None and owner[:1].isupper() and node.attr.isupper()
 
+    def named_string(self, node: ast.AST) -> bool:
+        """`MODE` or `METHODS.euler` (not a local name): a module constant or a class attribute bound
+        only to string literals, in this file or the one it is imported from."""
+        root = node.value if isinstance(node, ast.Attribute) else node
+        return isinstance(root, ast.Name) and root.id not in self.env and self.string_constant(dotted(node) or "")
+
     def _compare(self, node: ast.Compare):
         if all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return self._membership(node)
-        if any(string_literal(o) or self.enum_member(o) for o in (node.left, *node.comparators)):
-            return VALUE  # `kind == Kind.FAST`, `mode == "train"`: never a tensor test
+        if any(string_literal(o) or self.enum_member(o) or self.named_string(o) for o in (node.left, *node.comparators)):
+            return VALUE  # `kind == Kind.FAST`, `mode == "train"`, `method == METHODS.euler`: never a tensor test
         return _combine([self.kind(node.left), *(self.kind(c) for c in node.comparators)])
 
     def _membership(self, node: ast.Compare):

@@ -30,8 +30,10 @@ from fullgraph.analysis.summary import (
     LOGGER_FACTORY,
     TYPED_DICTS,
     ImportRef,
+    class_strings,
     false_flags,
     import_refs,
+    module_strings,
     method_attrs,
     optional_keys,
     typed_dict_of,
@@ -116,6 +118,8 @@ class ModuleIndex:
         self._module_memo: dict[str, bool] = {}
         self._getters: dict[tuple[str, str], FunctionInfo | None] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
+        self.strings = module_strings(tree)
+        self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
             self._top_level(stmt)
         for info in self.classes.values():
@@ -582,6 +586,30 @@ class ModuleIndex:
         return typed_dict_of(optional_keys(info.node), [*((q in TYPED_DICTS, False) for q in info.base_qualnames),
                                                         *(self._typed_dict(b, depth + 1) for b in
                                                           [*info.base_names, *info.base_spellings])])
+
+    def string_constant(self, spelling: str) -> bool:
+        """`MODE` or `METHODS.euler`: a module-level name or an attribute of a top-level class bound
+        only to string literals, in this file or (through the project index) the file it comes from."""
+        if spelling not in self._string_memo:
+            self._string_memo[spelling] = self._string_constant(spelling)
+        return self._string_memo[spelling]
+
+    def _string_constant(self, spelling: str) -> bool:
+        head, _, attr = spelling.partition(".")
+        if "." in attr:
+            return False
+        if head in self.classes:
+            return bool(attr) and attr in class_strings(self.classes[head].node)
+        if head not in self.imports:
+            return not attr and head in self.strings
+        symbol = self.lookup(head)
+        summary = self.project.summary(symbol.path) if symbol is not None and symbol.path is not None else None
+        if summary is None:
+            return False
+        if attr:
+            owner = summary.classes.get(symbol.qualname) if symbol.kind == "class" else None
+            return owner is not None and attr in owner.strings
+        return symbol.kind == "value" and symbol.qualname in summary.strings
 
     def is_enum(self, name: str) -> bool:
         """An Enum subclass of the file (through in-file bases)."""

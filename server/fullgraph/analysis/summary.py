@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 6  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 7  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -84,6 +84,7 @@ class ClassSummary:
     attrs: frozenset[str] = frozenset()  # `self.<attr> = ...` in its methods: attributes, not methods
     method_attrs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # `self.f = self.g if c else self.h`
     optional_keys: bool = False  # declares keys a TypedDict may lack (`total=False`, `NotRequired[...]`)
+    strings: frozenset[str] = frozenset()  # class attributes bound only to string literals (`euler = "euler"`)
 
 
 @dataclass
@@ -114,6 +115,7 @@ class FileSummary:
     loggers: frozenset[str] = frozenset()  # names bound to a getLogger/get_logger-style call
     compile_sites: tuple[CompileSite, ...] = ()
     all_names: tuple[str, ...] | None = None  # __all__ when a literal
+    strings: frozenset[str] = frozenset()  # module names bound only to string literals (`MODE = "fast"`)
 
 
 def summarize(tree: ast.Module, source: str = "") -> FileSummary:
@@ -139,6 +141,7 @@ def summarize(tree: ast.Module, source: str = "") -> FileSummary:
                     _module_assign(out, loggers, target.id, stmt.value)
     out.star_imports = tuple(stars)
     out.loggers = frozenset(loggers)
+    out.strings = module_strings(tree)
     if not source or _COMPILE_CALL.search(source):
         out.compile_sites = tuple(_compile_sites(tree, out))
     return out
@@ -194,7 +197,35 @@ def _class(node: ast.ClassDef) -> ClassSummary:
     info.attrs = frozenset(set_false | other)
     info.method_attrs = method_attrs(node)
     info.optional_keys = optional_keys(node)
+    info.strings = class_strings(node)
     return info
+
+
+def module_strings(tree: ast.Module) -> frozenset[str]:
+    """The module-level names of a file bound only to string literals (under `if`/`try` too)."""
+    return string_names(list(_top_level(tree.body)))
+
+
+@per_node
+def class_strings(node: ast.ClassDef) -> frozenset[str]:
+    """The attributes a class body binds only to string literals (`euler = "euler"`)."""
+    return string_names(node.body)
+
+
+def string_names(body: list[ast.stmt]) -> frozenset[str]:
+    """The names a block (a module's or a class body's top level) binds, and only ever to string
+    literals: `MODE = "fast"`, `euler: str = "euler"` (never tensors, so `x == MODE` is a Python test)."""
+    strings, other = set(), set()
+    for stmt in body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+        value = getattr(stmt, "value", None)
+        for target in targets:
+            if isinstance(target, ast.Name):
+                literal = not isinstance(stmt, ast.AugAssign) and isinstance(value, ast.Constant) \
+                    and isinstance(value.value, str)
+                (strings if literal else other).add(target.id)
+    return frozenset(strings - other)
 
 
 def bound_methods(value: ast.expr) -> tuple[str, ...]:
