@@ -57,6 +57,8 @@ def test_a_function_entry_gets_the_wrapper_an_unsafe_fix():
     ("        y = self._note(x)\n        return self._note(y)\n", "is called from 2 places"),
     ("        return self._note(x)\n\n    def extra_repr(self):\n        return str(self._note(1))\n", "is called from 2 places"),
     ("        yield self._note(x)\n", "the entry is a generator"),
+    ("        return self._twice(x)\n\n    def _twice(self, x):\n        return self._note(x) * 2\n",
+     "`_note` is called at line 14, outside `M.forward`: the entry replays only what a helper it calls itself"),
 ])
 def test_helper_deferral_declines_with_reason(body, reason):
     _, found = finding(body)

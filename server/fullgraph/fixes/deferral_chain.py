@@ -83,6 +83,9 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
     method = owner is not None
     calls = _calls_of(tree, helper, method)
     if len(calls) != 1 or not _holder(entry, calls[0]):
+        if len(calls) == 1:
+            return (f"`{helper.name}` is called at line {calls[0].lineno}, outside `{entry_name}`: the entry replays "
+                    "only what a helper it calls itself, once, defers")
         return (f"`{helper.name}` is called from {len(calls)} places; it must be called once, from `{entry_name}` itself, "
                 "so that the entry replays what it defers")
     return None
