@@ -90,6 +90,20 @@ def test_a_submodule_forward_reached_from_another_entry_in_the_file_is_left_to_t
     assert fix_all(text, "m.py").source == text
 
 
+@pytest.mark.parametrize("made", ["block_class = M\n        self.inner = block_class()",
+                                  "block_class = M if flag else nn.Identity\n        self.inner = block_class()",
+                                  "kinds = {\"m\": M}\n        self.inner = kinds[\"m\"]()"])
+def test_a_class_made_through_a_local_name_runs_inside_its_maker(made):
+    """`block_class = M` (or a conditional, or a table) then `block_class()` in another module's
+    `__init__`: the class runs inside that module, and the hooks would not replay there."""
+    outer = (f"\n\nclass Outer(nn.Module):\n    def __init__(self, flag=True):\n        super().__init__()\n"
+             f"        {made}\n")
+    text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n") + outer
+    found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
+    assert "`M` also runs inside `Outer.__init__`" in (found.fix_blocked or "")
+    assert fix_all(text, "m.py").source == text
+
+
 def test_a_helper_reached_from_an_entry_in_another_file_is_analysed(tmp_path):
     """A finding in another file's helper, made while analysing the entry's file: whether the entry's
     class is a module class is the entry file's question (it was asked of the helper's file)."""

@@ -22,7 +22,7 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo) -> tuple[str, ...]:
     class (for a method of a class) or the entry itself (for a function), spelled for a message."""
     target = entry.cls.name if entry.cls is not None else entry.node.name
     found = [f"`{info.qualname}`" for cls in index.classes.values() if cls is not entry.cls
-             for info in cls.methods.values() if target in _called_names(info.node)
+             for info in cls.methods.values() if target in _made_names(info.node)
              and index.is_module_class(cls.name)]
     project = index.project
     if project is not None:
@@ -40,6 +40,25 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo) -> tuple[str, ...]:
 
 
 @per_node
-def _called_names(node: ast.AST) -> frozenset[str]:
-    """The names a function calls as `name(...)`."""
-    return frozenset(n.func.id for n in walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name))
+def _made_names(node: ast.AST) -> frozenset[str]:
+    """The names a function may instantiate: those it calls as `name(...)`, and those it binds to a
+    local name it may call later (`codebook_class = Codebook`, `A if c else B`, a tuple or dict of them)."""
+    called = {n.func.id for n in walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    held = {n.id for a in walk(node) if isinstance(a, (ast.Assign, ast.AnnAssign)) and a.value is not None
+            for n in _held(a.value)}
+    return frozenset(called | held)
+
+
+def _held(value: ast.expr):
+    """The plain names a bound value holds: itself, either side of a conditional, the items of a literal."""
+    if isinstance(value, ast.Name):
+        yield value
+    elif isinstance(value, ast.IfExp):
+        yield from _held(value.body)
+        yield from _held(value.orelse)
+    elif isinstance(value, (ast.Tuple, ast.List, ast.Set)):
+        for item in value.elts:
+            yield from _held(item)
+    elif isinstance(value, ast.Dict):
+        for item in value.values:
+            yield from _held(item)
