@@ -590,9 +590,9 @@ class ModuleIndex:
     def string_constant(self, spelling: str) -> bool:
         """`MODE` or `METHODS.euler`: a module-level name or an attribute of a top-level class bound
         only to string literals, in this file or (through the project index) the file it comes from."""
-        if spelling not in self._string_memo:
-            self._string_memo[spelling] = self._string_constant(spelling)
-        return self._string_memo[spelling]
+        if spelling in self._string_memo:
+            return self._string_memo[spelling]
+        return self._memo(self._string_memo, spelling, lambda: self._string_constant(spelling))
 
     def _string_constant(self, spelling: str) -> bool:
         head, _, attr = spelling.partition(".")
