@@ -17,6 +17,7 @@ from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
+from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
@@ -213,10 +214,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
-    outputs: dict[int, set[str]] = {}  # entry -> the functions of this file it reaches that print, log, warn...
-    for walker, visit in walks:
-        if visit.function.module in (index, None) and any(raw.code in OUTPUT_CODES for raw in walker.raws):
-            outputs.setdefault(id(visit.entry), set()).add(visit.function.qualname)
+    order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
         home = visit.function.module
@@ -226,14 +224,14 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
-                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, outputs)
+                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, order)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None and project.in_workspace(home.path):
                 related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
                            _location(visit.origin, path, lines, "reached from here"))
                 finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related, home,
-                                   outputs=outputs)
+                                   order=order)
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
@@ -391,6 +389,27 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     return related
 
 
+def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | None) -> dict:
+    """What the deferral fix needs to know of an output call: the module classes whose hooks would
+    replay it (``replay_classes``: the one whose ``forward`` runs it first, then those that make it)
+    or, without one, whether the entry is a module's ``forward``; what runs them inside another
+    frame (``runs_inside``); other output that may run after it before the replay (``outputs_elsewhere``)."""
+    classes = replay_classes(index, visit)
+    if order is not None:  # a class whose `forward` the region lacks could output after the call, unseen
+        classes = tuple(c for c in classes if order.walked(index.method(c, "forward")))
+    out: dict = {"replay_classes": list(classes)} if classes else {}
+    if classes or _module_forward(index, visit.entry):
+        out["module_forward"] = True  # the deferral replays from the module's hooks
+    inside = runs_inside(index, visit.entry, classes)
+    if inside:
+        out["runs_inside"] = list(inside)  # where Dynamo traces into the entry from another module's frame
+    roots = [index.method(c, "forward") for c in classes] or [visit.entry]
+    others = order.following(roots, visit.function, raw.node) if order is not None else []
+    if others:
+        out["outputs_elsewhere"] = others
+    return out
+
+
 def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
     """Whether the entry is the ``forward`` of an nn.Module class (module hooks run around each call
     of it), asked of the file that defines it."""
@@ -447,11 +466,10 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, scopes: dict[int, ast.Module],
              related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None,
-             outputs: dict[int, set[str]] | None = None) -> Finding | None:
+             order: ReplayOrder | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
-    others = sorted((outputs or {}).get(id(visit.entry), set()) - {visit.function.qualname}) \
-        if rule.fix_kind == "defer" else []
+    replay = _replay(raw, visit, index, order) if rule.fix_kind == "defer" else {}
     line = node.lineno
     end_node = node.test if isinstance(node, _HEADER_ONLY) else node
     end_line = end_node.end_lineno or line
@@ -476,13 +494,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
-              **({"runs_inside": inside} if rule.fix_kind == "defer" and (inside := list(runs_inside(index, visit.entry)))
-                 else {}),  # where Dynamo traces into the entry from another module's frame
-              **({"module_forward": True} if rule.fix_kind == "defer" and _module_forward(index, visit.entry)
-                 else {}),  # the deferral replays from the module's hooks
+              **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
               **({"replay_supported": True} if rule.fix_kind == "defer" and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
-              **({"outputs_elsewhere": others} if others else {}),  # other output the replay could come after
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},

@@ -148,3 +148,99 @@ def test_a_function_entry_replays_from_its_wrapper(tmp_path):
         assert torch.equal(got, (torch.ones(3) * scale + 1) * 2)
         assert text[0] == f"total {torch.tensor(3 * scale)!s}\n"
         assert settled(fixed)
+
+
+NESTED = '''import logging
+
+import torch
+from torch import nn
+
+logger = logging.getLogger("nested_order")
+
+
+class Encoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def _pad(self, x):
+        if x.shape[1] % 4:
+            logger.warning("padded %d rows (norm %.4f)", 4 - x.shape[1] % 4, x.norm())
+            x = nn.functional.pad(x, (0, 0, 0, 4 - x.shape[1] % 4))
+        return x
+
+    def forward(self, x):
+        return self.proj(self._pad(x))
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, y, memory):
+        out = self.proj(y) + memory.mean(dim=1, keepdim=True)
+        {decoder_log}
+        return out
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.decoder = Decoder()
+
+    def forward(self, x, y):
+        memory = self.encoder(x)
+        {between}
+        return self.decoder(y, memory)
+
+
+class ModelForTask(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = Model()
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x, y):
+        return self.head(self.model(x, y))
+'''
+
+
+LOG = 'logger.warning("decoder mean %.4f", out.mean())'
+STAYS = 'with torch.no_grad():\n            logger.warning("decoder mean %.4f", out.mean())'  # not deferred
+
+
+@pytest.mark.parametrize("between", ["pass", "torch._dynamo.graph_break()"], ids=["one graph", "a break between"])
+@pytest.mark.parametrize("compiled", ["ModelForTask", "Model", "Model inside ModelForTask"])
+@pytest.mark.parametrize("decoder_log", [LOG, STAYS], ids=["deferred", "stays"])
+def test_calls_deferred_in_two_submodules_replay_in_their_order(tmp_path, between, compiled, decoder_log):
+    """Fix-all defers the encoder's warning only once the decoder's (which runs after it) is deferred
+    too; whichever module of the file Dynamo compiles, with or without a break between them, the log
+    is the original's, in order, and nothing is left queued. Where the decoder's stays (inside a
+    `with`), so does the encoder's."""
+    from fullgraph.fixes import fix_all
+
+    source = NESTED.replace("{between}", between).replace("{decoder_log}", decoder_log)
+    name = f"ctx_nested_{len(between)}_{compiled.replace(' ', '_')}_{len(decoder_log)}"
+    (tmp_path / "original.py").write_text(source)
+    fixed_source = fix_all(source, str(tmp_path / "fixed.py")).source
+    assert fixed_source.count("_fullgraph_defer((") == (2 if decoder_log == LOG else 0)
+    (tmp_path / "fixed.py").write_text(fixed_source)
+    original, fixed = load(tmp_path / "original.py", name + "_in"), load(tmp_path / "fixed.py", name + "_out")
+    torch.manual_seed(0)
+    x, y = torch.randn(2, 3, 4), torch.randn(2, 2, 4)
+    for module in (original, fixed):
+        torch.manual_seed(1)
+        outer = module.ModelForTask()
+        target = outer.model if compiled == "Model" else outer
+        if compiled == "Model inside ModelForTask":
+            outer.model = torch.compile(outer.model, backend="eager")
+        module.run = (target if compiled.endswith("ModelForTask") and compiled != "ModelForTask"
+                      else torch.compile(target, backend="eager", fullgraph=module is fixed and between == "pass" and decoder_log == LOG))
+    want, text0 = run(original.run, (x, y), {})
+    got, text1 = run(fixed.run, (x, y), {})
+    assert same(got, want)
+    assert [line for line in text1 if line.startswith("log")] == [line for line in text0 if line.startswith("log")]
+    assert len([line for line in text0 if line.startswith("log")]) == 2
+    assert decoder_log != LOG or settled(fixed)

@@ -15,10 +15,12 @@ from fullgraph.fixes.project_torch import has_module
 HEADER = "import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x: torch.Tensor, step: int = 0):\n"
 
 
-# `M` also runs inside `Outer`: there the deferral keeps its break, so it is not the safe fix that would
-# otherwise come first, and fix-all's choice is the print operator's alone
-OUTER = ("\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.m = M()\n\n"
-         "    def forward(self, x):\n        return self.m(x)\n")
+# `Outer` makes `M`, and writes to stdout after calling it: that write would come before the deferral's
+# replay, so the deferral is not the safe fix that would otherwise come first, and fix-all's choice is the
+# print operator's alone
+OUTER = ("\n\nimport sys\n\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.m = M()\n\n    def forward(self, x):\n        y = self.m(x)\n        sys.stdout.write('done\\n')\n"
+         "        return y\n")
 
 
 def module(body: str) -> str:

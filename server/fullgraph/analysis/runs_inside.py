@@ -17,15 +17,21 @@ from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 MAX_CALLERS = 32  # calls of the name in other workspace files beyond this are not resolved
 
 
-def runs_inside(index: ModuleIndex, entry: FunctionInfo) -> tuple[str, ...]:
+def runs_inside(index: ModuleIndex, entry: FunctionInfo, replaying: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The methods of module classes, in this file or other workspace files, that call the entry's
-    class (for a method of a class) or the entry itself (for a function), spelled for a message."""
-    target = entry.cls.name if entry.cls is not None else entry.node.name
-    found = [f"`{info.qualname}`" for cls in index.classes.values() if cls is not entry.cls
-             for info in cls.methods.values() if target in _made_names(info.node)
+    class (for a method of a class) or the entry itself (for a function), spelled for a message.
+    With ``replaying`` (the module classes whose hooks replay a deferred call, see
+    :func:`fullgraph.analysis.replay_order.replay_classes`), those classes are asked instead, the
+    ones among them do not count, and so does the compiled entry when it is not one's ``forward``."""
+    targets = replaying or (entry.cls.name if entry.cls is not None else entry.node.name,)
+    found = [f"`{info.qualname}`" for cls in index.classes.values() if cls is not entry.cls and cls.name not in replaying
+             for info in cls.methods.values() if any(t in made_names(info.node) for t in targets)
              and index.is_module_class(cls.name)]
+    if replaying and (entry.module not in (index, None) or entry.cls is None or entry.cls.name not in replaying
+                      or entry.node.name != "forward"):
+        found.insert(0, f"`{entry.qualname}`")
     project = index.project
-    if project is not None:
+    for target in targets if project is not None else ():
         try:
             sites = project.call_sites(index.path, target, limit=MAX_CALLERS)
         except (OSError, RecursionError, ValueError):
@@ -40,7 +46,7 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo) -> tuple[str, ...]:
 
 
 @per_node
-def _made_names(node: ast.AST) -> frozenset[str]:
+def made_names(node: ast.AST) -> frozenset[str]:
     """The names a function may instantiate: those it calls as `name(...)`, and those it binds to a
     local name it may call later (`codebook_class = Codebook`, `A if c else B`, a tuple or dict of them)."""
     called = {n.func.id for n in walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}

@@ -24,7 +24,7 @@ from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function, has_queue, replay_target, replays
+from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function, has_queue, replay_entry, replay_targets, replays
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
@@ -166,8 +166,10 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         return []
     fn = enclosing_function(ctx.tree, call)  # not None, and the entry is in this file: decline_reason checked
     data = finding.data if isinstance(finding.data, dict) else {}
-    entry = entry_function(ctx.tree, data["entry"])
-    target, key = replay_target(ctx.tree, entry, data["entry"], bool(data.get("module_forward")))
+    planned = replay_targets(ctx.tree, entry_function(ctx.tree, replay_entry(data)), data)
+    if planned is None:
+        return []
+    targets, key = planned
     stmt = parents(fn)[call]
     plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
     params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
@@ -180,19 +182,19 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if line is None:
         return []
     edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
-    first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
+    firsts = {id(t): min([t.lineno, *(d.lineno for d in t.decorator_list)]) for t in targets}
     at = _after_definition(ctx.tree, ctx.torch.split(".")[0])  # the definitions use torch at import time
-    if not has_queue(ctx.tree) and at > first:
+    if not has_queue(ctx.tree) and at > min(firsts.values()):
         return []
-    if not replays(target):
-        edits.append(TextEdit(first, 0, first, 0, " " * target.col_offset + f"@{REPLAY}\n"))
+    edits.extend(TextEdit(firsts[id(t)], 0, firsts[id(t)], 0, " " * t.col_offset + f"@{REPLAY}\n")
+                 for t in targets if not replays(t))
     if not has_queue(ctx.tree):
         lines = ctx.source.splitlines()[at - 1:]
         blank = next((i for i, text in enumerate(lines) if text.strip()), len(lines))  # blank lines after `at`
         edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
     extra = torch_import_edit(ctx.tree)
     edits = [e for e in [extra, *edits] if e is not None]
-    safe = replay_reason(finding) is None and isinstance(target, ast.ClassDef)
+    safe = replay_reason(finding) is None and isinstance(targets[0], ast.ClassDef)
     return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
 
 
@@ -204,10 +206,12 @@ _fullgraph_replaying = {{}}  # the name of each entry that replays them: how man
 _fullgraph_replayed = set()  # the module classes `{REPLAY}` decorates
 
 
-def {DEFER}(entry, call):
-    """Queue `call` (made while compiled) until the running call of `entry` returns; make it at once
-    where nothing would replay it (torch.export, or `entry` traced inside another module's graph)."""
-    if _fullgraph_replaying.get(entry) and not {torch}.compiler.is_exporting():
+def {DEFER}(entries, call):
+    """Queue `call` (made while compiled) until the running call of an entry it names (a name or a
+    tuple) returns; make it at once where nothing would replay it (torch.export, or the entries traced
+    inside another module's graph)."""
+    names = (entries,) if isinstance(entries, str) else entries
+    if any(_fullgraph_replaying.get(name) for name in names) and not {torch}.compiler.is_exporting():
         {QUEUE}.append(call)
     else:
         call()

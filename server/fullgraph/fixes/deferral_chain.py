@@ -91,13 +91,26 @@ def chain_reason(tree: ast.AST, helper: ast.FunctionDef, entry_name: str) -> str
     return None
 
 
-def replay_target(tree: ast.AST, entry: ast.FunctionDef, qualname: str, module_forward: bool):
-    """What gets the replaying decorator, and the entry name the deferred calls are queued under:
-    the class, for the ``forward`` of an nn.Module class; the entry function otherwise."""
-    owner = qualname.rpartition(".")[0]
-    if module_forward and owner in module_classes(tree):
-        return module_classes(tree)[owner], owner
-    return entry, qualname
+def replay_entry(data: dict) -> str:
+    """The function whose calls replay a deferred call: the ``forward`` of the innermost module class
+    that runs it (the finding's ``replay_classes``), else the compiled entry."""
+    classes = data.get("replay_classes")
+    return f"{classes[0]}.forward" if classes else data["entry"]
+
+
+def replay_targets(tree: ast.AST, entry: ast.FunctionDef, data: dict):
+    """What gets the replaying decorator, and the entry names the deferred calls are queued under (a
+    name, or a tuple when several classes replay): the classes of ``replay_classes``, the class of a
+    module's ``forward`` entry, or the entry function. None when a class is not in this file."""
+    classes = module_classes(tree)
+    names = data.get("replay_classes") or []
+    if not names and data.get("module_forward") and data["entry"].rpartition(".")[0] in classes:
+        names = [data["entry"].rpartition(".")[0]]
+    if not names:
+        return [entry], data["entry"]
+    if any(name not in classes for name in names):
+        return None
+    return [classes[name] for name in names], names[0] if len(names) == 1 else tuple(names)
 
 
 def replays(target: ast.ClassDef | ast.FunctionDef) -> bool:

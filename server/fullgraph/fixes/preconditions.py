@@ -20,7 +20,7 @@ from fullgraph.fixes.conditions import (
     tensor_attributes,
 )
 from fullgraph.analysis.imports import dotted
-from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function
+from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
@@ -739,11 +739,11 @@ def replay_reason(finding) -> str | None:
     elsewhere = data.get("outputs_elsewhere")
     if elsewhere:
         named = ", ".join(f"`{q}`" for q in elsewhere[:3]) + (" and others" if len(elsewhere) > 3 else "")
-        return (f"`{entry}` also prints, logs, warns or writes a stream in {named}: output that runs after this call "
-                "while compiled would come before its replay, so fix-all leaves it to you (a quick fix, or "
-                "`fullgraph fix --unsafe-fixes`)")
+        return (f"{named} also print, log, warn or write a stream, and may do so after this call within a call of "
+                "the module that replays it: compiled, that output would come before the replay, so fix-all leaves "
+                "it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     if inside:
-        owner = entry.rpartition(".")[0]
+        owner = (data.get("replay_classes") or [entry.rpartition(".")[0]])[0]
         return (f"`{owner}` also runs inside {', '.join(inside[:3])}: compiled there, the call stays where it is "
                 "and so does the break (the hooks that replay deferred calls run only around a module Dynamo "
                 "compiles on its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
@@ -770,9 +770,10 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if not data.get("replay_supported"):
         return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
-    helper = in_helper(fn, finding)
+    entry = replay_entry(data)
+    helper = data.get("function", fn.name) != entry if data.get("replay_classes") else in_helper(fn, finding)
     reason = torchscript_reason(finding, "a lambda kept in a module-level list") \
-        or (chain_reason(tree, fn, data["entry"]) if helper else None) or _entry_shape(tree, data.get("entry"))
+        or (chain_reason(tree, fn, entry) if helper else None) or _entry_shape(tree, entry)
     if reason is not None:
         return reason
     if any(isinstance(sub, ast.NamedExpr) for sub in walk(call)):
