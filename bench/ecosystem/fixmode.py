@@ -132,6 +132,22 @@ def settle_differences(rows: list[dict], package: str, work: Path, timeout: floa
                     row["identical"][mode] = NONDETERMINISTIC
 
 
+def site_outcome(flagged: bool, fixable: bool, failed: bool, rerun: bool, still: bool, changed: bool,
+                 flagged_after: bool) -> str:
+    """What fix-all did at one original break site. A site its first check declined counts as fixed
+    when fix-all got to it in a later round (another fix removed what blocked it): its file changed,
+    the fixed file no longer flags it, and the re-runs no longer break there."""
+    if not flagged:
+        return "not flagged"
+    if not fixable and not (changed and rerun and not still and not flagged_after):
+        return "declined"
+    if failed:
+        return "run fails after fix"
+    if not rerun:
+        return "fix offered, model not re-run" if not changed else "fixed, not re-run"
+    return "flagged, still breaks" if still else "fixed"
+
+
 def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
                 timeout: float, originals: dict, unsafe: bool = False) -> dict:
     sites, _ = collect_sites(runs)
@@ -196,6 +212,10 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     settle_differences(rows, package, work, timeout)
 
     maps = {f: line_map((root / f).read_text(encoding="utf-8"), (scratch / f).read_text(encoding="utf-8")) for f in changed}
+    # what the fixed files still flag (original lines): a site its first check declined may be fixed in a
+    # later round of fix-all, once another fix has removed what blocked it (output that followed it)
+    flagged_after = {(f["file"], maps[f["file"]].get(f["line"], f["line"]))
+                     for f in (run_check(scratch, changed, extra, jobs) if changed else []) if f["file"] in maps}
     stmts = statements_for(root, site_files)
     by_stmt: dict[tuple[str, tuple[int, int]], list[dict]] = {}
     for f in findings:
@@ -215,19 +235,10 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
             fl == s.file and span[0] <= maps.get(fl, {}).get(ln, ln) <= span[1]
             for r in reruns for fl, ln in after_sites[f"{runs[r]['model']}:{runs[r]['variant']}"]
         )
-        if not flagged:
-            outcome = "not flagged"
-        elif not fixable:
-            outcome = "declined"
+        outcome = site_outcome(bool(flagged), bool(fixable), bool(failed), bool(reruns), still, s.file in changed_set,
+                               any((s.file, ln) in flagged_after for ln in range(span[0], span[1] + 1)))
+        if outcome == "declined":
             reasons[flagged[0].get("fix_blocked") or f"no fix for {flagged[0]['code']}"] += 1
-        elif failed:
-            outcome = "run fails after fix"
-        elif not reruns:
-            outcome = "fix offered, model not re-run" if s.file not in changed_set else "fixed, not re-run"
-        elif still:
-            outcome = "flagged, still breaks"
-        else:
-            outcome = "fixed"
         outcomes[outcome] += 1
         site_rows.append({"file": s.file, "line": s.line, "gb_type": s.gb_type, "outcome": outcome,
                           "reason": flagged[0].get("fix_blocked") if flagged else None,

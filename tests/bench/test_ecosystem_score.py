@@ -144,6 +144,19 @@ def test_fix_mode_maps_fixed_lines_back_to_the_original():
     assert fixmode.line_map(before, after) == {1: 1, 2: 2, 3: 6}
 
 
+@pytest.mark.parametrize("still, flagged_after, changed, expected", [
+    (False, False, True, "fixed"),  # declined at first, fixed in a later round of fix-all
+    (False, True, True, "declined"),  # the fixed file still flags it: something else removed the break
+    (True, False, True, "declined"),  # the re-run still breaks there
+    (False, False, False, "declined"),  # its file did not change
+])
+def test_fix_mode_counts_a_site_fixed_in_a_later_round_of_fix_all(still, flagged_after, changed, expected):
+    fixmode = bench_module("fixmode")
+    assert fixmode.site_outcome(True, False, False, True, still, changed, flagged_after) == expected
+    assert fixmode.site_outcome(True, True, False, True, still, changed, flagged_after) == \
+        ("flagged, still breaks" if still else "fixed")
+
+
 def test_fix_mode_counts_a_rerun_that_timed_out_apart(capsys):
     fixmode = bench_module("fixmode")
     run = {"model": "m", "variant": "train", "status_before": "ok", "status_after": "timeout", "graphs": [3, None],

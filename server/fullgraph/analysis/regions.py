@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
+CONSTANT = ("torch._dynamo.assume_constant_result", "torch.compiler.assume_constant_result")
+CONSTANT_MARK = "_dynamo_marked_constant"  # what `assume_constant_result` sets on the function
 _COMPILE_CALL = re.compile(r"compile\s*\(")  # a cheap pre-filter (no \b: that makes it 40x slower)
 # What runs when a compiled module is called: its `forward`, and its own `__call__` when it overrides nn.Module's.
 MODULE_ENTRIES = ("forward", "__call__")
@@ -70,6 +72,7 @@ class FunctionInfo:
     element_callers: tuple[tuple[str, str, int], ...] = ()  # (file, qualname, line) calling it on a container element
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
+    constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
 
     @property
     def inlined(self) -> bool:
@@ -122,6 +125,8 @@ class ModuleIndex:
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
             self._top_level(stmt)
+        for info in [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]:
+            info.constant = self._constant(info.node)
         for info in self.classes.values():
             self._class_attrs(info)
         self.scripts = scripting_call(tree, source, self.aliases.resolve)  # a `torch.jit.script(...)` call
@@ -184,6 +189,19 @@ class ModuleIndex:
         for dec in node.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
             if self.aliases.resolve(target) in DISABLE:
+                return True
+        return False
+
+    def _constant(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a decorator marks the function's result a trace-time constant: torch's
+        `assume_constant_result`, or a function of this file that sets the mark it sets
+        (`fn._dynamo_marked_constant = True`, or through `setattr`)."""
+        for dec in node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            if self.aliases.resolve(target) in CONSTANT:
+                return True
+            marker = self.functions.get(target.id) if isinstance(target, ast.Name) else None
+            if marker is not None and _marks_constant(marker.node):
                 return True
         return False
 
@@ -855,3 +873,14 @@ def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
         return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
     disabled = deco.module is not None and deco.module._disabled(node)  # Dynamo does not trace its frame
     return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, disabled, deco.module, enclosing=enclosing)
+
+
+def _marks_constant(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a decorator sets Dynamo's constant-result mark on the function it is given."""
+    for sub in walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr == CONSTANT_MARK and isinstance(sub.ctx, ast.Store):
+            return True
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "setattr" \
+                and len(sub.args) == 3 and isinstance(sub.args[1], ast.Constant) and sub.args[1].value == CONSTANT_MARK:
+            return True
+    return False

@@ -714,7 +714,7 @@ class Walker:
         if cls is not None and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
                 and node.value.id == "self":
             getter = self.index.getter(cls, node.attr)
-            if getter is not None and not getter.disabled:
+            if getter is not None and not (getter.disabled or getter.constant):
                 self.calls.append((getter, _getter_call(node), {}, self.in_loop))
 
     def _record(self, call: ast.Call) -> bool:
@@ -723,7 +723,7 @@ class Walker:
         held = [target] if target is not None else self._held(call)
         bound = _with_context(call) if held and _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
         for each in held:
-            if not each.disabled:
+            if not (each.disabled or each.constant):  # Dynamo traces neither (a constant: it runs it while tracing)
                 self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
                                    self.in_loop))
         return bool(held)
