@@ -395,8 +395,8 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
     or, without one, whether the entry is a module's ``forward``; what runs them inside another
     frame (``runs_inside``); other output that may run after it before the replay (``outputs_elsewhere``)."""
     classes = replay_classes(index, visit)
-    if order is not None:  # a class whose `forward` the region lacks could output after the call, unseen
-        classes = tuple(c for c in classes if order.walked(index.method(c, "forward")))
+    if order is not None:  # a class whose `forward` does not visibly run the call could output after it, unseen
+        classes = tuple(c for c in classes if order.leads_to(index.method(c, "forward"), visit.function))
     out: dict = {"replay_classes": list(classes)} if classes else {}
     if classes or _module_forward(index, visit.entry):
         out["module_forward"] = True  # the deferral replays from the module's hooks

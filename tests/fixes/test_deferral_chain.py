@@ -97,15 +97,16 @@ def test_a_submodule_forward_replays_from_every_module_of_the_file_that_makes_it
 @pytest.mark.parametrize("made", ["block_class = M\n        self.inner = block_class()",
                                   "block_class = M if flag else nn.Identity\n        self.inner = block_class()",
                                   "kinds = {\"m\": M}\n        self.inner = kinds[\"m\"]()"])
-def test_a_class_made_through_a_local_name_replays_from_its_maker_too(made):
+def test_a_class_made_through_a_local_name_runs_inside_its_maker(made):
     """`block_class = M` (or a conditional, or a table) then `block_class()` in another module's
-    `__init__`: the class runs inside that module, whose hooks must replay too."""
+    `__init__`: the class runs inside that module, whose `forward` is not seen to call it (so what
+    output follows the call there is unknown): the maker does not replay, and fix-all declines."""
     outer = (f"\n\nclass Outer(nn.Module):\n    def __init__(self, flag=True):\n        super().__init__()\n"
              f"        {made}\n\n    def forward(self, x):\n        return self.inner(x)\n")
     text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n") + outer
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
-    assert found.data["replay_classes"] == ["M", "Outer"]
-    assert "@replay_deferred\nclass Outer(nn.Module):" in fix_all(text, "m.py").source
+    assert "`M` also runs inside `Outer.__init__`" in (found.fix_blocked or "")
+    assert fix_all(text, "m.py").source == text
 
 
 def test_a_helper_reached_from_an_entry_in_another_file_is_analysed(tmp_path):

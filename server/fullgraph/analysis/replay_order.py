@@ -3,7 +3,8 @@ the replay while it should run after the call (read by the deferral fix's precon
 
 A call deferred in a module's ``forward`` (or in a helper that ``forward`` calls once) is replayed by
 hooks around that module's calls, and around the calls of every module class of the same file that
-makes it (``self.encoder = Encoder(config)``, through any number of classes): whichever of them
+makes it (``self.encoder = Encoder(config)``, through any number of classes) and whose ``forward``
+is seen to run it (the engine keeps only those, :func:`fullgraph.engine._replay`): whichever of them
 Dynamo compiles on its own runs its hooks outside the graph and replays the queue when it returns.
 Output that is not deferred runs in place; if it can run after the deferred call within the call of
 such a module, the replay would come after it where the original printed first.
@@ -51,9 +52,9 @@ class ReplayOrder:
             self._reach[fid] = frozenset(seen)
         return self._reach[fid]
 
-    def walked(self, function: FunctionInfo | None) -> bool:
-        """Whether ``function`` is in the region (its calls and output known)."""
-        return function is not None and id(function) in self.functions
+    def leads_to(self, function: FunctionInfo | None, target: FunctionInfo) -> bool:
+        """Whether ``function`` is in the region and its calls (as far as they are known) reach ``target``."""
+        return function is not None and id(function) in self.functions and id(target) in self.reach(id(function))
 
     def _inside(self, stmt: ast.AST) -> frozenset[int]:
         if id(stmt) not in self._nodes:
