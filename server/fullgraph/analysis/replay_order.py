@@ -104,7 +104,7 @@ class ReplayOrder:
             for fid in reached:
                 if fid in self.outputs and fid != id(target) and not self.before(id(root), fid, id(target), site):
                     found[self.functions[fid].qualname] = None
-        return list(found)
+        return sorted(found)  # the same data every analysis (function ids follow memory addresses)
 
 
 def _looped(stmt: ast.stmt, call: ast.Call) -> bool:

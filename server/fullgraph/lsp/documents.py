@@ -81,7 +81,8 @@ class DocumentState:
     current: Analysis | None = None
     good: Analysis | None = None
     task: object = None  # the pending asyncio task (debounce + analysis)
-    result_id: int = 0
+    result_id: int = 0  # bumped when the published diagnostics change (pull clients' "unchanged")
+    published: list | None = None  # the diagnostics last published
     parse_cache: ParseCache = field(default_factory=ParseCache)  # dropped with the state on close
     walk_cache: WalkCache = field(default_factory=WalkCache)  # walks reused across edits, used under parse_cache.lock
 

@@ -116,9 +116,9 @@ class FullgraphServer(LanguageServer):
     def publish(self, uri: str, analysis: Analysis) -> None:
         """Push ``analysis``'s diagnostics with what other documents found in this file (always;
         pull clients also get them on request), and the files whose findings from it changed."""
-        self.scheduler.state(uri).result_id += 1
+        diagnostics = self._changed(uri, self.diagnostics(uri, analysis))
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=analysis.version, diagnostics=self.diagnostics(uri, analysis)))
+            uri=uri, version=analysis.version, diagnostics=diagnostics))
         for target in self.elsewhere.update(uri, analysis.elsewhere, self._lines_of, self.workspace.position_encoding):
             self.publish_elsewhere(target)
         self.refresh_lenses(uri, analysis)
@@ -138,10 +138,20 @@ class FullgraphServer(LanguageServer):
     def publish_elsewhere(self, target: str) -> None:
         """Re-publish a file whose findings from other documents changed (open or not)."""
         analysis = self.fresh_analysis(target)
+        diagnostics = self.diagnostics(target, analysis)
         if analysis is not None:
-            self.scheduler.state(target).result_id += 1
+            self._changed(target, diagnostics)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=target, version=analysis.version if analysis else None, diagnostics=self.diagnostics(target, analysis)))
+            uri=target, version=analysis.version if analysis else None, diagnostics=diagnostics))
+
+    def _changed(self, uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Diagnostic]:
+        """Give ``uri``'s diagnostics a new result id for pull clients when they differ from those
+        last published (a republish of the same ones, as when the project index arrives, keeps it)."""
+        state = self.scheduler.state(uri)
+        if diagnostics != state.published:
+            state.result_id += 1
+            state.published = diagnostics
+        return diagnostics
 
     def _lines_of(self, uri: str, path: str) -> list[str]:
         doc = self.workspace.text_documents.get(unquote(uri))
