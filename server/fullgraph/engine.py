@@ -394,16 +394,17 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
     replay it (``replay_classes``: the one whose ``forward`` runs it first, then those that make it)
     or, without one, whether the entry is a module's ``forward``; what runs them inside another
     frame (``runs_inside``); other output that may run after it before the replay (``outputs_elsewhere``)."""
-    classes = replay_classes(index, visit)
+    forwards = {c: index.method(c, "forward") for c in replay_classes(index, visit)}
     if order is not None:  # a class whose `forward` does not visibly run the call could output after it, unseen
-        classes = tuple(c for c in classes if order.leads_to(index.method(c, "forward"), visit.function))
+        forwards = {c: f for c, f in forwards.items() if order.leads_to(f, visit.function)}
+    classes = tuple(forwards)
     out: dict = {"replay_classes": list(classes)} if classes else {}
     if classes or _module_forward(index, visit.entry):
         out["module_forward"] = True  # the deferral replays from the module's hooks
     inside = runs_inside(index, visit.entry, classes)
     if inside:
         out["runs_inside"] = list(inside)  # where Dynamo traces into the entry from another module's frame
-    roots = [index.method(c, "forward") for c in classes] or [visit.entry]
+    roots = [f for f in forwards.values() if f is not None] or [visit.entry]
     others = order.following(roots, visit.function, raw.node) if order is not None else []
     if others:
         out["outputs_elsewhere"] = others

@@ -617,12 +617,13 @@ def _guard_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str 
 
 
 def in_helper(fn: ast.FunctionDef, finding) -> bool:
-    """Whether the finding sits in a function the compiled entry calls, not in the entry itself
-    (by qualified name: `M.forward` called from `Outer.forward` is a helper)."""
+    """Whether the finding sits in a function the replaying entry calls (the innermost module
+    `forward` that runs it, else the compiled entry), not in that entry itself (by qualified name:
+    `M.forward` called from `Outer.forward` is a helper)."""
     data = finding.data if isinstance(finding.data, dict) else {}
-    entry, function = data.get("entry"), data.get("function")
-    if not entry:
+    if not data.get("entry"):
         return False
+    entry, function = replay_entry(data), data.get("function")
     return function != entry if function else entry.rpartition(".")[2] != fn.name
 
 
@@ -771,7 +772,7 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
     entry = replay_entry(data)
-    helper = data.get("function", fn.name) != entry if data.get("replay_classes") else in_helper(fn, finding)
+    helper = in_helper(fn, finding)
     reason = torchscript_reason(finding, "a lambda kept in a module-level list") \
         or (chain_reason(tree, fn, entry) if helper else None) or _entry_shape(tree, entry)
     if reason is not None:
