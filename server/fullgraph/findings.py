@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 SEVERITIES = ("error", "warning", "info", "hint")
 CONFIDENCES = ("certain", "likely")
@@ -58,7 +58,8 @@ class Finding:
 
     def to_dict(self) -> dict:
         """The JSON shape of ``fullgraph check --format json``."""
-        out = asdict(self)
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["gb_ids"] = list(self.gb_ids)
-        out["related"] = [asdict(r) for r in self.related]
+        out["related"] = [dict(vars(r)) for r in self.related]
+        out["data"] = dict(self.data)  # its values are never changed in place, so a shallow copy is enough
         return out

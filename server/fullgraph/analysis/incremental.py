@@ -33,6 +33,7 @@ import threading
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from fullgraph.analysis.nodes import same_code
 from fullgraph.text import split_lines
 
 _ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
@@ -124,10 +125,7 @@ def _same_code(new: list[ast.stmt], old: list[ast.stmt]) -> list[ast.stmt]:
 
 def _same(new: ast.stmt, old: ast.stmt) -> bool:
     """Whether two statements are the same code; if so `old` takes the positions of `new`."""
-    try:
-        if ast.dump(new) != ast.dump(old):
-            return False
-    except RecursionError:
+    if not same_code(new, old):
         return False
     for source, target in zip(_positioned([new]), _positioned([old])):  # same shape: the same order
         target.lineno, target.col_offset = source.lineno, source.col_offset

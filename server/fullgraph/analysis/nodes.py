@@ -55,3 +55,22 @@ def walk(node: ast.AST):
             elif isinstance(value, list):
                 todo.extend([item for item in value if isinstance(item, ast.AST)])
         yield node
+
+
+def same_code(a, b) -> bool:
+    """Whether two trees (or lists or tuples of them) are the same code, positions aside, as
+    `ast.dump(a) == ast.dump(b)` says, stopping at the first difference."""
+    todo = [(a, b)]
+    while todo:
+        x, y = todo.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, ast.AST):
+            todo.extend((getattr(x, name, None), getattr(y, name, None)) for name in x._fields)
+        elif isinstance(x, (list, tuple)):
+            if len(x) != len(y):
+                return False
+            todo.extend(zip(x, y))
+        elif x != y:  # constants and names; a literal is never a NaN (`-0.0` is a unary minus)
+            return False
+    return True

@@ -9,6 +9,7 @@ import ast
 
 from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.walker import Visit, Walker
 
@@ -43,7 +44,13 @@ def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[Funct
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in walk(node))
+    return not _names(node).isdisjoint(names)
+
+
+@per_node
+def _names(node: ast.AST) -> frozenset[str]:
+    """The names a function reads or writes."""
+    return frozenset(n.id for n in walk(node) if isinstance(n, ast.Name))
 
 
 def _sample_calls(node: ast.AST) -> list[ast.Call]:

@@ -18,7 +18,7 @@ SCRIPTING = ("torch.jit.script", "torch.jit.script_if_tracing")
 SKIPPED = ("torch.jit.ignore", "torch.jit.unused")  # decorators that keep a body out of TorchScript
 NOT_SCRIPTING = ("torch.jit.trace", "torch.jit.trace_module", "torch.jit.is_tracing", "torch.jit.save",
                  "torch.jit.load", "torch.jit.freeze", "torch.jit.optimize_for_inference")
-_SCRIPT_CALL = re.compile(r"jit\.script\s*\(|\bscript\s*\(")
+_SCRIPT_CALL = re.compile(r"script\s*\(")  # a prefilter (a leading `\b` makes the search 25x slower)
 
 
 def _jit_use(nodes, resolve) -> str | None:
@@ -61,6 +61,12 @@ def _class_use(cls: ast.ClassDef, resolve) -> str | None:
     return _jit_use(heads, resolve)
 
 
+@per_node
+def _calls_script(fn: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> bool:
+    """Whether a function's body calls `torch.jit.script`."""
+    return any(isinstance(n, ast.Call) and resolve(n.func) in SCRIPTING for n in walk(fn))
+
+
 def scripting_decorator(index, function) -> str | None:
     """A decorator of `function` from another file whose body calls `torch.jit.script` (a project's
     own `script_if_tracing`), named with its file."""
@@ -68,8 +74,7 @@ def scripting_decorator(index, function) -> str | None:
         spelling = dotted(dec.func if isinstance(dec, ast.Call) else dec)
         deco = index.imported_function(spelling) if spelling else None
         home = deco.module if deco is not None else None
-        if home is not None and any(isinstance(n, ast.Call) and home.aliases.resolve(n.func) in SCRIPTING
-                                    for n in walk(deco.node)):
+        if home is not None and _calls_script(deco.node, home.aliases.resolve):
             return f"its decorator `{spelling}` ({os.path.basename(home.path)}) calls `torch.jit.script`"
     return None
 

@@ -31,7 +31,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import same_code, walk
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import false_flags
@@ -56,7 +56,7 @@ class _Part:
 
     defines: frozenset[str]
     mentions: frozenset[str]
-    code: str | None = None  # `ast.dump` of the part, for changed statements only
+    code: tuple[ast.AST, ...] | None = None  # the part's nodes, for changed statements only
 
 
 @dataclass
@@ -242,7 +242,7 @@ def _changed_names(removed: list[ast.stmt], added: list[ast.stmt]) -> set[str]:
         old = _parts(before[name], code=True) if name in before else {}
         new = _parts(after[name], code=True) if name in after else {}
         for key in old.keys() | new.keys():
-            if key not in old or key not in new or old[key].code != new[key].code:
+            if key not in old or key not in new or not same_code(old[key].code, new[key].code):
                 dirty |= (old.get(key) or new[key]).defines | (new.get(key) or old[key]).defines
         if isinstance(before.get(name), ast.ClassDef) and isinstance(after.get(name), ast.ClassDef) \
                 and false_flags(before[name]) != false_flags(after[name]):
@@ -254,14 +254,14 @@ def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:
     """A class's header (key "") and methods (key: their name), or the statement as one part."""
     if not isinstance(stmt, ast.ClassDef):
         binds = {stmt.name} if isinstance(stmt, _DEFS) else _binds(stmt)
-        return {"": _Part(frozenset(binds), _uses([stmt]), ast.dump(stmt) if code else None)}
+        return {"": _Part(frozenset(binds), _uses([stmt]), (stmt,) if code else None)}
     methods = [m for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
     header = [*stmt.bases, *stmt.keywords, *stmt.decorator_list, *(s for s in stmt.body if s not in methods)]
-    parts = {"": _Part(frozenset((stmt.name,)), _uses(header), repr([ast.dump(n) for n in header]) if code else None)}
+    parts = {"": _Part(frozenset((stmt.name,)), _uses(header), tuple(header) if code else None)}
     for i, method in enumerate(methods):  # keyed by position too: a property's getter and setter share a name
         names = frozenset((stmt.name,) if _UNNAMED.match(method.name) else (method.name,))
         parts[f"{method.name}#{sum(m.name == method.name for m in methods[:i])}"] = \
-            _Part(names, _uses([method]), ast.dump(method) if code else None)
+            _Part(names, _uses([method]), (method,) if code else None)
     return parts
 
 
