@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from fullgraph.config import Config
 from fullgraph.engine import analyze, analyze_document
 
@@ -103,6 +105,23 @@ def test_a_guess_passed_on_stays_a_guess():
     [f] = check(src, ALL)
     assert (f.line, f.confidence, f.data["guess"]) == (5, "likely", ["outer.x"])
     assert f.message.endswith("(if `x` of `outer` is a tensor: a guess)")
+
+
+@pytest.mark.parametrize("loop", [
+    "return tuple(j for i, j in pairs if i == self.first)",
+    "for i, j in pairs:\n                if i == self.first:\n                    return j",
+])
+def test_an_element_of_a_guessed_parameter_is_a_guess(loop):
+    src = f"""
+    import torch.nn as nn
+
+    class Head(nn.Module):
+        def forward(self, x, pairs):
+            {loop}
+    """
+    [f] = check(src)
+    assert (f.confidence, f.data["guess"]) == ("likely", ["pairs"])
+    assert "(if `pairs` is a tensor: a guess)" in f.message
 
 
 def test_count_names_take_call_site_facts_not_spelling():

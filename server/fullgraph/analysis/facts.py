@@ -474,6 +474,11 @@ class Facts:
                     found += [c for c in self.bound_under.get(sub.id, ()) if c not in found]
         return tuple(found)
 
+    def bind_loop(self, target: ast.AST, iterated: ast.AST) -> None:
+        """Bind the target of `for target in iterated` (a loop or a comprehension): an element of a
+        value guessed a tensor is guessed one too."""
+        self.bind(target, self.iter_element(iterated), self.guess(iterated))
+
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:

@@ -621,7 +621,7 @@ class Walker:
 
     def _for(self, node: ast.For) -> None:
         self.visit(node.iter)
-        self.facts.bind(node.target, self.facts.iter_element(node.iter))
+        self.facts.bind_loop(node.target, node.iter)
         self.visit(node.target)
         self._loop_body(node)
 
@@ -690,7 +690,7 @@ class Walker:
     def _comprehension(self, node) -> None:
         for gen in node.generators:
             self.visit(gen.iter)
-            self.facts.bind(gen.target, self.facts.iter_element(gen.iter))
+            self.facts.bind_loop(gen.target, gen.iter)
             self.parents.append(gen)
             for check in self.checks.get(ast.comprehension, ()):
                 check(gen, self)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from fullgraph.fixes.conditions import Lowering
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import NameMaker, torch_alias, torch_import_edit
+from fullgraph.fixes.source_comments import source_comments
 
 
 @dataclass
@@ -44,8 +45,7 @@ class FixContext:
 
     def expression_edit(self, node: ast.expr, replacement: str) -> TextEdit | None:
         """An edit replacing one expression's exact source range; None if a comment sits inside it."""
-        segment = self.lowering.segment(node)
-        if "#" in segment:
+        if source_comments(self.lowering.segment(node)) != []:
             return None
         positions = self.lowering.positions
         start = positions.position(positions.ast_offset(node.lineno, node.col_offset))

@@ -15,7 +15,7 @@ from fullgraph.fixes.masked_store import masked_store
 from fullgraph.fixes.names import taken_names
 from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
-from fullgraph.fixes.print_operator import print_operator_fix
+from fullgraph.fixes.print_rewrite import print_operator_fix
 from fullgraph.fixes.sites import finding_node
 from fullgraph.fixes.trap import lower_trap
 from fullgraph.text import to_lf

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import ast
-import io
-import tokenize
 
 from fullgraph.fixes.conditions import buffer_names
 from fullgraph.fixes.context import FixContext
@@ -12,6 +10,7 @@ from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.layerdrop import LayerdropPlan
 from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if
 from fullgraph.fixes.slicing import continuation, function_slice, indent, splice
+from fullgraph.fixes.source_comments import source_comments
 
 
 def _nested_where(ctx: FixContext, conds: list[str], values: list[str]) -> str:
@@ -113,11 +112,7 @@ def predicate_if(ctx: FixContext, node: ast.If) -> list[Fix]:
 
 def _comments(text: str) -> str:
     """The comments in a piece of source, joined (kept when the piece is rewritten to one line)."""
-    try:
-        tokens = tokenize.generate_tokens(io.StringIO(text + "\n").readline)
-        return "  ".join(t.string for t in tokens if t.type == tokenize.COMMENT)
-    except (tokenize.TokenError, SyntaxError):
-        return ""
+    return "  ".join(source_comments(text) or ())
 
 
 def _layerdrop(ctx: FixContext, plan: LayerdropPlan, piece) -> list[Fix]:

@@ -1,4 +1,5 @@
-"""FG301's break-free fix: `print(...)` becomes `torch._higher_order_ops.print(format, *values)`.
+"""Whether FG301's break-free fix applies: `print(...)` becomes
+`torch._higher_order_ops.print(format, *values)` (:mod:`fullgraph.fixes.print_rewrite` writes it).
 
 Torch's print operator is a graph op: Dynamo keeps it in the graph and it prints
 `format.format(*values)` when the graph runs (eagerly too), in program order, mutations included
@@ -14,8 +15,6 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.known import known_tensors, torchscript_reason
 from fullgraph.fixes.project_torch import bases, has_module
 from fullgraph.fixes.sites import local_parents
@@ -89,20 +88,6 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
             "`fullgraph fix --unsafe-fixes`)")
 
 
-def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
-    """The rewrite, when the project's torch has the operator (``finding.data``) and every value qualifies."""
-    if not (isinstance(call.func, ast.Name) and call.func.id == "print"):
-        return []
-    planned = operator_plan(ctx.tree, call, finding)
-    if isinstance(planned, str):
-        return []
-    text, values = planned
-    args = ", ".join([_literal(text), *(ctx.text(v) for v in values)])
-    edit = ctx.expression_edit(call, f"{ctx.torch}.{OPERATOR}({args})")
-    return ctx.make_fix("Print with torch's print operator, inside the graph (unsafe: tensors that require "
-                        "grad print without `grad_fn=`)", edit, "print-op", preferred=False, unsafe=True)
-
-
 def _f_string(node: ast.JoinedStr, known: set[str], values: list[ast.expr]) -> str:
     """The format-string text of an f-string, its values appended to ``values``; "\\0reason" when
     a value or a nested format spec cannot be carried."""
@@ -160,12 +145,6 @@ def _not_carried(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return f"`{ast.unparse(node)}` is an attribute, which may be a parameter (printed with its own header)"
     return f"`{ast.unparse(node)}` is not known to be a tensor, a size or a constant (the values the operator carries)"
-
-
-def _literal(text: str) -> str:
-    """A string literal of ``text``, double-quoted when that needs no escape."""
-    quoted = repr(text)
-    return f'"{quoted[1:-1]}"' if quoted.startswith("'") and '"' not in text and "'" not in text else quoted
 
 
 def _escape(text: str) -> str:
