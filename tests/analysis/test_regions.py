@@ -58,6 +58,13 @@ def test_compile_call_with_a_space_before_the_bracket():
     assert entries("import torch\ndef f(x):\n    return x\ng = torch.compile (f)\n", "decorated") == ["f"]
 
 
+@pytest.mark.parametrize("pattern", ["", "import re\nPAT = re.compile('x')\n", "import regex\nP = regex.compile('x')\n"])
+def test_a_pattern_compile_neither_hides_nor_makes_a_compile_call(pattern):
+    src = "import torch\n" + pattern + "def f(x):\n    return x\n"
+    assert entries(src + "g = torch.compile (f)\n", "decorated") == ["f"]
+    assert entries(src, "decorated") == []
+
+
 def test_module_detection():
     src = """
     import torch
