@@ -138,14 +138,16 @@ class Walker:
         return self.parents[-level - 1] if len(self.parents) > level else None
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
-               gb_ids: tuple[str, ...] | None = None) -> None:
+               gb_ids: tuple[str, ...] | None = None, when: tuple[ast.expr, bool] | None = None) -> None:
+        """Record a finding at `node`; `when`: a trace-time test (and the value it must have) the
+        break needs besides the tests around `node`."""
         guess = self.facts.guess(*_premise(node)) if code.startswith(GUESSABLE) else ()
         if guess:
             names = ", ".join(self._guess_name(g) for g in guess)
             confidence = "likely"
             message += f" (if {names} {'is a tensor' if len(guess) == 1 else 'are tensors'}: a guess)"
         tensors = self._known_tensors(node) if code in self.fixable and not guess else ()
-        conditions = tuple(self.conditions)
+        conditions = (*self.conditions, *((when,) if when is not None else ()))
         conditions = tuple(c for c in self.facts.binding_conditions(*_premise(node)) if c not in conditions) + conditions
         test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):

@@ -60,7 +60,9 @@ RULES = [
         "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code",
         ("GB0206", "GB0125", "GB8985", "GB0225"),
         what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
-             "modules, nor `requires_grad_(False)` on a tensor the function made, which Dynamo traces), and "
+             "modules, nor `requires_grad_(False)` on a tensor the function made or on `x.detach()`, which Dynamo "
+             "traces; with a parameter for the value, only where a compiled call may pass a true one, and the "
+             "message says so), and "
              "tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
              "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
@@ -303,9 +305,11 @@ def check_call(node: ast.Call, w) -> None:
     if twice is not None:
         w.report("FG419", node, f"`{snippet(node)}` passes `{twice}` twice to an autograd Function: Dynamo breaks "
                  "the graph there when an input requires grad")
-    if method_call(node, "requires_grad_") and not _is_module(func.value, w) and not _clears_own_tensor(node, w):
-        w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code", confidence(w, func.value),
-                 gb_ids=("GB0125", "GB8985"))
+    if method_call(node, "requires_grad_") and not _is_module(func.value, w):
+        cleared = _clears_own_tensor(node, w)
+        if cleared is not True:
+            w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code",
+                     confidence(w, func.value), gb_ids=("GB0125", "GB8985"), when=cleared)
     if isinstance(func, ast.Attribute) and func.attr in SPARSE_CONVERSIONS and w.kind(func.value) in TENSORISH:
         w.report("FG414", node, f"`{snippet(node)}` makes a sparse tensor in compiled code", confidence(w, func.value),
                  gb_ids=("GB0015", "GB0277"))
@@ -406,15 +410,24 @@ def _function_attribute(node: ast.AST, name: str, w) -> None:
         w.report("FG416", node, f"`{shown}` sets an attribute of {what} in compiled code")
 
 
-def _clears_own_tensor(node: ast.Call, w) -> bool:
-    """`t.requires_grad_(False)` on a tensor the function made (bound only by `=`, not a parameter):
-    Dynamo traces it (only a graph input that requires grad breaks)."""
+def _clears_own_tensor(node: ast.Call, w) -> bool | tuple[ast.Name, bool] | None:
+    """`t.requires_grad_(False)` on a tensor the function made (bound only by `=`, not a parameter)
+    or on `x.detach()`: Dynamo traces it (only a graph input that requires grad breaks), so True.
+    With a parameter for the value (`requires_grad_(requires_grad)`), the test under which it breaks:
+    `(requires_grad, True)`. None otherwise."""
     off = [*node.args, *(k.value for k in node.keywords if k.arg == "requires_grad")]
-    if len(off) != 1 or not (isinstance(off[0], ast.Constant) and off[0].value is False):
-        return False
+    flag = off[0] if len(off) == 1 else None
+    if not (isinstance(flag, ast.Constant) and flag.value is False or isinstance(flag, ast.Name)):
+        return None
     receiver, fn = node.func.value, w.function.node
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg) if a}
-    return isinstance(receiver, ast.Name) and receiver.id not in params and bool(local_bindings(fn).get(receiver.id))
+    fresh = method_call(receiver, "detach") and not receiver.args if isinstance(receiver, ast.Call) else \
+        isinstance(receiver, ast.Name) and receiver.id not in params and bool(local_bindings(fn).get(receiver.id))
+    if not fresh:
+        return None
+    if isinstance(flag, ast.Constant):
+        return True
+    return (flag, True) if flag.id in params and not local_bindings(fn).get(flag.id) else None
 
 
 def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
