@@ -120,13 +120,14 @@ def test_compiled_with_aot_autograd_it_prints_the_same_text_in_one_graph(capsys)
     assert capsys.readouterr().out == printed == "y tensor(30.) 3\ntensor(11.)\n"
 
 
-def test_comments_inside_the_call_move_above_it_and_a_hash_in_a_string_is_no_comment():
+def test_comments_inside_the_call_move_above_it_its_lines_stay_and_a_hash_in_a_string_is_no_comment():
     source = module('y = x * 2\nprint(\n    "y #",  # the label\n    y.sum(),\n)  # after\nz = 1; print("# shared", y)\n'
                     'return y * 3\n')
     fixed = fix_all(source, unsafe=True).source
     assert fixed.count("_higher_order_ops.print(") == 2
     lines = fixed.splitlines()
-    call = next(i for i, line in enumerate(lines) if '_higher_order_ops.print("y #' in line)
-    assert lines[call - 1].strip() == "# the label" and lines[call].endswith("  # after")
+    call = next(i for i, line in enumerate(lines) if line.endswith("_higher_order_ops.print("))
+    assert [line.strip() for line in lines[call - 1:call + 4]] == [
+        "# the label", "torch._higher_order_ops.print(", '"y # {!s}",', "y.sum(),", ")  # after"]
     assert 'z = 1; torch._higher_order_ops.print("# shared {!s}", y)' in fixed
     assert not print_findings(fixed)

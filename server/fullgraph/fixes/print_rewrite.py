@@ -20,12 +20,15 @@ def print_operator_fix(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if isinstance(planned, str):
         return []
     text, values = planned
-    args = ", ".join([_literal(text), *(ctx.text(v) for v in values)])
-    new = f"{ctx.torch}.{OPERATOR}({args})"
+    args = [_literal(text), *(ctx.text(v) for v in values)]
+    one_line = f"{ctx.torch}.{OPERATOR}({', '.join(args)})"
     stmt = local_parents(ctx.tree, call)[call]  # the call's own statement (`plan` checked it)
     piece = function_slice(ctx.source, ctx.tree, stmt)
-    # the statement with the comments inside the call moved above it; on a line it shares, in place
-    edit = (splice(piece, [stmt], [new]) if piece is not None else None) or ctx.expression_edit(call, new)
+    # the statement with the comments inside the call moved above it, laid out over lines as the call
+    # was (one argument a line; the splice indents it); on a line it shares, in place
+    laid_out = one_line if call.end_lineno == call.lineno else \
+        f"{ctx.torch}.{OPERATOR}(\n" + "".join(f"    {a},\n" for a in args) + ")"
+    edit = (splice(piece, [stmt], [laid_out]) if piece is not None else None) or ctx.expression_edit(call, one_line)
     return ctx.make_fix("Print with torch's print operator, inside the graph (unsafe: tensors that require "
                         "grad print without `grad_fn=`)", edit, "print-op", preferred=False, unsafe=True)
 
