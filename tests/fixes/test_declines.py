@@ -327,7 +327,8 @@ def test_a_name_only_the_else_branch_makes_a_tensor_is_not_lowered():
 
 
 @pytest.mark.parametrize("body, reason", [
-    ("keep = [r for r in x if not r]\nreturn keep\n", "tested at once by the comprehension filter, where the break would stay"),
+    ("drop = not x.all()\nkeep = [r for r in x if drop]\nreturn keep\n",
+     "`drop` is then tested by the comprehension filter at line 12, where the break would move"),
     ("flag = not x.all()\nif flag:\n    self.proj(x)\nreturn x\n",
      "`flag` is then tested by the `if` at line 12, where the break would move (branch calls `self.proj`"),
     ("flag = not x.all()\nassert flag, 'all set'\nreturn x\n", "`flag` is then tested by the `assert` at line 12"),

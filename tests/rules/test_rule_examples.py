@@ -210,3 +210,13 @@ class M(torch.nn.Module):
         return x
 """
     assert [(f.line, f.code) for f in analyze(src)] == [(15, "FG413"), (17, "FG413")]
+
+
+@pytest.mark.parametrize("body, code", [
+    ("return [r for r in x if not r]", "FG110"),  # the filter reports, not the `not` in it too
+    ("return bool(not x.all())", "FG105"),  # `bool()` reports, not the `not` in it too
+    ("return bool(x.all() or x.any())", "FG105"),
+    ("if not x.all():\n    x = x * 2\nreturn x", "FG101"),
+])
+def test_one_truth_test_is_one_finding(findings, body, code):
+    assert [f.code for f in findings(body)] == [code]

@@ -197,7 +197,7 @@ def _negation_tested_reason(tree: ast.AST, node: ast.expr, known: set[str], find
         holder, what = taker
         reason = if_reason(tree, holder, known | {name}, finding) if isinstance(holder, ast.If) else "it has no safe rewrite"
         if reason is not None:
-            return f"`{name}` is then tested by the {what} at line {holder.lineno}, where the break would move ({reason})"
+            return f"`{name}` is then tested by the {what} at line {use.lineno}, where the break would move ({reason})"
     return None
 
 

@@ -222,12 +222,15 @@ def _check_lowerable_assert(node: ast.Assert, w) -> None:
 
 
 def _is_test(node: ast.AST, w) -> bool:
-    """True when `node` is (inside `and`/`or`/`not` of) an if/while/ternary/assert test, or
-    inside an enclosing `and`/`or`/`not` (which reports instead)."""
+    """True when `node` is (inside `and`/`or`/`not` of) an if/while/ternary/assert test, a
+    comprehension filter or `bool()`'s argument, or inside an enclosing `and`/`or`/`not` (which
+    reports instead)."""
     parent = w.parent()
-    if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+    if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)) \
+            or isinstance(parent, ast.Call) and builtin_call(parent, w, "bool") and node in parent.args:
         return True
-    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node
+    return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node \
+        or isinstance(parent, ast.comprehension) and any(test is node for test in parent.ifs)  # FG110 reports
 
 
 def check_boolop(node: ast.BoolOp, w) -> None:
