@@ -215,8 +215,12 @@ class M(torch.nn.Module):
 @pytest.mark.parametrize("body, code", [
     ("return [r for r in x if not r]", "FG110"),  # the filter reports, not the `not` in it too
     ("return bool(not x.all())", "FG105"),  # `bool()` reports, not the `not` in it too
-    ("return bool(x.all() or x.any())", "FG105"),
     ("if not x.all():\n    x = x * 2\nreturn x", "FG101"),
 ])
 def test_one_truth_test_is_one_finding(findings, body, code):
     assert [f.code for f in findings(body)] == [code]
+
+
+def test_an_and_inside_bool_is_two_truth_tests(findings):
+    """`bool(a and b)` takes `a`'s truth value, then `bool()` takes `b`'s: two breaks (kornia's rain)."""
+    assert [f.code for f in findings("return bool(x.all() and x.any())")] == ["FG105", "FG105"]

@@ -222,12 +222,10 @@ def _check_lowerable_assert(node: ast.Assert, w) -> None:
 
 
 def _is_test(node: ast.AST, w) -> bool:
-    """True when `node` is (inside `and`/`or`/`not` of) an if/while/ternary/assert test, a
-    comprehension filter or `bool()`'s argument, or inside an enclosing `and`/`or`/`not` (which
-    reports instead)."""
+    """True when `node` is (inside `and`/`or`/`not` of) an if/while/ternary/assert test or a
+    comprehension filter, or inside an enclosing `and`/`or`/`not` (which reports instead)."""
     parent = w.parent()
-    if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)) \
-            or isinstance(parent, ast.Call) and builtin_call(parent, w, "bool") and node in parent.args:
+    if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
         return True
     return isinstance(parent, (ast.If, ast.While, ast.IfExp, ast.Assert)) and parent.test is node \
         or isinstance(parent, ast.comprehension) and any(test is node for test in parent.ifs)  # FG110 reports
@@ -244,7 +242,9 @@ def check_boolop(node: ast.BoolOp, w) -> None:
 
 
 def check_not(node: ast.UnaryOp, w) -> None:
-    if not isinstance(node.op, ast.Not) or _is_test(node, w):
+    parent = w.parent()
+    if not isinstance(node.op, ast.Not) or _is_test(node, w) or isinstance(parent, ast.Call) \
+            and builtin_call(parent, w, "bool"):  # `bool(not t)` breaks once, and `bool()` reports it
         return
     confidence = w.facts.data_dependent(node.operand)
     if confidence:
