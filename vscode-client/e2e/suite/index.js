@@ -66,11 +66,15 @@ exports.run = async function run() {
     report.hover = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
     report.statusText = await waitFor('the status bar count', () => api.statusText().includes(': ') && api.statusText(), 10000);
 
-    // Quick fix for the tensor-condition `if` (FG101) through the code action provider.
-    const actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, target.range, undefined, 20)) || [];
+    // Quick fix for the tensor-condition `if` (FG101) through the code action provider. Asked again
+    // until it answers: VS Code cancels a request that meets the extension's settings push at start
+    // (`$/cancelRequest`, then an empty list), as it would re-ask for a lightbulb.
+    let actions = [];
+    const fix = await waitFor('a preferred fullgraph (FG101) quick fix with an edit', async () => {
+      actions = (await vscode.commands.executeCommand('vscode.executeCodeActionProvider', uri, target.range, undefined, 20)) || [];
+      return actions.find((a) => a.isPreferred && a.edit && a.title.startsWith('fullgraph (FG101)'));
+    }, 10000);
     report.codeActions = actions.map((a) => ({ title: a.title, kind: a.kind && a.kind.value, isPreferred: !!a.isPreferred, hasEdit: !!a.edit }));
-    const fix = actions.find((a) => a.isPreferred && a.edit && a.title.startsWith('fullgraph (FG101)'));
-    if (!fix) throw new Error('no preferred fullgraph (FG101) quick fix with an edit');
     let before = signature(uri);
     if (!(await vscode.workspace.applyEdit(fix.edit))) throw new Error('quick fix edit was not applied');
     report.afterQuickFix = doc.getText();
