@@ -343,3 +343,18 @@ def test_a_negation_whose_test_is_predicated_too_is_lowered():
     assert [f.fix_blocked for f in analyze(source, "m.py") if f.code == "FG105"] == [None]
     fixed = fix_all(source, "m.py").source
     assert "flag = torch.logical_not(x.all())" in fixed and "torch.where(flag" in fixed
+
+
+def test_only_stream_writes_of_the_io_rule_are_deferred():
+    """FG304's deferral moves a write to sys.stdout/stderr (also one spelled `stderr.write` after
+    `from sys import stderr`); other I/O keeps its place, with the reason."""
+    def fg304(body: str, head: str = "import sys\n") -> str | None:
+        source = head + HEAD + textwrap.indent(textwrap.dedent(body), " " * 8)
+        found = [f for f in analyze(source, "m.py") if f.code == "FG304"]
+        assert len(found) == 1
+        return found[0].fix_blocked
+
+    assert fg304("y = x * 2\nsys.stdout.write('step\\n')\nreturn y + 1\n") is None
+    assert fg304("y = x * 2\nstderr.write('step\\n')\nreturn y + 1\n", "from sys import stderr\n") is None
+    assert "only a write to `sys.stdout` or `sys.stderr`" in fg304("y = x * 2\nopen('log.txt').close()\nreturn y + 1\n")
+    assert "result is used" in fg304("y = x * 2\nn = sys.stdout.write('step')\nreturn y + n\n")

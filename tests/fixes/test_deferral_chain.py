@@ -165,7 +165,7 @@ def test_a_print_earlier_in_the_same_loop_runs_after_the_call_in_the_next_iterat
             "        return x * 2\n")
     text = SOURCE.format(body=body).replace("        print(\"total\", x.sum())\n", "        pass\n")
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301" and "row.sum()" in f.message)
-    assert "another print, logging or warnings call follows" in (found.fix_blocked or "")
+    assert "another print, logging, warnings or stream-write call follows" in (found.fix_blocked or "")
 
 
 def test_a_print_alone_in_a_loop_defers_each_iteration_in_order():

@@ -8,6 +8,7 @@ import textwrap
 
 PRELUDE = '''\
 import logging
+import sys
 import warnings
 
 import torch
@@ -37,6 +38,8 @@ SHAPES = {
     "logging_percent": (('y = x.sum(dim=0)\nn = y.norm()\nr = y + 1\nlogger.warning("sum %s, norm %.2f", y, float(n))\n'
                          "return r"), ONE_GRAPH),
     "warnings_warn": ('y = x * 3\nwarnings.warn("scaling by 3")\nreturn y', ONE_GRAPH),
+    "stream_write": ('y = x.relu()\nsys.stdout.write("done\\n")\nreturn y', ONE_GRAPH),
+    "stream_write_op_after": ('y = x.relu()\nsys.stderr.write("y\\n")\nreturn y * 2', SPLIT),
     "several_calls": ('y = x.relu()\nprint("y", y.sum())\nlogger.info("shape %s", y.shape)\nreturn y, x', ONE_GRAPH),
     "falls_off_end": ('y = x.relu()\nx.copy_(y)\nprint("done", y.sum())', ONE_GRAPH),
     "op_after": ('y = x.relu()\nprint("y")\nreturn y * 2', SPLIT),
@@ -51,7 +54,7 @@ SHAPES = {
     "before_any_op": ('print("x", x.shape)\nreturn x', FIRST),
 }
 # The line of the flagged call in each reported shape (1-based in the body).
-FLAGGED_LINE = {"op_after": 2, "tensor_attribute_returned": 2, "op_in_a_later_call": 2, "op_after_item_in_call": 2,
+FLAGGED_LINE = {"op_after": 2, "stream_write_op_after": 2, "tensor_attribute_returned": 2, "op_in_a_later_call": 2, "op_after_item_in_call": 2,
                 "tensor_condition_after": 2, "in_loop": 3, "for_loop_epilogue": 4, "at_start": 1, "before_any_op": 1}
 
 

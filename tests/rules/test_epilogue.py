@@ -8,7 +8,7 @@ from fullgraph.analysis.epilogue import in_epilogue, plain_value
 from fullgraph.config import Config
 from fullgraph.engine import analyze
 
-CODES = {"FG301", "FG302", "FG303", "FG201", "FG204"}
+CODES = {"FG301", "FG302", "FG303", "FG304", "FG201", "FG204"}
 ALL = Config(assume_compiled="all")
 
 

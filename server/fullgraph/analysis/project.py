@@ -667,10 +667,10 @@ class ProjectIndex:
             use.names.add(name)
         calls = self._called()
         with self._lock:
+            if len(calls.by_name.get(name, ())) > ELEMENT_FILES:
+                return ()
             files = calls.files(name)
             read = self._read(calls, files)
-        if len(files) > ELEMENT_FILES:
-            return ()
         known = self._elements.get(name)
         if known is not None and known[0] == read:
             return known[1]

@@ -32,7 +32,7 @@ from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
-SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning"}
+SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning", "FG304": "for_write"}
 
 
 class CapturePlan:

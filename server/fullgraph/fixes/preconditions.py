@@ -37,14 +37,14 @@ from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.mask_shapes import masked_store_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
-from fullgraph.rules.side_effects import LOG_METHODS
+from fullgraph.rules.side_effects import LOG_METHODS, STREAM_METHODS, STREAMS
 from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
 TRAP_CODES = {"FG104", "FG107"}
-DEFER_CODES = {"FG301", "FG302", "FG303"}
+DEFER_CODES = {"FG301", "FG302", "FG303", "FG304"}
 KEEP_TENSOR_CODES = {"FG201", "FG204"}
 MASKED_STORE_CODE = "FG453"
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
@@ -698,15 +698,26 @@ def _queued(stmt: ast.stmt) -> bool:
 
 
 def _side_effect_statement(stmt: ast.stmt) -> bool:
-    """A call statement spelled like print, logging or warnings (the calls deferral moves), or an
-    ``if`` holding only such statements."""
+    """A call statement spelled like print, logging, warnings or a stream write (the calls deferral
+    moves), or an ``if`` holding only such statements."""
     if isinstance(stmt, ast.If):
         return all(_side_effect_statement(s) for s in (*stmt.body, *stmt.orelse))
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return False
     func = stmt.value.func
     return (isinstance(func, ast.Name) and func.id == "print") or (isinstance(func, ast.Attribute)
-                                                                     and func.attr in LOG_METHODS)
+                                                                     and func.attr in LOG_METHODS) \
+        or stream_write(stmt.value)
+
+
+def stream_write(call: ast.Call) -> bool:
+    """``sys.stdout.write(...)`` and the like, also as ``stdout.write(...)`` (``from sys import stdout``)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in STREAM_METHODS):
+        return False
+    stream = func.value
+    return isinstance(stream, ast.Attribute) and stream.attr in STREAMS and isinstance(stream.value, ast.Name) \
+        and stream.value.id == "sys" or isinstance(stream, ast.Name) and stream.id in STREAMS
 
 
 def _numpy_reason(tree: ast.Module, node: ast.AST) -> str | None:
@@ -752,7 +763,10 @@ def replay_reason(finding) -> str | None:
 
 
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
-    """Why a print/logging/warnings call can't be deferred to the entry's epilogue."""
+    """Why a print/logging/warnings/stream-write call can't be deferred to the entry's epilogue."""
+    if finding.code == "FG304" and not stream_write(call):
+        return ("only a write to `sys.stdout` or `sys.stderr` is deferred; other I/O has no rewrite (its "
+                "result is used, or it must happen where it stands): move it out of the compiled region")
     fn = enclosing_function(tree, call)
     chain = parents(fn or tree)
     stmt = chain.get(call)
@@ -782,7 +796,7 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in walk(call)):
         return "an argument holds a comprehension or lambda"
     if _output_follows(fn).get(id(stmt)):
-        return "another print, logging or warnings call follows, which the deferred call would move past"
+        return "another print, logging, warnings or stream-write call follows, which the deferred call would move past"
     node = stmt
     while node is not fn:
         node = chain.get(node)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.per_node import per_node
+
 MAX_SNIPPET = 60
 
 
+@per_node
 def snippet(node: ast.AST) -> str:
     """Short source text of an expression for messages (unparsed, shortened)."""
     try:

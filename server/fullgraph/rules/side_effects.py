@@ -12,7 +12,7 @@ from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
 
 _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after some tensor work, followed only "
-             "by other print/logging/warnings calls and a plain `return` (names, non-tensor attributes, "
+             "by other print/logging/warnings calls or stream writes and a plain `return` (names, non-tensor attributes, "
              "constants). Dynamo still breaks there, but the graph before the break holds all the tensor "
              "work, so no second graph follows.")
 _DEFER_FIX = ("The fix defers the call until the compiled module returns: while compiled, the call is handed to "
@@ -95,12 +95,17 @@ RULES = [
     Rule(
         "FG304", "file-or-stream-io", "file or stream I/O in compiled code", ("GB0156", "GB0059", "GB0142"),
         what="Flags `open()`, `input()`, `sys.stdout/stderr/stdin` methods, `torch.save/load`, "
-             "`numpy.save/load` and `json.dump/load` in compiled regions.",
+             "`numpy.save/load` and `json.dump/load` in compiled regions. A write to `sys.stdout` or "
+             "`sys.stderr`, like print, is" + _EPILOGUE.replace(" Not reported", " not reported", 1),
         why="I/O is a side effect implemented in C; Dynamo cannot trace stream methods (GB0156 "
             "'Unsupported method call'), `open()` (GB0059) or file objects as context managers (GB0142).",
         example="with open(\"debug.txt\", \"a\") as f:\n    f.write(str(x.shape))",
         fixed_example="# do the I/O outside the compiled function",
-        fix_text="Move I/O out of the compiled region.",
+        fix_text="A write to `sys.stdout` or `sys.stderr` (`write`, `writelines`, `flush`) made as a statement "
+                 "is deferred as print is. " + _DEFER_FIX + " Other I/O (`open()`, `input()`, saving and "
+                 "loading) has no rewrite, as its result is used or it must happen where it stands: move it out "
+                 "of the compiled region.",
+        fix_kind="defer", fix_title="Defer the stream write until the compiled entry returns",
     ),
     Rule(
         "FG305", "time-call", "`time.*` call in compiled code", ("GB0007",),
@@ -145,6 +150,9 @@ IO_CALLS = frozenset(("torch.save", "torch.load", "numpy.save", "numpy.load", "n
                       "numpy.loadtxt", "json.dump", "json.load", "pickle.dump", "pickle.load", "os.makedirs",
                       "os.remove", "shutil.copy", "shutil.rmtree"))
 WARN_CALLS = frozenset(("warnings.warn", "warnings.warn_explicit"))
+STREAMS = ("stdout", "stderr")
+STREAM_METHODS = ("write", "writelines", "flush")
+STREAM_WRITES = frozenset(f"sys.{stream}.{method}" for stream in STREAMS for method in STREAM_METHODS)
 TRACED_RANDOM = TRACED_DRAWS | RNG_CLASSES  # calls Dynamo 2.13 traces (a draw becomes a graph value)
 SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
                      "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
@@ -173,8 +181,9 @@ def _logger_call(node: ast.Call, w) -> str | None:
 
 
 def _deferrable(node: ast.Call, w) -> bool:
-    """A print, logging or warnings call (what the deferral fix moves to the epilogue)."""
-    return builtin_call(node, w, "print") or _logger_call(node, w) is not None or w.resolve(node.func) in WARN_CALLS
+    """A print, logging, warnings or stream-write call (what the deferral fix moves to the epilogue)."""
+    return builtin_call(node, w, "print") or _logger_call(node, w) is not None \
+        or w.resolve(node.func) in WARN_CALLS | STREAM_WRITES
 
 
 _SCANS: WeakKeyDictionary = WeakKeyDictionary()  # walker -> the epilogue scan of its function
@@ -218,6 +227,9 @@ def check_call(node: ast.Call, w) -> None:
     if q in WARN_CALLS:
         _mark_epilogue(node, w)
         w.report("FG303", node, f"`{snippet(node.func)}(...)` in compiled code")
+    elif q in STREAM_WRITES:
+        _mark_epilogue(node, w)
+        w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")
     elif q in IO_CALLS or q.startswith(("sys.stdout.", "sys.stderr.", "sys.stdin.")):
         w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")
     elif q.startswith("time."):
