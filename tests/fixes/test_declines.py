@@ -358,3 +358,23 @@ def test_only_stream_writes_of_the_io_rule_are_deferred():
     assert fg304("y = x * 2\nstderr.write('step\\n')\nreturn y + 1\n", "from sys import stderr\n") is None
     assert "only a write to `sys.stdout` or `sys.stderr`" in fg304("y = x * 2\nopen('log.txt').close()\nreturn y + 1\n")
     assert "result is used" in fg304("y = x * 2\nn = sys.stdout.write('step')\nreturn y + n\n")
+
+
+@pytest.mark.parametrize("imports, fixed", [
+    ("import os\n\nimport paddle\n", False),  # a module meant to run without torch (ncps' paddle cells)
+    ("import os\n\ntry:\n    import torch\nexcept ImportError:\n    torch = None\n", True),
+    ("from torch import nn\n", True),
+])
+def test_no_rewrite_adds_the_first_torch_import(imports, fixed):
+    """Every rewrite uses torch: in a file with no module-level torch import none applies, the
+    unsafe ones (the print operator, a function entry's deferral) included, and the quick fix
+    list holds no rewrite either."""
+    from fullgraph.fixes import fixes_for
+    from fullgraph.fixes.preconditions import NO_TORCH
+
+    source = imports + "\n\ndef load(x, path):\n    y = x * 2\n    print(\"done\")\n    return y + 1\n"
+    result = fix_all(source, "m.py", ALL, unsafe=True)
+    assert (result.source != source) == fixed
+    (found,) = [f for f in analyze(source, "m.py", ALL) if f.code == "FG301"]
+    assert (found.fix_blocked == NO_TORCH) == (not fixed)
+    assert bool(fixes_for(source, found)) == fixed  # the print operator, unsafe

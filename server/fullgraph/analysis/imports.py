@@ -13,6 +13,26 @@ CONVENTIONAL = {
 }
 
 
+def module_level(body: list[ast.stmt]):
+    """Module-level statements, through `if`/`try` blocks (`if is_torch_available(): import torch`)."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            yield from module_level(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            yield from module_level(node.body + node.orelse + node.finalbody + [s for h in node.handlers for s in h.body])
+
+
+def imports_torch(body: list[ast.stmt]) -> bool:
+    """Whether a module imports torch, or a name from it, at module level (also in a module-level
+    `if`/`try`): a module that does not may be meant to run without torch."""
+    for node in module_level(body):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "torch":
+            return True
+    return False
+
 
 def dotted(node: ast.AST) -> str | None:
     """"a.b.c" for a Name/Attribute chain, else None."""

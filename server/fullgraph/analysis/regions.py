@@ -20,7 +20,7 @@ from fullgraph.analysis.facts import (
     name_pattern,
     names_like,
 )
-from fullgraph.analysis.imports import Aliases, dotted
+from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
@@ -121,6 +121,7 @@ class ModuleIndex:
         self._getters: dict[tuple[str, str], FunctionInfo | None] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
         self.strings = module_strings(tree)
+        self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
             self._top_level(stmt)

@@ -188,11 +188,13 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         return []
     edits.extend(TextEdit(firsts[id(t)], 0, firsts[id(t)], 0, " " * t.col_offset + f"@{REPLAY}\n")
                  for t in targets if not replays(t))
+    extra = torch_import_edit(ctx.tree)
     if not has_queue(ctx.tree):
         lines = ctx.source.splitlines()[at - 1:]
         blank = next((i for i, text in enumerate(lines) if text.strip()), len(lines))  # blank lines after `at`
-        edits.append(TextEdit(at, 0, at, 0, "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
-    extra = torch_import_edit(ctx.tree)
+        imported = "import torch\n" if extra is not None else ""  # before the definitions that use it
+        edits.append(TextEdit(at, 0, at, 0, imported + "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
+        extra = None
     edits = [e for e in [extra, *edits] if e is not None]
     safe = replay_reason(finding) is None and isinstance(targets[0], ast.ClassDef)
     return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from fullgraph.analysis.imports import module_level
 from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.edits import TextEdit
 
@@ -41,20 +42,10 @@ class NameMaker:
         return name
 
 
-def _module_level(body: list[ast.stmt]):
-    """Module-level statements, through `if`/`try` blocks (`if is_torch_available(): import torch`)."""
-    for node in body:
-        yield node
-        if isinstance(node, ast.If):
-            yield from _module_level(node.body + node.orelse)
-        elif isinstance(node, ast.Try):
-            yield from _module_level(node.body + node.orelse + node.finalbody + [s for h in node.handlers for s in h.body])
-
-
 def torch_alias(tree: ast.Module) -> str | None:
     """The module-level name bound to ``torch`` (``torch``, or ``th`` for ``import torch as th``),
     also by an import inside a module-level `if`/`try`."""
-    for node in _module_level(tree.body):
+    for node in module_level(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name == "torch" and alias.asname:

@@ -19,7 +19,7 @@ from fullgraph.fixes.conditions import (
     split_python,
     tensor_attributes,
 )
-from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
 from fullgraph.fixes.keep_tensor import converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
@@ -47,13 +47,28 @@ TRAP_CODES = {"FG104", "FG107"}
 DEFER_CODES = {"FG301", "FG302", "FG303", "FG304"}
 KEEP_TENSOR_CODES = {"FG201", "FG204"}
 MASKED_STORE_CODE = "FG453"
+FIX_CODES = PREDICATE_CODES | TRAP_CODES | DEFER_CODES | KEEP_TENSOR_CODES | {MASKED_STORE_CODE}
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
+NO_TORCH = ("the file does not import torch at module level: a rewrite would make torch an import of a module "
+            "that may be meant to run without it (only the compiled code needs torch)")
+
+
+def torch_imported(tree: ast.Module) -> bool:
+    """Whether the module of ``tree`` (a whole file, or the engine's scope of one function) imports
+    torch at module level; every rewrite and config line uses torch."""
+    index = getattr(tree, "module_index", None)
+    return index.torch_imported if index is not None else imports_torch(tree.body)
 
 
 def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> str | None:
     """Why ``finding``'s quick fix cannot apply, or None when it does; ``called_from``: the other
     workspace files that call the function holding it. Whether fix-all may apply it is
     :func:`fix_check`'s question."""
+    reason = _decline_reason(tree, finding, called_from)
+    return NO_TORCH if reason is None and finding.code in FIX_CODES and not torch_imported(tree) else reason
+
+
+def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> str | None:
     try:
         node = finding_node(tree, finding)
         if node is None:
@@ -97,6 +112,13 @@ def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> t
     `fullgraph fix --unsafe-fixes` applies a fix then: a deferral :func:`replay_reason` leaves to the
     user, for a print torch's print operator (unsafe under autograd), a check lowered to
     ``torch._assert_async`` (it raises another exception)."""
+    reason, unsafe = _fix_check(tree, finding, called_from)
+    if (reason is None or unsafe) and not torch_imported(tree):
+        return NO_TORCH, False
+    return reason, unsafe
+
+
+def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple[str | None, bool]:
     reason = decline_reason(tree, finding, called_from)
     node = finding_node(tree, finding)
     if finding.code in DEFER_CODES:
