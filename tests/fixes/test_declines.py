@@ -378,3 +378,24 @@ def test_no_rewrite_adds_the_first_torch_import(imports, fixed):
     (found,) = [f for f in analyze(source, "m.py", ALL) if f.code == "FG301"]
     assert (found.fix_blocked == NO_TORCH) == (not fixed)
     assert bool(fixes_for(source, found)) == fixed  # the print operator, unsafe
+
+
+@pytest.mark.parametrize("query", ["x.allclose(y)", "x.is_signed()", "x.is_same_size(y)", "torch.allclose(x, y)"])
+def test_a_tensor_query_returning_a_python_bool_is_no_tensor(query):
+    """`x.allclose(y) and (x > 0).all()` was lowered to `torch.logical_and(x.allclose(y).bool(), ...)`,
+    which raises AttributeError: these methods return Python bools (probed on fair-esm's neighbours)."""
+    source = (f"import torch\n\n\ndef settle(x: torch.Tensor, y: torch.Tensor):\n    x = x * 2\n"
+              f"    ok = {query} and (x > 0).all()\n    return x + ok\n")
+    assert "FG105" not in {f.code for f in analyze(source, "m.py", ALL)}
+    assert fix_all(source, "m.py", ALL, unsafe=True).source == source
+
+
+def test_a_nested_function_that_prints_later_keeps_a_print_in_place():
+    """`print("first")` deferred past a later call of a nested `show()` that prints "second" would
+    swap the two lines (fair-esm's neighbours, probed): the deferral declines."""
+    source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
+              "        def show(t):\n            print('second')\n        y = x * 2\n        print('first')\n"
+              "        show(y)\n        return y + 1\n")
+    (found,) = [f for f in analyze(source, "m.py") if f.code == "FG301"]
+    assert "another print, logging, warnings or stream-write call follows" in found.fix_blocked
+    assert fix_all(source, "m.py").source == source

@@ -64,7 +64,7 @@ VALUE_ATTRS = frozenset(
 TENSOR_ATTRS = frozenset(["T", "mT", "H", "mH", "data", "grad", "real", "imag", "values", "indices"])
 # Tensor methods whose result is not a tensor.
 VALUE_METHODS = frozenset(
-    ["size", "dim", "ndimension", "numel", "nelement", "element_size", "item", "tolist", "numpy", "data_ptr", "is_contiguous", "is_floating_point", "is_complex", "get_device", "stride", "storage_offset", "__len__", "is_inference", "untyped_storage", "storage", "is_pinned", "is_shared", "dim_order", "is_set_to", "equal"]
+    ["size", "dim", "ndimension", "numel", "nelement", "element_size", "item", "tolist", "numpy", "data_ptr", "is_contiguous", "is_floating_point", "is_complex", "get_device", "stride", "storage_offset", "__len__", "is_inference", "untyped_storage", "storage", "is_pinned", "is_shared", "dim_order", "is_set_to", "equal", "allclose", "is_nonzero", "is_signed", "is_neg", "is_conj", "is_same_size", "is_coalesced", "is_distributed", "dense_dim", "sparse_dim"]
 )
 # Methods only tensors have: a call of one on an unknown receiver yields a tensor.
 TENSOR_ONLY_METHODS = frozenset(
@@ -73,7 +73,7 @@ TENSOR_ONLY_METHODS = frozenset(
 # `torch.*` callables that do not return tensors.
 VALUE_PREFIXES = ("_", "is_", "are_", "set_")  # torch.is_tensor, torch.are_deterministic_algorithms_enabled
 TORCH_VALUE_FUNCS = frozenset(  # those torch's naming does not tell (see `is_tensor_qualname`)
-    ["numel", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "inference_mode", "autocast", "manual_seed", "compile", "typename", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "broadcast_shapes"]
+    ["numel", "device", "dtype", "Size", "finfo", "iinfo", "no_grad", "enable_grad", "inference_mode", "autocast", "manual_seed", "compile", "typename", "equal", "result_type", "promote_types", "can_cast", "initial_seed", "seed", "use_deterministic_algorithms", "sym_int", "sym_float", "sym_max", "sym_min", "sym_not", "Generator", "broadcast_shapes", "allclose"]
 )
 INDEX_TUPLES = frozenset(("torch.where",))  # with one argument: a tuple of index tensors, one per dimension
 MASK_FUNCS = frozenset(("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not", "logical_xor",

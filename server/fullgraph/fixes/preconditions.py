@@ -688,12 +688,16 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
     run after it, later in its block, after the blocks around it, or in a later iteration of a loop
     around it (one pass per block; calls a deferral already queues replay in order, so they do not count)."""
     follows: dict[int, bool] = {}
+    printing = _printing_defs(fn)
 
     def outputs(stmt: ast.stmt) -> list[ast.stmt]:
-        if _queued(stmt):
-            return []
+        if _queued(stmt) or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return []  # a def runs when it is called
+        if isinstance(stmt, ast.Expr) and _side_effect_statement(stmt) \
+                or not hasattr(stmt, "body") and _calls_any(stmt, printing):
+            return [stmt]
         if isinstance(stmt, ast.Expr):
-            return [stmt] if _side_effect_statement(stmt) else []
+            return []
         return [out for name in ("body", "orelse", "finalbody", "handlers", "cases") for inner in getattr(stmt, name, None) or ()
                 if isinstance(inner, (ast.stmt, ast.excepthandler, ast.match_case)) for out in outputs(inner)]
 
@@ -709,6 +713,18 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
 
     block(fn.body, False, ())
     return follows
+
+
+def _printing_defs(fn: ast.AST) -> set[str]:
+    """The names of the functions defined inside ``fn`` that print, log, warn or write to a stream:
+    calling one later outputs too (a nested ``show()`` after the deferred ``print``)."""
+    return {node.name for node in walk(fn) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node is not fn and any(isinstance(s, ast.stmt) and _side_effect_statement(s) for s in walk(node))}
+
+
+def _calls_any(stmt: ast.stmt, names: set[str]) -> bool:
+    return bool(names) and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in names
+                               for n in walk(stmt))
 
 
 def _queued(stmt: ast.stmt) -> bool:

@@ -96,10 +96,12 @@ RULES = [
         severity="warning",
     ),
     Rule(
-        "FG207", "tensor-equal", "`torch.equal()` reads tensor data into a Python bool", ("GB0033",),
-        what="Flags `torch.equal(a, b)` and `a.equal(b)` when an operand is a tensor.",
-        why="`torch.equal` returns a Python bool that depends on the tensors' data (`aten.equal`, a "
-            "data-dependent operator, GB0033): Dynamo breaks the graph there, whether or not an `if` uses it.",
+        "FG207", "tensor-equal", "`torch.equal()` / `allclose()` reads tensor data into a Python bool", ("GB0033",),
+        what="Flags `torch.equal(a, b)`, `a.equal(b)`, `torch.allclose(a, b)`, `a.allclose(b)` and "
+             "`a.is_nonzero()` when an operand is a tensor.",
+        why="They return a Python bool that depends on the tensors' data (`aten.equal`, `aten.allclose`, "
+            "`aten.is_nonzero`: data-dependent operators, GB0033): Dynamo breaks the graph there, whether or "
+            "not an `if` uses it.",
         example="if not torch.equal(row, col):\n    return False",
         fixed_example="same = (row.shape == col.shape) and bool((row == col).all())  # outside the region\n"
                       "# or keep it a tensor inside: (row == col).all()",
@@ -152,11 +154,17 @@ def check_call(node: ast.Call, w) -> None:
 
 
 def _equal_operands(node: ast.Call, w) -> list[ast.expr]:
-    """The tensor operands of `torch.equal(a, b)` or `a.equal(b)` (none for another call)."""
-    if w.resolve(node.func) == "torch.equal":
+    """The tensor operands of `torch.equal(a, b)`, `a.equal(b)`, their `allclose` forms and
+    `a.is_nonzero()` (none for another call)."""
+    callee = w.resolve(node.func)
+    if callee in ("torch.equal", "torch.allclose"):
         operands = node.args[:2]
-    elif method_call(node, "equal") and len(node.args) == 1:
+    elif callee == "torch.is_nonzero":
+        operands = node.args[:1]
+    elif method_call(node, "equal", "allclose") and node.args:
         operands = [node.func.value, node.args[0]]
+    elif method_call(node, "is_nonzero") and not node.args:
+        operands = [node.func.value]
     else:
         return []
     return [o for o in operands if w.kind(o) in TENSORISH]
