@@ -255,3 +255,12 @@ def test_a_parameter_annotated_with_another_type_is_not_guessed_a_tensor():
     """
     [f] = check(src, ALL)
     assert (f.line, f.data["guess"]) == (8, ["anything"])
+
+
+def test_numpy_on_a_guessed_parameter_is_a_guess_too():
+    """FG410's premise is that the NumPy call's argument is a tensor: on a guessed parameter the
+    finding is likely and says so, as FG204's is (ncps' wirings, probed: no break on an int)."""
+    source = ("import numpy as np\n\n\ndef count(units, sparsity=0.0):\n"
+              "    return int(np.round(units * units * (1 - sparsity)))\n")
+    found = [f for f in analyze(source, "m.py", Config(assume_compiled="all")) if f.code == "FG410"]
+    assert [(f.confidence, f.message.endswith("(if `units` is a tensor: a guess)")) for f in found] == [("likely", True)]

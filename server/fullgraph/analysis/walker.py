@@ -841,7 +841,7 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
-GUESSABLE = ("FG1", "FG2")  # rules whose premise is that a value is a tensor
+GUESSABLE = ("FG1", "FG2", "FG410")  # rules whose premise is that a value is a tensor
 
 
 def _premise(node: ast.AST) -> list[ast.AST]:

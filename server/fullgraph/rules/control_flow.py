@@ -193,9 +193,16 @@ def _built_string(msg: ast.AST) -> bool:
     return False
 
 
+def _folded_string(node: ast.expr) -> bool:
+    """A string literal, or a `+` of them, which CPython folds into one constant before Dynamo runs."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _folded_string(node.left) and _folded_string(node.right)
+    return string_literal(node)
+
+
 def check_assert(node: ast.Assert, w) -> None:
     msg = node.msg
-    if msg is None or string_literal(msg):
+    if msg is None or _folded_string(msg):
         _check_lowerable_assert(node, w)
         return
     confidence = _test_confidence(node.test, w)
@@ -205,8 +212,8 @@ def check_assert(node: ast.Assert, w) -> None:
         w.report("FG104", node, f"assert on tensor value `{snippet(node.test)}` with a computed message",
                  confidence)
     else:
-        w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with non-string message "
-                                f"`{snippet(msg)}`", confidence)
+        w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with a message that is not a "
+                                f"string literal (`{snippet(msg)}`)", confidence)
 
 
 def _check_lowerable_assert(node: ast.Assert, w) -> None:
