@@ -3,6 +3,7 @@ tensor; the entry guess applies only where no call site says, and its findings s
 
 from __future__ import annotations
 
+import os
 import textwrap
 
 import pytest
@@ -264,3 +265,22 @@ def test_numpy_on_a_guessed_parameter_is_a_guess_too():
               "    return int(np.round(units * units * (1 - sparsity)))\n")
     found = [f for f in analyze(source, "m.py", Config(assume_compiled="all")) if f.code == "FG410"]
     assert [(f.confidence, f.message.endswith("(if `units` is a tensor: a guess)")) for f in found] == [("likely", True)]
+
+
+def test_an_imported_workspace_class_and_a_static_method_are_followed(tmp_path):
+    """`Split(mask)` runs `Split.__init__` of another workspace file, `Gate.make(x)` a static method
+    of this one (zuko's coupling flows build a `CouplingTransform` whose `__init__` calls
+    `mask.nonzero()` in `forward`: 4 breaks, probed)."""
+    from fullgraph.analysis.project import ProjectIndex
+
+    (tmp_path / "helpers.py").write_text(
+        "class Split:\n    def __init__(self, mask):\n        self.idx = mask.nonzero().squeeze(-1)\n")
+    model = tmp_path / "model.py"
+    model.write_text(
+        "import torch\nfrom torch import nn\n\nfrom helpers import Split\n\n\nclass Gate:\n    @staticmethod\n"
+        "    def make(x):\n        return x * 2 if x.sum() > 0 else x\n\n\nclass M(nn.Module):\n"
+        "    def forward(self, x: torch.Tensor, mask: torch.Tensor):\n"
+        "        return Gate.make(x)[..., Split(mask > 0).idx]\n")
+    report = analyze_document(model.read_text(), str(model), project=ProjectIndex([str(tmp_path)]))
+    assert {(f.code, f.line) for f in report.findings} == {("FG103", 10)}
+    assert {(f.code, f.line, os.path.basename(f.path)) for f in report.elsewhere} == {("FG451", 3, "helpers.py")}

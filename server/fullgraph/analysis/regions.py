@@ -476,6 +476,23 @@ class ModuleIndex:
             return self._imported[spelling]
         return self._memo(self._imported, spelling, lambda: self.foreign(self.lookup(spelling)))
 
+    def imported_init(self, name: str) -> FunctionInfo | None:
+        """The ``__init__`` a call of an imported workspace class runs (``Split(mask)``); library
+        classes are left alone."""
+        if name not in self.imports or self.project is None:
+            return None
+        key = f"{name}()"
+        if key in self._imported:
+            return self._imported[key]
+
+        def compute():
+            symbol = self.lookup(name)
+            if symbol is None or symbol.kind != "class" or symbol.path is None \
+                    or not self.project.in_workspace(symbol.path):
+                return None
+            return self.foreign(self.project.method(symbol, "__init__"))
+        return self._memo(self._imported, key, compute)
+
     def _memo(self, memo: dict, key, compute):
         """`compute()` stored in `memo` unless the project index lacked a file meanwhile."""
         before = self.project.misses() if self.project is not None else 0

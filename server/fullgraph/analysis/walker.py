@@ -217,7 +217,7 @@ class Walker:
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
-                return self._function_named(func.id)
+                return self._function_named(func.id) or index.imported_init(func.id)
             default = self._callable_default(func.id)
             if default is not None:  # `reduce_fn: Callable = _recall_at_precision`, never rebound
                 return index.functions.get(default) or index.imported_function(default)
@@ -231,6 +231,11 @@ class Walker:
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
                 or index.attr_call(self.function.cls, func.attr)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
+                and func.value.id not in self.facts.env:  # `Gate.make(x)`: a static or class method
+            method = index.method(func.value.id, func.attr)
+            if method is not None and _unbound_callable(method.node):
+                return method
         spelling = dotted(func) if isinstance(func, ast.Attribute) else None
         if spelling and spelling.partition(".")[0] not in self.facts.env \
                 and spelling.partition(".")[0] in index.imports:  # module.helper(...), package.module.helper(...)
@@ -841,6 +846,11 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
+def _unbound_callable(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A static or class method: called on its class, its parameters bind as on an instance."""
+    return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
+
+
 GUESSABLE = ("FG1", "FG2", "FG410")  # rules whose premise is that a value is a tensor
 
 
