@@ -422,17 +422,24 @@ def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
     library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
-    user and cannot be checked: such a finding is left out."""
-    if not raw.conditions:
+    user and cannot be checked: such a finding is left out, unless the condition is only an early
+    `return` the library passed (`if os.getenv(...) == "1": return`), which is then not named."""
+    tests = [(test, holds) for test, holds in raw.conditions
+             if not (library and id(test) in raw.guards and not _outside(test, holds))]  # the library's own guard
+    if not tests:
         return ""
-    found = [c for test, holds in raw.conditions for c in conditions(test, holds)]
+    found = [c for test, holds in tests for c in conditions(test, holds)]
     if config.assume and any(impossible(c, config.assume) for c in found) or contradictory(found):
         return None
-    if library and not all(_names(test) <= OUTSIDE_NAMES or all(
-            c.training is not None or c.dtypes is not None for c in conditions(test, holds))
-            for test, holds in raw.conditions):
+    if library and not all(_outside(test, holds) for test, holds in tests):
         return None
     return describe(found)
+
+
+def _outside(test: ast.expr, holds: bool) -> bool:
+    """A condition the user's side decides: on the mode, a dtype, `self` or a config."""
+    return _names(test) <= OUTSIDE_NAMES or all(c.training is not None or c.dtypes is not None
+                                                for c in conditions(test, holds))
 
 
 def _names(node: ast.AST) -> set[str]:

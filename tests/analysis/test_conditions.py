@@ -120,3 +120,34 @@ def test_a_tensor_only_in_training_tested_only_in_eval_never_breaks():
     """`n_quantizers` is a tensor in training mode only, and the tests read it in eval mode only:
     no configuration breaks there."""
     assert analyze(textwrap.dedent(QUANTIZER), "q.py") == []
+
+
+def test_an_early_return_guards_the_rest_of_its_block():
+    """`if not self.training: return x` leaves the rest to training (TabNet-style, probed: the eval
+    module compiles in one graph); a `raise` guard checks inputs and names nothing; the guard ends
+    with its block."""
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+        class T(nn.Module):
+            def forward(self, x, mask=None):
+                if not self.training:
+                    return x
+                if x.sum() > 0:
+                    x = x * 2
+                for step in range(2):
+                    if mask is None:
+                        continue
+                    print(x.sum().item())
+                print(x)
+                if x.dim() != 2:
+                    raise ValueError("2-d")
+                return x.tolist()
+    """)
+    messages = {f.line: f.message for f in analyze(source, "m.py")}
+    assert messages[8].endswith("(in training mode only)")
+    assert messages[13].endswith("(in training mode only, when `mask` is not None) (inside a loop: Dynamo skips the "
+                                 "whole function)")
+    assert messages[14].endswith("(in training mode only)")
+    assert messages[17].endswith("(in training mode only)")
+    assert not any(f.line > 7 for f in analyze(source, "m.py", Config(assume={"training": False})))

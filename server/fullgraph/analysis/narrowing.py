@@ -47,6 +47,17 @@ def exits(body: list[ast.stmt]) -> bool:
     return isinstance(last, (ast.Return, ast.Raise))
 
 
+def skips_rest(body: list[ast.stmt]) -> bool:
+    """Whether a block always ends in `return` or `continue` (an `if`/`else` whose branches all
+    do): what follows it in its block runs only when it does not."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, ast.If):
+        return skips_rest(last.body) and skips_rest(last.orelse)
+    return isinstance(last, (ast.Return, ast.Continue))
+
+
 def kept(saved: dict[str, bool], current: dict[str, bool]) -> dict[str, bool]:
     """The narrowings from before a block that still hold after it (names it rebound are dropped)."""
     return {name: none for name, none in saved.items() if current.get(name) == none}

@@ -24,7 +24,7 @@ from fullgraph.analysis.facts import (
     tensor_parameter,
 )
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.narrowing import exits, kept, narrow, none_test
+from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, skips_rest
 from fullgraph.analysis.nodes import code_fields, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
@@ -70,6 +70,7 @@ class Raw:
     conditions: tuple[tuple[ast.expr, bool], ...] = ()  # enclosing trace-time tests and whether each holds
     guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
     tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
+    guards: frozenset[int] = frozenset()  # ids of the tests in `conditions` that an early `return` passed
 
 
 class Walker:
@@ -94,6 +95,7 @@ class Walker:
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
         self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
+        self.guards: set[int] = set()  # ids of the tests among them that an early `return` passed
         # Names bound once to a literal that a trace-time test chose (`checks = (1, 3) if can_stop(x)
         # else ()` where `can_stop` returns False under compile): the literal Dynamo sees.
         self.traced_literals: dict[str, ast.expr] = {}
@@ -152,8 +154,9 @@ class Walker:
         test = node if isinstance(node, ast.BoolOp) else getattr(node, "test", None)
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
             conditions += self._prefix(test, len(test.values))
+        guards = frozenset(id(test) for test, _ in conditions if id(test) in self.guards)
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
-                             conditions, guess, tensors))
+                             conditions, guess, tensors, guards))
 
     def _guess_name(self, origin: str) -> str:
         """`x` for a guessed parameter of this function, `x` of `outer` for one passed on to it."""
@@ -373,11 +376,13 @@ class Walker:
                 self.visit(value)
 
     def _visit_all(self, nodes) -> None:
-        """Visit a block; what its tests showed of None-ness ends with it."""
+        """Visit a block; what its tests showed of None-ness, and the guards it passed, end with it."""
         saved = dict(self.facts.nones)
+        depth = len(self.conditions)
         for n in nodes:
             self.visit(n)
         self.facts.nones = kept(saved, self.facts.nones)
+        del self.conditions[depth:]
 
     def _bind_params(self) -> None:
         node = self.function.node
@@ -539,6 +544,9 @@ class Walker:
             if name is not None:  # `if not isinstance(x, Tensor): return ...`: a tensor from here on
                 self.facts.env[name] = TENSOR
                 self.facts.guessed.pop(name, None)
+        if statement and traced and not node.orelse and skips_rest(node.body):
+            self.conditions.append((node.test, False))  # `if not self.training: return x`: the rest runs in training
+            self.guards.add(id(node.test))  # (a `raise` guard checks inputs, not a configuration: not named)
 
     def _type_test(self, test: ast.AST) -> tuple[str, bool] | None:
         """(x, True) for a test that holds exactly when `x` is a tensor (`isinstance(x, Tensor)`, every
