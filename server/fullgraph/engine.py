@@ -271,10 +271,12 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     functions: dict[int, FunctionInfo] = {}
     by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
     dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
+    calls_of: dict[int, list[tuple[int, ast.AST]]] = {}  # id of a call -> (id of the function making it, call)
     foreign: set[int] = set()  # functions of other files reached so far
 
     def visit_of(function: FunctionInfo) -> Visit:
-        params = parameter_facts(sites.of(function.node))
+        known = sites.of(function.node)
+        params = parameter_facts(known)
         first = callers.get(id(function))
         if first is None or first[0] not in walks:
             return Visit(function, function, params=params)
@@ -283,7 +285,19 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         if origin is None and (caller.function.module or index) is index and _elsewhere(function, index):
             origin = first[1]  # the region leaves the analysed file here
         return Visit(function, caller.entry, (*caller.path, (caller.function.qualname, first[1])),
-                     caller.in_loop or first[2], params=params, origin=origin)
+                     caller.in_loop or first[2], params=params, origin=origin, training=mode_of(known))
+
+    def mode_of(known) -> bool | None:
+        """The training mode every known call of a function is made in, when all agree (a helper
+        called only under `if self.training:`); None when one is unconstrained or not walked here."""
+        modes = set()
+        for site in known:
+            walked = next((walks[c] for c, call in calls_of.get(id(site.call), ()) if c in walks), None)
+            if walked is None:
+                return None
+            walker, visit = walked
+            modes.add(walker.modes.get(id(site.call), visit.training))
+        return modes.pop() if len(modes) == 1 else None
 
     def walk(function: FunctionInfo) -> list[FunctionInfo]:
         visit = visit_of(function)
@@ -311,6 +325,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
                     continue
                 foreign.add(id(target))
             callers.setdefault(id(target), (id(function), call, in_loop))
+            calls_of.setdefault(id(call), []).append((id(function), call))
             functions[id(target)] = target
             by_node[id(target.node)] = id(target)
             dirty.add(id(target))
@@ -340,7 +355,7 @@ def _elsewhere(function: FunctionInfo, index: ModuleIndex) -> bool:
 
 
 def _changed(old: Visit, new: Visit) -> bool:
-    return old.params != new.params or old.entry is not new.entry
+    return old.params != new.params or old.entry is not new.entry or old.training != new.training
 
 
 def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None = None) -> Walker | Walked:
@@ -356,10 +371,10 @@ def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         if kept is not None and (project is None or project.misses() == before):
-            kept.put(visit.function, visit, walker.raws, walker.calls, home)
+            kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.modes)
         return walker
     params = tuple(sorted(visit.params.items())) if visit.params else None
-    key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop)
+    key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop, visit.training)
 
     def compute():  # the rules only ask whether the function is the entry, which it never is here
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)

@@ -151,3 +151,26 @@ def test_an_early_return_guards_the_rest_of_its_block():
     assert messages[14].endswith("(in training mode only)")
     assert messages[17].endswith("(in training mode only)")
     assert not any(f.line > 7 for f in analyze(source, "m.py", Config(assume={"training": False})))
+
+
+def test_a_helper_called_only_in_training_inherits_the_mode():
+    """`if self.training: x = helper(x)`: the helper's break happens in training only (probed: the
+    eval module compiles in one graph); a second call outside the test makes the mode unknown."""
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+        def helper(x):
+            if x.sum() > 0:
+                x = x * 2
+            return x
+        class A(nn.Module):
+            def forward(self, x):
+                if self.training:
+                    x = helper(x)
+                return x
+    """)
+    (found,) = analyze(source, "m.py")
+    assert found.line == 5 and found.message.endswith("(in training mode only)")
+    assert analyze(source, "m.py", Config(assume={"training": False})) == []
+    both = source.replace("        return x\n", "        return helper(x)\n")
+    assert [f.message.endswith("(in training mode only)") for f in analyze(both, "m.py")] == [False]

@@ -280,5 +280,5 @@ def test_a_walk_whose_facts_cannot_be_a_key_is_walked_and_not_kept():
     function = index.functions["flag"]
     visit = Visit(function, function, params={"x": ([1], ())})  # a list: not hashable
     assert cache.get(function, visit, index) is None
-    cache.put(function, visit, [], [], index)
+    cache.put(function, visit, [], [], index, {})
     assert len(cache) == 0 and cache.declined(function, visit, None, None, lambda: "why") == "why"

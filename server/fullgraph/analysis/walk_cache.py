@@ -47,6 +47,7 @@ class Walked:
 
     raws: list[Raw]
     calls: list[tuple[FunctionInfo, ast.Call, dict, bool]]
+    modes: dict[int, bool]  # id of a call -> the training mode its tests hold it to
 
 
 @dataclass
@@ -65,6 +66,7 @@ class _Kept:
     statement: ast.stmt  # the top-level statement that holds it
     raws: list[Raw]
     calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
+    modes: dict[int, bool]
     declined: dict = field(default_factory=dict)  # finding key -> its fix check (decline reason, ...)
 
 
@@ -168,9 +170,10 @@ class WalkCache:
                     self.walks += 1
                     return None
             calls.append((target, call, passed, in_loop))
-        return Walked(kept.raws, calls)
+        return Walked(kept.raws, calls, kept.modes)
 
-    def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex) -> None:
+    def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex,
+            modes: dict[int, bool]) -> None:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
         holder, key = self._holder(function.node), _key(function, visit)
         if holder is None or key is None:
@@ -182,7 +185,7 @@ class WalkCache:
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
-        self._kept[key] = _Kept(function.node, holder, raws, local)
+        self._kept[key] = _Kept(function.node, holder, raws, local, modes)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk."""
@@ -200,7 +203,8 @@ def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
     """What a walk reads of how the function is reached (`Walker.is_entry`, `in_loop`, `_bind_params`);
     None when a parameter fact cannot be a key (such a walk is not kept)."""
     params = tuple(sorted(visit.params.items())) if visit.params is not None else None
-    key = id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses
+    key = id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses, \
+        visit.training
     try:
         hash(key)
     except TypeError:

@@ -54,6 +54,7 @@ class Visit:
     origin: ast.AST | None = None  # the call in the analysed file through which the region left it
     params: dict[str, Passed] | None = None  # facts from the call sites; None: none known
     guesses: bool = True  # an entry's (or forward's) unknown parameters are guessed tensors
+    training: bool | None = None  # every call of it is made in training mode (True) or in eval mode (False)
 
 
 @dataclass
@@ -94,7 +95,9 @@ class Walker:
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
-        self.conditions: list[tuple[ast.expr, bool]] = []  # trace-time tests around the current node
+        self.conditions: list[tuple[ast.expr, bool]] = [] if visit.training is None \
+            else [(TRAINING, visit.training)]  # trace-time tests around the current node (its calls' mode)
+        self.modes: dict[int, bool] = {}  # id of a call -> the mode its tests hold it to (`if self.training:`)
         self.guards: set[int] = set()  # ids of the tests among them that an early `return` passed
         # Names bound once to a literal that a trace-time test chose (`checks = (1, 3) if can_stop(x)
         # else ()` where `can_stop` returns False under compile): the literal Dynamo sees.
@@ -741,6 +744,9 @@ class Walker:
             if not (each.disabled or each.constant):  # Dynamo traces neither (a constant: it runs it while tracing)
                 self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
                                    self.in_loop))
+        mode = next((m for test, holds in self.conditions if (m := training_mode(test, holds)) is not None), None)
+        if held and mode is not None:
+            self.modes[id(call)] = mode
         return bool(held)
 
     def _lambda_calls(self, call: ast.Call) -> None:
@@ -854,6 +860,20 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
+TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
+
+
+def training_mode(test: ast.expr, holds: bool) -> bool | None:
+    """The mode a test on `self.training` holds the code to: `if self.training:` True, its `else`
+    and `if not self.training:` False; None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return training_mode(test.operand, not holds)
+    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name) \
+            and test.value.id == "self":
+        return holds
+    return None
+
+
 def _unbound_callable(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A static or class method: called on its class, its parameters bind as on an instance."""
     return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list)
