@@ -399,3 +399,13 @@ def test_a_nested_function_that_prints_later_keeps_a_print_in_place():
     (found,) = [f for f in analyze(source, "m.py") if f.code == "FG301"]
     assert "another print, logging, warnings or stream-write call follows" in found.fix_blocked
     assert fix_all(source, "m.py").source == source
+
+
+def test_an_elif_is_rewritten_only_with_its_if():
+    """An `elif` whose `if` is declined had `[*]` (its own check passed) but no rewrite applied."""
+    body = ("if x.max() > 1:\n    x = x / x.max()\nelif x.min() < -1:\n    x = -x\nelse:\n    x = x.abs()\n"
+            "return x\n")
+    source = HEAD + textwrap.indent(body, " " * 8)
+    reasons = {f.line: f.fix_blocked for f in analyze(source, "m.py") if f.code == "FG101"}
+    assert reasons[13] == "an `elif` is rewritten only with the `if` chain it continues (line 11)"
+    assert "may differ in dtype" in reasons[11]

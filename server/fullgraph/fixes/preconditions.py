@@ -543,6 +543,9 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
 def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | None:
     """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
     what the engine knows is a tensor there (and, on ``finding``, whether TorchScript compiles it)."""
+    holder = local_parents(tree, node).get(node)
+    if isinstance(holder, ast.If) and holder.orelse == [node] and holder.col_offset == node.col_offset:
+        return f"an `elif` is rewritten only with the `if` chain it continues (line {holder.lineno})"
     plan = plan_if(tree, node)
     if isinstance(plan, str):
         return plan
