@@ -409,3 +409,12 @@ def test_an_elif_is_rewritten_only_with_its_if():
     reasons = {f.line: f.fix_blocked for f in analyze(source, "m.py") if f.code == "FG101"}
     assert reasons[13] == "an `elif` is rewritten only with the `if` chain it continues (line 11)"
     assert "may differ in dtype" in reasons[11]
+
+
+def test_builtin_any_over_a_tensor_is_found_and_declined():
+    """`any(y > 0)` tests each element (Dynamo: data-dependent branching); `bool()`'s keep-tensor fix
+    must not take it for a truth test of one tensor."""
+    source = HEAD + textwrap.indent("y = x * 2\nif any(y > 0):\n    y = y + 1\nreturn y\n", " " * 8)
+    (found,) = [f for f in analyze(source, "m.py") if f.code == "FG105"]
+    assert found.fix_blocked.startswith("builtin `any()` over tensor elements has no automatic rewrite")
+    assert fix_all(source, "m.py", unsafe=True).source == source

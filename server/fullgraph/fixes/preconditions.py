@@ -90,6 +90,9 @@ def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> 
         if finding.code == "FG105":
             if isinstance(node, ast.Compare):
                 return "a chained comparison has no automatic rewrite"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all"):
+                return (f"builtin `{node.func.id}()` over tensor elements has no automatic rewrite (on a 1-d tensor, "
+                        f"the tensor's own `.{node.func.id}()` means the same and stays in the graph)")
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) \
                 else lowering_reason(node, known) or _negation_tested_reason(tree, node, known, finding)
         if finding.code == "FG104":

@@ -64,9 +64,10 @@ RULES = [
     ),
     Rule(
         "FG105", "tensor-bool-coercion", "`and`/`or`/`not`/`bool()` on a tensor", ("GB0170", "GB0124", "GB0033"),
-        what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test, and "
+        what="Flags `and`, `or`, `not` and `bool()` applied to tensors outside an `if`/`while` test, "
              "chained comparisons of tensors there (`inside = lo < t < hi`, which Python evaluates as "
-             "`lo < t and t < hi`).",
+             "`lo < t and t < hi`), and Python's `any()`/`all()` over a tensor's elements or a list of "
+             "tensors (`any(t > 0)`), which test each one's truth value.",
         why="Each of these asks for the tensor's truth value, a Python bool that only exists at run "
             "time: `and`/`or` and chained comparisons break as data-dependent branching (GB0170), "
             "`bool()` as a scalar read (GB0124) and `not` as a data-dependent operator (GB0033).",
@@ -278,10 +279,30 @@ def check_call(node: ast.Call, w) -> None:
     if confidence:
         w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`", confidence,
                  gb_ids=("GB0124",))
+    elif (tested := _element_truths(node, w)) is not None:
+        w.report("FG105", node, f"`{node.func.id}()` takes the truth value of each element of `{snippet(tested)}`",
+                 w.facts.data_dependent(tested) or "likely", gb_ids=("GB0170",))
     elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
     elif builtin_call(node, w, "range") and any(w.kind(a) == NUMPY for a in node.args):
         w.report("FG106", node, f"`range()` over a NumPy value (traced as a tensor) in `{snippet(node)}`")
+
+
+def _element_truths(node: ast.Call, w) -> ast.expr | None:
+    """The tensor whose elements builtin `any()`/`all()` test one by one (`any(t > 0)`), or the
+    tensor element of a list or comprehension they test (`all([(r > 0).all() for r in rows])`)."""
+    if not (builtin_call(node, w, "any", "all") and len(node.args) == 1 and not node.keywords):
+        return None
+    arg = node.args[0]
+    if w.facts.data_dependent(arg):
+        return arg
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        return next((e for e in arg.elts if w.facts.data_dependent(e)), None)
+    if isinstance(arg, (ast.ListComp, ast.GeneratorExp)) and isinstance(arg.elt, ast.Call) \
+            and isinstance(arg.elt.func, ast.Attribute) and arg.elt.func.attr in ("any", "all") \
+            and not arg.elt.args:  # `(r > 0).all() for r in rows`: a tensor whatever `r` is
+        return arg.elt
+    return None
 
 
 def check_comprehension(node: ast.comprehension, w) -> None:
