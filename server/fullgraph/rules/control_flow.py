@@ -218,12 +218,16 @@ def check_assert(node: ast.Assert, w) -> None:
 
 
 def _check_lowerable_assert(node: ast.Assert, w) -> None:
-    """Dynamo lowers `assert t, "msg"` by itself only when the test is a tensor: `not t`, or `and`/`or`
-    with a tensor before the last operand, take a truth value first."""
+    """Dynamo lowers `assert t, "msg"` by itself only when the test is a tensor: `not t`, `and`/`or`
+    with a tensor before the last operand, or a chained comparison take a truth value first."""
     test = node.test
-    if not (isinstance(test, ast.BoolOp) or isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+    if isinstance(test, ast.Compare) and len(test.ops) > 1 and not isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+        kinds = [w.kind(test.left), w.kind(test.comparators[0])]  # `lo <= t <= hi` tests `lo <= t` first
+        confidence = "certain" if any(f in (TENSOR, NUMPY) for f in kinds) else "likely" if LIKELY in kinds else None
+    elif isinstance(test, ast.BoolOp) or isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        confidence = w.test_dependence(test, truth=False)  # what Python tests before the assert sees its value
+    else:
         return
-    confidence = w.test_dependence(test, truth=False)  # what Python tests before the assert sees its value
     if confidence:
         w.report("FG104", node, f"assert on `{snippet(test)}`: Dynamo lowers an assert only when its test is a "
                                 "tensor, and this one takes a tensor's truth value first", confidence)
