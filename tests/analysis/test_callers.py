@@ -284,3 +284,17 @@ def test_an_imported_workspace_class_and_a_static_method_are_followed(tmp_path):
     report = analyze_document(model.read_text(), str(model), project=ProjectIndex([str(tmp_path)]))
     assert {(f.code, f.line) for f in report.findings} == {("FG103", 10)}
     assert {(f.code, f.line, os.path.basename(f.path)) for f in report.elsewhere} == {("FG451", 3, "helpers.py")}
+
+
+@pytest.mark.parametrize("argument, flagged", [("[1]", False), ("{'a': 1}", False), ("{1, 2}", False), ("[x]", True)])
+def test_a_literal_of_python_values_passed_from_another_file_is_no_tensor(tmp_path, argument, flagged):
+    """`check([1])` in another file left `check`'s parameter guessed a tensor (pytorch-tabnet's
+    utils under "all", probed: one graph); a list holding an unknown value still leaves the guess."""
+    from fullgraph.analysis.project import ProjectIndex
+
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("def check(a):\n    if a == 0:\n        raise ValueError('a must be non-zero')\n    return a\n")
+    (tmp_path / "model.py").write_text(f"from helpers import check\n\n\ndef build(x):\n    return x * len(check({argument}))\n")
+    report = analyze_document(helpers.read_text(), str(helpers), Config(assume_compiled="all"),
+                              project=ProjectIndex([str(tmp_path)]))
+    assert bool(report.findings) == flagged

@@ -795,8 +795,18 @@ class Walker:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
         guesses it rests on."""
         fact = self.kind(arg)
+        if fact is None and isinstance(arg, (ast.List, ast.Set, ast.Dict)) and all(
+                self.kind(e) == VALUE for e in _literal_parts(arg)):
+            fact = VALUE  # `check([1])`, `f({"a": 1})`: a container of Python values is no tensor
         guess = self.facts.guess(arg) if fact in TENSORISH else ()
         return (MASK if fact == TENSOR and not guess and self.facts.is_mask(arg) else fact), guess
+
+
+def _literal_parts(node: ast.List | ast.Set | ast.Dict) -> list[ast.expr]:
+    """The elements of a list or set literal, the keys and values of a dict literal (`**` spread: a None key)."""
+    if isinstance(node, ast.Dict):
+        return [*(k if k is not None else node for k in node.keys), *node.values]
+    return list(node.elts)
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
