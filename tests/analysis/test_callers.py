@@ -298,3 +298,18 @@ def test_a_literal_of_python_values_passed_from_another_file_is_no_tensor(tmp_pa
     report = analyze_document(helpers.read_text(), str(helpers), Config(assume_compiled="all"),
                               project=ProjectIndex([str(tmp_path)]))
     assert bool(report.findings) == flagged
+
+
+def test_an_autograd_functions_backward_is_walked_and_left_unfixed():
+    """Dynamo traces an applied Function's `backward` too when an input requires grad (probed on
+    linear-attention-transformer's reversible layers: `y1.requires_grad = True` there breaks); no
+    fix is offered in it (it runs when gradients are computed)."""
+    from fullgraph.fixes import fix_all
+
+    source = ("import torch\nfrom torch import nn\n\n\nclass Fn(torch.autograd.Function):\n    @staticmethod\n"
+              "    def forward(ctx, x):\n        return x * 2\n\n    @staticmethod\n    def backward(ctx, dy):\n"
+              "        print('backward')\n        return dy * 2\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
+              "        return Fn.apply(x) + 1\n")
+    (found,) = analyze(source, "m.py")
+    assert (found.code, found.line) == ("FG301", 12) and "autograd Function's `backward`" in found.fix_blocked
+    assert fix_all(source, "m.py", unsafe=True).source == source

@@ -744,6 +744,10 @@ class Walker:
             if not (each.disabled or each.constant):  # Dynamo traces neither (a constant: it runs it while tracing)
                 self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
                                    self.in_loop))
+        backward = self.index.method(call.func.value.id, "backward") if target is not None \
+            and self.applies_autograd_function(call) else None
+        if backward is not None and not backward.disabled:  # traced too when an input requires grad
+            self.calls.append((backward, call, None, self.in_loop))
         mode = next((m for test, holds in self.conditions if (m := training_mode(test, holds)) is not None), None)
         if held and mode is not None:
             self.modes[id(call)] = mode

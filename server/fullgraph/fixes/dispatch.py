@@ -13,7 +13,7 @@ from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.masked_store import masked_store
 from fullgraph.fixes.names import taken_names
-from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason, torch_imported
+from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason, in_backward, torch_imported
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.print_rewrite import print_operator_fix
 from fullgraph.fixes.sites import finding_node
@@ -73,7 +73,7 @@ def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
 
 
 def _fixes(ctx: FixContext, finding) -> list[Fix]:
-    if not torch_imported(ctx.tree):  # every rewrite and config line would add the file's first torch import
+    if not torch_imported(ctx.tree) or in_backward(ctx.tree, finding):  # (the first torch import; gradients' time)
         return []
     return _rewrites(ctx, finding) + config_fix(ctx, finding)
 

@@ -64,8 +64,19 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
     """Why ``finding``'s quick fix cannot apply, or None when it does; ``called_from``: the other
     workspace files that call the function holding it. Whether fix-all may apply it is
     :func:`fix_check`'s question."""
-    reason = _decline_reason(tree, finding, called_from)
+    reason = in_backward(tree, finding) or _decline_reason(tree, finding, called_from)
     return NO_TORCH if reason is None and finding.code in FIX_CODES and not torch_imported(tree) else reason
+
+
+def in_backward(tree: ast.Module, finding) -> str | None:
+    """Why no fix applies to a finding in an autograd Function's ``backward`` (None elsewhere): it
+    runs when gradients are computed, after the compiled call, and no rewrite is proven there."""
+    node = finding_node(tree, finding) if finding.code in FIX_CODES else None
+    fn = enclosing_function(tree, node) if node is not None else None
+    if fn is None or fn.name != "backward" or not _autograd_function_method(tree, fn):
+        return None
+    return ("the code is in an autograd Function's `backward`, which runs when gradients are computed, after the "
+            "compiled call: no rewrite is offered there")
 
 
 def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> str | None:
@@ -115,6 +126,9 @@ def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> t
     `fullgraph fix --unsafe-fixes` applies a fix then: a deferral :func:`replay_reason` leaves to the
     user, for a print torch's print operator (unsafe under autograd), a check lowered to
     ``torch._assert_async`` (it raises another exception)."""
+    backward = in_backward(tree, finding)
+    if backward is not None:
+        return backward, False
     reason, unsafe = _fix_check(tree, finding, called_from)
     if (reason is None or unsafe) and not torch_imported(tree):
         return NO_TORCH, False
@@ -719,6 +733,17 @@ def _output_follows(fn: ast.AST) -> dict[int, bool]:
 
     block(fn.body, False, ())
     return follows
+
+
+def _autograd_function_method(tree: ast.Module, fn: ast.AST) -> bool:
+    """Whether ``fn`` is a method of a `torch.autograd.Function` subclass (by its class's bases)."""
+    holder = parents(tree).get(fn)
+    if not isinstance(holder, ast.ClassDef):
+        return False
+    index = getattr(tree, "module_index", None)
+    if index is not None:
+        return index.is_autograd_function(holder.name)
+    return any((dotted(b) or "").rpartition(".")[2] == "Function" for b in holder.bases)
 
 
 def _printing_defs(fn: ast.AST) -> set[str]:
