@@ -39,23 +39,22 @@ def narrow(test: ast.AST, holds: bool, value_of, nones: dict[str, bool]) -> None
 def exits(body: list[ast.stmt]) -> bool:
     """Whether a block always leaves (ends in `return` or `raise`, or in an `if`/`else` whose
     branches all do)."""
-    if not body:
-        return False
-    last = body[-1]
-    if isinstance(last, ast.If):
-        return exits(last.body) and exits(last.orelse)
-    return isinstance(last, (ast.Return, ast.Raise))
+    return _ends_in(body, (ast.Return, ast.Raise))
 
 
 def skips_rest(body: list[ast.stmt]) -> bool:
     """Whether a block always ends in `return` or `continue` (an `if`/`else` whose branches all
     do): what follows it in its block runs only when it does not."""
+    return _ends_in(body, (ast.Return, ast.Continue))
+
+
+def _ends_in(body: list[ast.stmt], kinds: tuple[type, ...]) -> bool:
     if not body:
         return False
     last = body[-1]
     if isinstance(last, ast.If):
-        return skips_rest(last.body) and skips_rest(last.orelse)
-    return isinstance(last, (ast.Return, ast.Continue))
+        return _ends_in(last.body, kinds) and _ends_in(last.orelse, kinds)
+    return isinstance(last, kinds)
 
 
 def kept(saved: dict[str, bool], current: dict[str, bool]) -> dict[str, bool]:
