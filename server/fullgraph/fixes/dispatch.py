@@ -13,7 +13,12 @@ from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.masked_store import masked_store
 from fullgraph.fixes.names import taken_names
-from fullgraph.fixes.preconditions import DEFER_CODES, decline_reason, in_backward, torch_imported
+from fullgraph.fixes.preconditions import (
+    DEFER_CODES,
+    decline_reason,
+    in_backward,
+    torch_imported,
+)
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.print_rewrite import print_operator_fix
 from fullgraph.fixes.sites import finding_node
