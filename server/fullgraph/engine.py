@@ -271,7 +271,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     functions: dict[int, FunctionInfo] = {}
     by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
     dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
-    calls_of: dict[int, list[tuple[int, ast.AST]]] = {}  # id of a call -> (id of the function making it, call)
+    maker: dict[int, int] = {}  # id of a call -> id of the function making it
     foreign: set[int] = set()  # functions of other files reached so far
 
     def visit_of(function: FunctionInfo) -> Visit:
@@ -292,7 +292,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         called only under `if self.training:`); None when one is unconstrained or not walked here."""
         modes = set()
         for site in known:
-            walked = next((walks[c] for c, call in calls_of.get(id(site.call), ()) if c in walks), None)
+            walked = walks.get(maker.get(id(site.call)))
             if walked is None:
                 return None
             walker, visit = walked
@@ -325,7 +325,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
                     continue
                 foreign.add(id(target))
             callers.setdefault(id(target), (id(function), call, in_loop))
-            calls_of.setdefault(id(call), []).append((id(function), call))
+            maker[id(call)] = id(function)
             functions[id(target)] = target
             by_node[id(target.node)] = id(target)
             dirty.add(id(target))

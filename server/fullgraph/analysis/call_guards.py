@@ -36,6 +36,25 @@ def atoms(test: ast.expr, holds: bool) -> list[tuple[ast.expr, bool]]:
     return [(test, holds)]
 
 
+def atom_mode(test: ast.expr, holds: bool) -> bool | None:
+    """The mode one atom holds the code to: True (training) for `self.training` that holds (or
+    `self.training is False` that does not), False for the eval side; None for another test."""
+    if isinstance(test, ast.Attribute) and test.attr == "training":
+        return holds
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Attribute) \
+            and test.left.attr == "training" and isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) \
+            and isinstance(test.comparators[0], ast.Constant) and isinstance(test.comparators[0].value, bool):
+        return holds == (test.comparators[0].value == isinstance(test.ops[0], (ast.Is, ast.Eq)))
+    return None
+
+
+def mode_of_test(test: ast.expr, holds: bool) -> bool | None:
+    """The mode a trace-time test holds the code to (`if self.training and cfg.x:` True; its `else`
+    only when the mode is all it tests), or None."""
+    modes = {m for atom, atom_holds in atoms(test, holds) if (m := atom_mode(atom, atom_holds)) is not None}
+    return modes.pop() if len(modes) == 1 else None
+
+
 def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
     in place)."""

@@ -23,6 +23,7 @@ from fullgraph.analysis.facts import (
     may_be_tensor,
     tensor_parameter,
 )
+from fullgraph.analysis.call_guards import mode_of_test
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, skips_rest
 from fullgraph.analysis.nodes import code_fields, walk
@@ -748,8 +749,9 @@ class Walker:
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
             self.calls.append((backward, call, None, self.in_loop))
-        mode = next((m for test, holds in self.conditions if (m := training_mode(test, holds)) is not None), None)
-        if held and mode is not None:
+        mode = next((m for test, holds in self.conditions if (m := mode_of_test(test, holds)) is not None), None) \
+            if held else None
+        if mode is not None:
             self.modes[id(call)] = mode
         return bool(held)
 
@@ -799,18 +801,19 @@ class Walker:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
         guesses it rests on."""
         fact = self.kind(arg)
-        if fact is None and isinstance(arg, (ast.List, ast.Set, ast.Dict)) and all(
-                self.kind(e) == VALUE for e in _literal_parts(arg)):
+        parts = _literal_parts(arg) if fact is None else None
+        if parts is not None and all(self.kind(e) == VALUE for e in parts):
             fact = VALUE  # `check([1])`, `f({"a": 1})`: a container of Python values is no tensor
         guess = self.facts.guess(arg) if fact in TENSORISH else ()
         return (MASK if fact == TENSOR and not guess and self.facts.is_mask(arg) else fact), guess
 
 
-def _literal_parts(node: ast.List | ast.Set | ast.Dict) -> list[ast.expr]:
-    """The elements of a list or set literal, the keys and values of a dict literal (`**` spread: a None key)."""
+def _literal_parts(node: ast.expr) -> list[ast.expr] | None:
+    """The elements of a list or set literal, the keys and values of a dict literal; None for
+    anything else (a dict with a `**` spread included)."""
     if isinstance(node, ast.Dict):
-        return [*(k if k is not None else node for k in node.keys), *node.values]
-    return list(node.elts)
+        return None if any(k is None for k in node.keys) else [*node.keys, *node.values]
+    return list(node.elts) if isinstance(node, (ast.List, ast.Set)) else None
 
 
 _NOT_HELPERS = frozenset(("len", "isinstance", "hasattr", "getattr"))
@@ -875,17 +878,6 @@ _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
 TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
-
-
-def training_mode(test: ast.expr, holds: bool) -> bool | None:
-    """The mode a test on `self.training` holds the code to: `if self.training:` True, its `else`
-    and `if not self.training:` False; None for any other test."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return training_mode(test.operand, not holds)
-    if isinstance(test, ast.Attribute) and test.attr == "training" and isinstance(test.value, ast.Name) \
-            and test.value.id == "self":
-        return holds
-    return None
 
 
 def _unbound_callable(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

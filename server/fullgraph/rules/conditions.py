@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from fullgraph.analysis.call_guards import atoms
+from fullgraph.analysis.call_guards import atom_mode, atoms
 from fullgraph.rules.common import snippet
 
 FLOAT_DTYPES = {"float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32",
@@ -35,13 +35,11 @@ def conditions(test: ast.expr, holds: bool) -> list[Condition]:
 
 
 def _one(test: ast.expr, holds: bool) -> Condition:
-    if isinstance(test, ast.Attribute) and test.attr == "training":
-        return Condition("in training mode only" if holds else "in eval mode only", training=holds)
+    mode = atom_mode(test, holds)  # `self.training`, `self.training is False`
+    if mode is not None:
+        return Condition("in training mode only" if mode else "in eval mode only", training=mode)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
-        if isinstance(left, ast.Attribute) and left.attr == "training" and isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) \
-                and isinstance(right, ast.Constant) and isinstance(right.value, bool):  # `self.training is False`
-            return _one(left, holds == (right.value == isinstance(op, (ast.Is, ast.Eq))))
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
             none = holds == isinstance(op, ast.Is)
             return Condition(f"when `{snippet(left)}` is {'None' if none else 'not None'}")

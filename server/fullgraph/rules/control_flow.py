@@ -221,9 +221,8 @@ def _check_lowerable_assert(node: ast.Assert, w) -> None:
     """Dynamo lowers `assert t, "msg"` by itself only when the test is a tensor: `not t`, `and`/`or`
     with a tensor before the last operand, or a chained comparison take a truth value first."""
     test = node.test
-    if isinstance(test, ast.Compare) and len(test.ops) > 1 and not isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
-        kinds = [w.kind(test.left), w.kind(test.comparators[0])]  # `lo <= t <= hi` tests `lo <= t` first
-        confidence = "certain" if any(f in (TENSOR, NUMPY) for f in kinds) else "likely" if LIKELY in kinds else None
+    if isinstance(test, ast.Compare):
+        confidence = _first_comparison(test, w)  # `lo <= t <= hi` tests `lo <= t` first
     elif isinstance(test, ast.BoolOp) or isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         confidence = w.test_dependence(test, truth=False)  # what Python tests before the assert sees its value
     else:
@@ -266,15 +265,22 @@ def check_not(node: ast.UnaryOp, w) -> None:
 
 def check_chained(node: ast.Compare, w) -> None:
     """`lo < t < hi` outside a test: Python takes the truth value of `lo < t` to go on."""
-    if len(node.ops) < 2 or isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)) or _is_test(node, w) \
-            or isinstance(w.parent(), ast.comprehension) or _truth_tested(node, w):
+    if _is_test(node, w) or isinstance(w.parent(), ast.comprehension) or _truth_tested(node, w):
         return
-    kinds = [w.kind(node.left), w.kind(node.comparators[0])]
-    confidence = "certain" if any(f in (TENSOR, NUMPY) for f in kinds) else "likely" if LIKELY in kinds else None
+    confidence = _first_comparison(node, w)
     if confidence:
         first = ast.Compare(left=node.left, ops=node.ops[:1], comparators=node.comparators[:1])
         w.report("FG105", node, f"chained comparison `{snippet(node)}` takes the truth value of `{snippet(first)}`",
                  confidence, gb_ids=("GB0170",))
+
+
+def _first_comparison(node: ast.Compare, w) -> str | None:
+    """How sure it is that the first comparison of a chain (whose truth value Python takes) is on a
+    tensor; None also for a comparison that is no such chain."""
+    if len(node.ops) < 2 or isinstance(node.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)):
+        return None
+    kinds = [w.kind(node.left), w.kind(node.comparators[0])]
+    return "certain" if any(f in (TENSOR, NUMPY) for f in kinds) else "likely" if LIKELY in kinds else None
 
 
 def check_call(node: ast.Call, w) -> None:
