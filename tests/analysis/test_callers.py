@@ -286,6 +286,27 @@ def test_an_imported_workspace_class_and_a_static_method_are_followed(tmp_path):
     assert {(f.code, f.line, os.path.basename(f.path)) for f in report.elsewhere} == {("FG451", 3, "helpers.py")}
 
 
+def test_a_method_of_an_object_init_stores_is_followed_wherever_its_class_is(tmp_path):
+    """`self.rot.rotate(q)` runs `Rotary.rotate` of another workspace file, `self.plain.apply(q)` a
+    method of a plain class, `self.given.scale(q)` one of a parameter's annotated class (rotary
+    embeddings and helper objects held by a module; probed: each breaks under Dynamo)."""
+    from fullgraph.analysis.project import ProjectIndex
+
+    (tmp_path / "helpers.py").write_text(
+        "from torch import nn\n\n\nclass Rotary(nn.Module):\n    def rotate(self, t):\n"
+        "        return t * 2 if t.sum() > 0 else t\n\n\nclass Plain:\n    def apply(self, t):\n"
+        "        return t * t.max().item()\n\n\nclass Scaler:\n    def scale(self, t):\n        print(t)\n"
+        "        return t\n")
+    model = tmp_path / "model.py"
+    model.write_text(
+        "import torch\nfrom torch import nn\n\nfrom helpers import Plain, Rotary, Scaler\n\n\n"
+        "class M(nn.Module):\n    def __init__(self, given: Scaler):\n        super().__init__()\n"
+        "        self.rot = Rotary()\n        self.plain = Plain()\n        self.given = given\n\n"
+        "    def forward(self, q: torch.Tensor):\n        return self.given.scale(self.plain.apply(self.rot.rotate(q)))\n")
+    report = analyze_document(model.read_text(), str(model), project=ProjectIndex([str(tmp_path)]))
+    assert {(f.code, f.line) for f in report.elsewhere} == {("FG103", 6), ("FG201", 11), ("FG301", 16)}
+
+
 @pytest.mark.parametrize("argument, flagged", [("[1]", False), ("{'a': 1}", False), ("{1, 2}", False), ("[x]", True)])
 def test_a_literal_of_python_values_passed_from_another_file_is_no_tensor(tmp_path, argument, flagged):
     """`check([1])` in another file left `check`'s parameter guessed a tensor (pytorch-tabnet's

@@ -414,6 +414,16 @@ class ModuleIndex:
         return index.class_method(spelling, "forward") if isinstance(fact, Module) else \
             index.class_method(spelling, "__call__") or index.class_method(spelling, "forward")
 
+    def held_method(self, cls: ClassInfo, name: str, method: str) -> FunctionInfo | None:
+        """Method `method` of the object `__init__` stores in `self.<name>` (`self.rotary =
+        Rotary(dim)`, a parameter annotated with its class), wherever that class is defined."""
+        spelling = self.attr_class(cls, name)
+        if spelling is not None:
+            return self.class_method(spelling, method)
+        home = self.attr_home(cls, name)
+        spelling = home[0].attr_class(home[1], name) if home is not None else None
+        return home[0].class_method(spelling, method) if spelling is not None else None
+
     def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
         setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""

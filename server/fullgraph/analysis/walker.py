@@ -253,6 +253,11 @@ class Walker:
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
                 return index.method(owner.cls, func.attr)
+            held = func.value
+            if isinstance(held.value, ast.Name) and held.value.id == "self" and self.function.cls is not None:
+                method = index.held_method(self.function.cls, held.attr, func.attr)
+                if method is not None:
+                    return method
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
                 and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
             bases = self.function.cls.base_names
