@@ -549,11 +549,19 @@ class Facts:
         self.env.update(dict.fromkeys(joined, LIKELY))
 
     @contextmanager
-    def binding(self, facts: dict):
-        """Within this block, the names of `facts` have those facts (None: no fact); after it, what
-        they had before (a name unbound before is unbound again)."""
+    def binding(self, facts: dict, guesses: dict[str, tuple[str, ...]] | None = None):
+        """Within this block, the names of `facts` have those facts (None: no fact) and, with
+        `guesses`, rest on those guesses (none when not named there); after it, what they had before
+        (a name unbound before is unbound again)."""
         saved = {name: self.env[name] for name in facts if name in self.env}
+        saved_guesses = {name: self.guessed[name] for name in facts if name in self.guessed}
         self.env.update(facts)
+        if guesses is not None:
+            for name in facts:
+                if guesses.get(name):
+                    self.guessed[name] = guesses[name]
+                else:
+                    self.guessed.pop(name, None)
         try:
             yield
         finally:
@@ -562,6 +570,11 @@ class Facts:
                     self.env[name] = saved[name]
                 else:
                     self.env.pop(name, None)
+                if guesses is not None:
+                    if name in saved_guesses:
+                        self.guessed[name] = saved_guesses[name]
+                    else:
+                        self.guessed.pop(name, None)
 
     def known_tensor(self, node: ast.AST) -> bool:
         """A tensor whatever the guesses (not merely likely one without them): what a rewrite may

@@ -10,6 +10,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fullgraph.analysis.bindings import stored_names
 from fullgraph.analysis.facts import (
     CONFIG_NAMES,
     ENUM_BASES,
@@ -22,7 +23,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
-from fullgraph.analysis.nodes import children, walk
+from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     LOGGER,
@@ -108,6 +109,7 @@ class ModuleIndex:
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
+        self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
@@ -417,6 +419,12 @@ class ModuleIndex:
     def held_method(self, cls: ClassInfo, name: str, method: str) -> FunctionInfo | None:
         """Method `method` of the object `__init__` stores in `self.<name>` (`self.rotary =
         Rotary(dim)`, a parameter annotated with its class), wherever that class is defined."""
+        key = (cls.name, name, method)
+        if key in self._held:
+            return self._held[key]
+        return self._memo(self._held, key, lambda: self._held_method(cls, name, method))
+
+    def _held_method(self, cls: ClassInfo, name: str, method: str) -> FunctionInfo | None:
         spelling = self.attr_class(cls, name)
         if spelling is not None:
             return self.class_method(spelling, method)
@@ -566,13 +574,21 @@ class ModuleIndex:
         scope = function.enclosing
         if scope is None:
             return None
+        return self._local_def(scope, function.qualname.rpartition(".<locals>.")[0], function.module, name)
+
+    def local_def(self, function: FunctionInfo, name: str) -> FunctionInfo | None:
+        """The def named `name` in the body of `function` (a closure `forward` calls, which Dynamo
+        inlines), when nothing else binds that name there."""
+        return self._local_def(function.node, function.qualname, function.module, name)
+
+    def _local_def(self, scope: ast.FunctionDef | ast.AsyncFunctionDef, prefix: str, module, name: str):
         key = (id(scope), name)
         if key not in self._locals:
-            node = next((s for s in scope.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                         and s.name == name), None)
-            prefix = function.qualname.rpartition(".<locals>.")[0]
+            defs = [s for s in statements(scope) if s is not scope and isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and s.name == name]
+            node = defs[0] if len(defs) == 1 and name not in stored_names(scope) else None
             self._locals[key] = None if node is None else FunctionInfo(
-                node, f"{prefix}.<locals>.{name}", None, False, function.module, enclosing=scope)
+                node, f"{prefix}.<locals>.{name}", None, False, module, enclosing=scope)
         return self._locals[key]
 
     def false_flags(self, cls: ClassInfo) -> frozenset[str]:

@@ -228,7 +228,7 @@ class Walker:
             default = self._callable_default(func.id)
             if default is not None:  # `reduce_fn: Callable = _recall_at_precision`, never rebound
                 return index.functions.get(default) or index.imported_function(default)
-            return self._forward_of(self.facts.env[func.id])
+            return index.local_def(self.function, func.id) or self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
             method = index.method(self.function.cls.name, func.attr)
@@ -306,27 +306,29 @@ class Walker:
             return
         self._in_lambdas.add(call.func.id)
         try:
-            for fn, bound in bindings:
-                with self.facts.binding(bound):
+            for fn, bound, guesses in bindings:
+                with self.facts.binding(bound, guesses):
                     yield fn.body
         finally:
             self._in_lambdas.discard(call.func.id)
 
-    def _lambda_bindings(self, call: ast.Call) -> list[tuple[ast.Lambda, dict]]:
+    def _lambda_bindings(self, call: ast.Call) -> list[tuple[ast.Lambda, dict, dict]]:
         """For a call of a local name every assignment binds to a lambda, each lambda with its
-        parameters bound to the facts of the call's arguments; empty when that is not the call."""
+        parameters bound to the facts of the call's arguments, and the guesses those rest on; empty
+        when that is not the call."""
         func = call.func
         lambdas = self._assigned_only(func.id) if isinstance(func, ast.Name) else None
         if not lambdas or not all(isinstance(v, ast.Lambda) for v in lambdas) or func.id in self._in_lambdas \
                 or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
             return []
-        passed = [self.kind(a) for a in call.args]
+        passed = [(self.kind(a), self.facts.guess(a)) for a in call.args]
         out = []
         for fn in lambdas:
             names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
             if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or len(names) != len(passed):
                 return []
-            out.append((fn, dict(zip(names, passed))))
+            out.append((fn, {n: fact for n, (fact, _) in zip(names, passed)},
+                        {n: guess for n, (_, guess) in zip(names, passed)}))
         return out
 
     def _instance_call(self, fact, spelling: str | None) -> FunctionInfo | None:
@@ -743,6 +745,8 @@ class Walker:
 
     def _record(self, call: ast.Call) -> bool:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
+        if id(call) in self.epilogue:
+            return False  # a nested replay def after all tensor work (see rules.side_effects)
         target = self.callee(call)
         held = [target] if target is not None else self._held(call)
         bound = _with_context(call) if held and _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
@@ -761,12 +765,11 @@ class Walker:
         return bool(held)
 
     def _lambda_calls(self, call: ast.Call) -> None:
-        """Calling a local name every assignment binds to a lambda runs the functions its body calls
-        (`sample_fn = lambda m: geometric_sample(p, m)`), the lambda's parameters holding the call's
-        arguments."""
+        """Calling a local name every assignment binds to a lambda runs its body (Dynamo inlines it:
+        `scale = lambda t: t * t.max().item()`) and the functions it calls (`sample_fn = lambda m:
+        geometric_sample(p, m)`), the lambda's parameters holding the call's arguments."""
         for body in self._lambda_bodies(call):
-            for inner in (n for n in walk(body) if isinstance(n, ast.Call)):
-                self._record(inner)
+            self.visit(body)
 
     def _held(self, call: ast.Call) -> list[FunctionInfo]:
         """The functions a call of a name that holds them runs: `self.<attr>(...)` when `__init__` set

@@ -205,7 +205,17 @@ def _mark_epilogue(node: ast.Call, w) -> None:
         w.epilogue.add(id(node))
 
 
+def _mark_replay(node: ast.Call, w) -> None:
+    """A call of a def nested in the entry (which Dynamo inlines) in epilogue position: a replay of
+    what the entry recorded, which the walker does not follow (it costs no second graph)."""
+    if isinstance(node.func, ast.Name) and w.is_entry and not w.in_loop \
+            and w.index.local_def(w.function, node.func.id) is not None \
+            and in_epilogue(w.function.node, w.parents, _deferrable, scan=_scan(w)):
+        w.epilogue.add(id(node))
+
+
 def check_call(node: ast.Call, w) -> None:
+    _mark_replay(node, w)
     if builtin_call(node, w, "print"):
         _mark_epilogue(node, w)
         w.report("FG301", node, f"`{snippet(node)}` prints from compiled code")
