@@ -512,6 +512,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
         gb_ids=gb_ids, fix=rule.fix_kind, related=related,
         data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
               **({"epilogue": True} if raw.epilogue else {}),  # already after all tensor work
+              **({"nested_in": visit.function.enclosing.name} if visit.function.enclosing is not None else {}),
               **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"

@@ -11,7 +11,8 @@ from fullgraph.findings import Finding
 from fullgraph.fixes import apply_edits, fixes_for
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "fixes"
-HEADER = re.compile(r"^# fix: (.+)$", re.MULTILINE)
+HEADER = re.compile(r"^# fix(?: \(unsafe\))?: (.+)$", re.MULTILINE)
+UNSAFE_HEADER = "# fix (unsafe):"  # the fixes change behaviour fix-all keeps: applied only with `unsafe`
 
 
 def pair_inputs() -> list[Path]:

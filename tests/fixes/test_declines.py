@@ -39,11 +39,26 @@ def test_predication_declines_with_reason(body, reason):
     assert reason in (blocked(body, "FG101") or "")
 
 
-def test_predication_takes_buffers_and_bound_names():
-    assert blocked("if x.sum() > 0:\n    self.buf = self.buf * 2\nreturn x\n", "FG101") is None
+def test_predication_takes_bound_names_and_leaves_buffers_to_unsafe_fixes():
+    """A buffer updated with `copy_` may be one autograd still needs (probed: "modified by an
+    inplace operation" in backward), and a branch reading the module reaches parameters the other
+    side may not: those predications are unsafe fixes."""
     assert blocked("y = x\nif x.sum() > 0:\n    y = x * 2\nreturn y\n", "FG101") is None
-    assert blocked("a = b = x\nif x.sum() > 0:\n    a, (b, self.buf) = x * 2, (x + 1, self.buf + 1)\nreturn a\n",
-                   "FG101") is None
+    assert "the branches use `self.buf`" in blocked("if x.sum() > 0:\n    self.buf = self.buf * 2\nreturn x\n", "FG101")
+    assert "the branches use `self.buf`" in blocked(
+        "a = b = x\nif x.sum() > 0:\n    a, (b, self.buf) = x * 2, (x + 1, self.buf + 1)\nreturn a\n", "FG101")
+
+
+@pytest.mark.parametrize("body", [
+    "n = x.norm()\nif n > 0:\n    y = x / n\nelse:\n    y = x\nreturn y\n",
+    "y = x.float()\nif y.min() > 0:\n    return y.log()\nreturn y\n",
+    "s = x.sum()\nreturn x.rsqrt() if s > 0 else x\n",
+])
+def test_predication_declines_a_side_whose_gradient_may_be_infinite(body):
+    """`torch.where` computes both sides: `x / n` at `n == 0` gives inf there, and its gradient
+    0 * inf = NaN (probed on a zero input: original gradient 1, fixed NaN)."""
+    code = "FG103" if " if " in body.splitlines()[-1] else "FG101"
+    assert "and its gradient there would be NaN" in blocked(body, code)
 
 
 @pytest.mark.parametrize("body, reason", [
@@ -396,7 +411,8 @@ def test_a_nested_function_that_prints_later_keeps_a_print_in_place():
     source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
               "        def show(t):\n            print('second')\n        y = x * 2\n        print('first')\n"
               "        show(y)\n        return y + 1\n")
-    (found,) = [f for f in analyze(source, "m.py") if f.code == "FG301"]
+    inner, found = sorted((f for f in analyze(source, "m.py") if f.code == "FG301"), key=lambda f: f.line)
+    assert "`show`, a function defined inside another: no rewrite is offered there" in inner.fix_blocked
     assert "another print, logging, warnings or stream-write call follows" in found.fix_blocked
     assert fix_all(source, "m.py").source == source
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from fix_pairs import apply_header_fixes, expected_path, header_findings, pair_inputs
+from fix_pairs import UNSAFE_HEADER, apply_header_fixes, expected_path, header_findings, pair_inputs
 from fullgraph.cli import main
 from fullgraph.fixes import fix_all
 
@@ -35,7 +35,8 @@ def test_fix_all_gives_expected_output_and_is_idempotent(path):
     if path.parent.name + "/" + path.name[:-6] in NOT_FLAGGED:
         assert result.source == source and result.applied == 0
         return
-    if path.parent.name == "trap" or path.name.startswith("print_operator"):  # unsafe: another exception; grad_fn
+    if path.parent.name == "trap" or path.name.startswith("print_operator") or UNSAFE_HEADER in source:
+        # unsafe: another exception; grad_fn; gradients or buffers of the side not taken
         assert result.source == source and result.applied == 0
         result = fix_all(source, str(path), unsafe=True)
     assert result.source == expected

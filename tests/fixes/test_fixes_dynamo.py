@@ -12,7 +12,7 @@ import warnings
 import pytest
 
 from fix_pairs import ROOT as ROOT_FIXES
-from fix_pairs import expected_path, pair_inputs
+from fix_pairs import UNSAFE_HEADER, expected_path, pair_inputs
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.torch
@@ -112,6 +112,39 @@ def test_pair_runs(path):
             got = compiled(*args1, **kwargs1)
         assert same(got, want)
         assert text1 == text0
+        want_grads = gradients(fn0, args0, kwargs0, compiled=False) if UNSAFE_HEADER not in path.read_text() else None
+        if want_grads is not None:  # `torch.where` computes both sides: an inf there makes a NaN gradient
+            assert same(gradients(fn1, args1, kwargs1, compiled=True), want_grads)
+
+
+def gradients(fn, args, kwargs, compiled: bool):
+    """The gradients of the sum of `fn`'s floating outputs with respect to its floating tensor
+    arguments (none reached: zeros) and its parameters (none reached: None, which optimizers skip);
+    None when the original computes none, or cannot (an in-place update of an input)."""
+    def leaf(value):
+        return value.detach().clone().requires_grad_() if isinstance(value, torch.Tensor) \
+            and value.is_floating_point() else value
+    args, kwargs = [leaf(a) for a in args], {k: leaf(v) for k, v in kwargs.items()}
+    params = list(fn.parameters()) if isinstance(fn, torch.nn.Module) else []
+    for p in params:
+        p.grad = None
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    run = torch.compile(fn, backend="eager", fullgraph=True) if compiled else fn
+    try:
+        with captured():
+            out = run(*args, **kwargs)
+        flat = out if isinstance(out, (tuple, list)) else [out]
+        parts = [o.float().sum() for o in flat if isinstance(o, torch.Tensor) and o.requires_grad]
+        if not parts:
+            return None
+        sum(parts).backward()
+    except RuntimeError:
+        if compiled:
+            raise
+        return None
+    leaves = [a for a in [*args, *kwargs.values()] if isinstance(a, torch.Tensor) and a.requires_grad]
+    return [torch.zeros_like(t) if t.grad is None else t.grad for t in leaves] + [p.grad for p in params]
 
 
 TRAPS = [p for p in PAIRS if p.parent.name == "trap"]

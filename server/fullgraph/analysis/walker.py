@@ -879,7 +879,12 @@ def _agreed(facts: list):
 
 
 def _record_return(node: ast.Return, walker: Walker) -> None:
-    walker.returns.append(walker.kind(node.value) if node.value is not None else VALUE)
+    """The fact of a returned value; a test Dynamo decides while tracing (`isinstance(n, int) and
+    n > 0` for a tensor `n`) returns a Python bool."""
+    value = node.value
+    decided = value is not None and isinstance(value, (ast.BoolOp, ast.UnaryOp, ast.Call)) \
+        and walker._value_under_compile(value) is not None
+    walker.returns.append(VALUE if value is None or decided else walker.kind(value))
 
 
 _RETURN_CHECKS = {ast.Return: [_record_return]}

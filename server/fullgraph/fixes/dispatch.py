@@ -16,7 +16,7 @@ from fullgraph.fixes.names import taken_names
 from fullgraph.fixes.preconditions import (
     DEFER_CODES,
     decline_reason,
-    in_backward,
+    placement_reason,
     torch_imported,
 )
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
@@ -78,7 +78,7 @@ def guarded_fixes(ctx: FixContext, finding) -> list[Fix]:
 
 
 def _fixes(ctx: FixContext, finding) -> list[Fix]:
-    if not torch_imported(ctx.tree) or in_backward(ctx.tree, finding):  # (the first torch import; gradients' time)
+    if not torch_imported(ctx.tree) or placement_reason(ctx.tree, finding):  # (the first torch import; where it sits)
         return []
     return _rewrites(ctx, finding) + config_fix(ctx, finding)
 

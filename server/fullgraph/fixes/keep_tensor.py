@@ -143,6 +143,8 @@ def _integer_valued(node: ast.expr) -> bool:
 
 
 def keep_tensor(ctx: FixContext, call: ast.Call) -> list[Fix]:
-    """Replace the conversion with the tensor itself (``decline_reason`` said every use is tensor arithmetic)."""
-    edit = ctx.expression_edit(call, ctx.lowering.atom(converted(call)))
-    return ctx.make_fix("Keep the tensor (drop the Python scalar conversion)", edit, "keep-tensor", needs_torch=False)
+    """Replace the conversion with the tensor itself, detached as the Python number was (no gradient
+    flows through it; ``decline_reason`` said every use is tensor arithmetic)."""
+    edit = ctx.expression_edit(call, f"{ctx.lowering.atom(converted(call))}.detach()")
+    return ctx.make_fix("Keep the tensor, detached (drop the Python scalar conversion)", edit, "keep-tensor",
+                        needs_torch=False)

@@ -38,7 +38,13 @@ from fullgraph.fixes.mask_shapes import masked_store_reason
 from fullgraph.fixes.module_purity import Purity
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS, STREAM_METHODS, STREAMS
-from fullgraph.fixes.purity import callee_text, impure_call, non_tensor_value, risky_subscript
+from fullgraph.fixes.purity import (
+    callee_text,
+    impure_call,
+    non_tensor_value,
+    risky_subscript,
+    unbounded_op,
+)
 from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
 from fullgraph.fixes.temporaries import branch_temporaries
 
@@ -64,19 +70,25 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
     """Why ``finding``'s quick fix cannot apply, or None when it does; ``called_from``: the other
     workspace files that call the function holding it. Whether fix-all may apply it is
     :func:`fix_check`'s question."""
-    reason = in_backward(tree, finding) or _decline_reason(tree, finding, called_from)
+    reason = placement_reason(tree, finding) or _decline_reason(tree, finding, called_from)
     return NO_TORCH if reason is None and finding.code in FIX_CODES and not torch_imported(tree) else reason
 
 
-def in_backward(tree: ast.Module, finding) -> str | None:
-    """Why no fix applies to a finding in an autograd Function's ``backward`` (None elsewhere): it
-    runs when gradients are computed, after the compiled call, and no rewrite is proven there."""
+def placement_reason(tree: ast.Module, finding) -> str | None:
+    """Why no fix applies where a finding sits (None elsewhere): an autograd Function's
+    ``backward`` runs when gradients are computed, after the compiled call, and a def nested in
+    another function runs where it is called; no rewrite is proven in either."""
     node = finding_node(tree, finding) if finding.code in FIX_CODES else None
     fn = enclosing_function(tree, node) if node is not None else None
-    if fn is None or fn.name != "backward" or not _autograd_function_method(tree, fn):
+    if fn is None:
         return None
-    return ("the code is in an autograd Function's `backward`, which runs when gradients are computed, after the "
-            "compiled call: no rewrite is offered there")
+    if fn.name == "backward" and _autograd_function_method(tree, fn):
+        return ("the code is in an autograd Function's `backward`, which runs when gradients are computed, after "
+                "the compiled call: no rewrite is offered there")
+    data = finding.data if isinstance(finding.data, dict) else {}
+    if data.get("nested_in") or enclosing_function(tree, fn) is not None:  # (a fix scope holds the def alone)
+        return f"the code is in `{fn.name}`, a function defined inside another: no rewrite is offered there"
+    return None
 
 
 def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> str | None:
@@ -96,6 +108,7 @@ def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> 
             return if_reason(tree, node, known, finding)
         if finding.code == "FG103":
             return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
+                or values_gradient_reason([node.body, node.orelse], "a branch") \
                 or values_reason([node.body, node.orelse], known, "branch value") \
                 or _ternary_layout_reason(node, fn, tree)
         if finding.code == "FG105":
@@ -126,9 +139,9 @@ def fix_check(tree: ast.Module, finding, called_from: tuple[str, ...] = ()) -> t
     `fullgraph fix --unsafe-fixes` applies a fix then: a deferral :func:`replay_reason` leaves to the
     user, for a print torch's print operator (unsafe under autograd), a check lowered to
     ``torch._assert_async`` (it raises another exception)."""
-    backward = in_backward(tree, finding)
-    if backward is not None:
-        return backward, False
+    placed = placement_reason(tree, finding)
+    if placed is not None:
+        return placed, False
     reason, unsafe = _fix_check(tree, finding, called_from)
     if (reason is None or unsafe) and not torch_imported(tree):
         return NO_TORCH, False
@@ -149,10 +162,41 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
         return deferral, reason is None
     if reason is not None:
         return reason, False
+    reached = branch_state_reason(tree, node) if finding.code in ("FG101", "FG103") else None
+    if reached is not None:
+        return reached, True
     check = node if finding.code in TRAP_CODES else test_of(tree, node) if isinstance(node, ast.Call) else None
     if isinstance(check, ast.Assert) or finding.code == "FG107" and isinstance(check, ast.If) and _raises(check):
         return trap_change(check), True
     return None, False
+
+
+def branch_state_reason(tree: ast.AST, node: ast.AST) -> str | None:
+    """Why predicating a branch that reads or sets an attribute of the module (`self.scale`,
+    `self.buf = ...`) is an unsafe fix: both sides run, so a parameter only the side not taken
+    reaches gets a zero gradient instead of none, which an optimizer with weight decay or momentum
+    then applies, and a buffer is updated in place (`copy_`), which autograd rejects when the graph
+    still needs it (calls of submodules and helpers are judged by their purity)."""
+    if isinstance(node, ast.IfExp):
+        parts = [node.body, node.orelse]
+    elif isinstance(node, ast.If):
+        plan = plan_if(tree, node)
+        if isinstance(plan, IfPlan):
+            parts = [s for body in plan.bodies for s in body] + ([plan.following] if plan.following else [])
+        else:
+            return None
+    else:
+        return None
+    for part in parts:
+        called = {id(c.func) for c in walk(part) if isinstance(c, ast.Call)}  # calls: module purity judged them
+        for held in walk(part):
+            if isinstance(held, ast.Attribute) and isinstance(held.value, ast.Name) and held.value.id == "self" \
+                    and id(held) not in called:
+                return (f"the branches use `{ast.unparse(held)}`: both sides run, so parameters that only the side not "
+                        "taken reaches get zero gradients instead of none (which an optimizer with weight decay or "
+                        "momentum applies), and a buffer updated in place may be one autograd still needs; fix-all "
+                        "leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+    return None
 
 
 def trap_change(node: ast.Assert | ast.If) -> str:
@@ -566,10 +610,30 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
     plan = plan_if(tree, node)
     if isinstance(plan, str):
         return plan
-    reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test))
+    reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan)
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")
     return reason
+
+
+def _gradient_reason(plan: IfPlan | LayerdropPlan) -> str | None:
+    """Why computing both sides would change gradients: a ``torch.where`` plan's branch (or a
+    temporary hoisted before any plan) computes an operation that may be infinite where it was not
+    run, and 0 * inf is NaN."""
+    if not isinstance(plan, IfPlan):
+        return None
+    merged = [] if plan.shape == "cond" else [*(s for body in plan.bodies for s in body), plan.following]
+    return values_gradient_reason([s for s in (*plan.hoisted, *merged) if s is not None], "branch")
+
+
+def values_gradient_reason(nodes, where: str) -> str | None:
+    """Why ``torch.where`` over values ``nodes`` compute would make a gradient NaN, or None."""
+    for node in nodes:
+        op = unbounded_op(node)
+        if op is not None:
+            return (f"{where} computes `{ast.unparse(op)}`, which may be infinite where the branch is not taken: "
+                    "`torch.where` computes both sides, and its gradient there would be NaN (0 * inf)")
+    return None
 
 
 def _plan_known_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST, node: ast.If, known: set[str]) -> str | None:

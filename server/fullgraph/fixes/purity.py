@@ -81,3 +81,47 @@ def _static_index(node: ast.AST) -> bool:
     if isinstance(node, ast.UnaryOp):
         return _static_index(node.operand)
     return False
+
+
+# Operations whose value or gradient is infinite or NaN for some inputs (a pole, a log or root at 0,
+# an overflow): computed on a side `torch.where` does not select, they make its gradient NaN (0 * inf).
+GRADIENT_POLES = frozenset((
+    "div", "divide", "true_divide", "floor_divide", "remainder", "fmod", "reciprocal", "rsqrt", "sqrt",
+    "log", "log2", "log10", "log1p", "logit", "xlogy", "pow", "float_power", "exp", "exp2", "expm1",
+    "acos", "arccos", "asin", "arcsin", "acosh", "arccosh", "atanh", "arctanh", "tan", "digamma", "lgamma",
+    "polygamma", "mvlgamma", "erfinv", "norm", "vector_norm", "matrix_norm", "dist", "cdist", "atan2",
+    "arctan2", "inverse", "inv", "pinv", "solve", "cholesky", "logdet", "slogdet"))
+_PYTHON_NUMBERS = ("math.", "len", "float", "int")  # a divisor these give is a Python number: no gradient
+
+
+def unbounded_op(node: ast.AST) -> ast.AST | None:
+    """The first operation under ``node`` whose value or gradient may be infinite or NaN for some
+    inputs: a division by anything but a Python number, a power other than a non-negative whole
+    one, a logarithm, a root, an inverse (:data:`GRADIENT_POLES`)."""
+    for sub in walk(node):
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, (ast.Div, ast.FloorDiv, ast.Mod)) \
+                and not _python_number(sub.right):
+            return sub
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Pow) and not _whole_power(sub.right):
+            return sub
+        if isinstance(sub, ast.Call):
+            func = sub.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+            if name in GRADIENT_POLES and not (dotted(func) or "").startswith("math."):
+                return sub
+    return None
+
+
+def _python_number(node: ast.expr) -> bool:
+    """A nonzero number literal, or a call that gives a Python number (`math.sqrt(d)`, `len(x)`)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool) and node.value != 0
+    return isinstance(node, ast.Call) and (dotted(node.func) or "").startswith(_PYTHON_NUMBERS)
+
+
+def _whole_power(node: ast.expr) -> bool:
+    """A non-negative whole exponent literal (`x ** 2`), whose power is smooth everywhere."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+        and not isinstance(node.value, bool) and node.value >= 0 and float(node.value).is_integer()
