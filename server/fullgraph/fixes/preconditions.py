@@ -876,6 +876,10 @@ def replay_reason(finding) -> str | None:
     data = finding.data if isinstance(finding.data, dict) else {}
     entry = data.get("entry") or "the compiled function"
     inside = data.get("runs_inside")
+    if finding.code == "FG303":
+        return ("a deferred warning would be reported at the line that replays it, not at this call (Python prints "
+                "a warning's file and line, and its once-per-location filter keys on them), so fix-all leaves it "
+                "to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     if not data.get("module_forward"):
         return (f"deferring it until `{entry}` returns removes the break, but `{entry}` is not the `forward` of a "
                 "module class, and `torch.export` refuses the wrapper that would replay the call "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.facts import TENSORISH
-from fullgraph.rules.common import confidence, method_call, snippet
+from fullgraph.rules.common import builtin_call, confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 
 _CAPTURE = ("Set `torch._dynamo.config.capture_dynamic_output_shape_ops = True` to trace it with "
@@ -59,10 +59,12 @@ RULES = [
         severity="info",
     ),
     Rule(
-        "FG454", "one-hot-without-num-classes", "`one_hot` without `num_classes`", ("GB0246",),
-        what="Flags `F.one_hot(x)` without `num_classes` (or with `num_classes=-1`).",
+        "FG454", "one-hot-without-num-classes", "`one_hot` without `num_classes`", ("GB0246", "GB0033"),
+        what="Flags `F.one_hot(x)` without `num_classes` (or with `num_classes=-1`), and with a `num_classes` "
+             "computed from a tensor (`idx.max() + 1`, `max(idx.max() + 1, n)`).",
         why="The number of classes is then read from the data (`x.max() + 1`), a data-dependent shape "
-            "Dynamo does not support (GB0246).",
+            "Dynamo does not support (GB0246); a count given as a tensor is read the same way (GB0033, 'Data "
+            "dependent operator').",
         example="onehot = F.one_hot(labels)",
         fixed_example="onehot = F.one_hot(labels, num_classes=self.num_classes)",
         fix_text="Pass `num_classes` explicitly.",
@@ -116,6 +118,17 @@ def check_call(node: ast.Call, w) -> None:
         negative = isinstance(classes, ast.UnaryOp) and isinstance(classes.op, ast.USub)
         if classes is None or negative:
             w.report("FG454", node, f"`{snippet(node)}` without `num_classes`")
+        elif _tensor_count(classes, w):
+            w.report("FG454", node, f"`{snippet(node)}` takes `num_classes` from a tensor (`{snippet(classes)}`), "
+                     "whose value Dynamo reads", confidence(w, classes), gb_ids=("GB0033",))
+
+
+def _tensor_count(node: ast.expr, w) -> bool:
+    """A count computed from a tensor: a tensor itself, or Python's `max`/`min` over one (`max(idx.max() + 1, n)`)."""
+    if w.kind(node) in TENSORISH:
+        return True
+    return isinstance(node, ast.Call) and builtin_call(node, w, "max", "min") \
+        and any(w.kind(a) in TENSORISH for a in node.args)
 
 
 def check_subscript(node: ast.Subscript, w) -> None:

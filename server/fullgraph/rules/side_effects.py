@@ -80,7 +80,8 @@ RULES = [
         fix_text=_DEFER_FIX + " Alternatively add the method to "
                  "`torch._dynamo.config.ignore_logging_functions` (second quick fix, via its alias "
                  "`ignore_logger_methods`): the trade-off is that the call becomes a no-op under "
-                 "torch.compile, so the message is lost rather than deferred.",
+                 "torch.compile, so the message is lost rather than deferred. A deferred record is made by the "
+                 "replay: a format that prints `%(funcName)s` or `%(lineno)d` shows the replay's.",
         fix_kind="defer", fix_title="Defer logging until the compiled entry returns",
     ),
     Rule(
@@ -89,7 +90,8 @@ RULES = [
         why="`warnings.warn` is the C builtin `_warnings.warn`, which Dynamo marks as skipped (GB0007).",
         example="if self.training:\n    warnings.warn(\"dropout is on\")",
         fixed_example="# emit the warning outside the compiled region (or deferred)",
-        fix_text=_DEFER_FIX,
+        fix_text=_DEFER_FIX + " The deferral is an unsafe fix: Python reports a warning at the line that calls "
+                 "`warnings.warn` (and filters repeats by it), which is then the replay's line.",
         fix_kind="defer", fix_title="Defer the warning until the compiled entry returns",
     ),
     Rule(
