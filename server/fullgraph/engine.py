@@ -12,8 +12,8 @@ import tokenize
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.call_guards import CallGuards
-from fullgraph.analysis.callers import CallSite, CallSites, parameter_facts
+from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded
+from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments, parameter_facts
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
@@ -285,7 +285,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         if origin is None and (caller.function.module or index) is index and _elsewhere(function, index):
             origin = first[1]  # the region leaves the analysed file here
         return Visit(function, caller.entry, (*caller.path, (caller.function.qualname, first[1])),
-                     caller.in_loop or first[2], params=params, origin=origin, training=mode_of(known))
+                     caller.in_loop or first[2], params=params, origin=origin, training=mode_of(known),
+                     flag_modes=flag_modes(function, known))
 
     def mode_of(known) -> bool | None:
         """The training mode every known call of a function is made in, when all agree (a helper
@@ -349,13 +350,25 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno)
 
 
+def flag_modes(function: FunctionInfo, known: list[CallSite]) -> tuple[tuple[str, bool], ...]:
+    """The parameters every known call of `function` passes the mode (`record_rng=self.training`:
+    True; `not self.training`: False), so that a test of one names the mode."""
+    modes: dict[str, bool | None] = {}
+    for n, site in enumerate(known):
+        passed = bind_arguments(function.node, function.cls is not None, site.call, lambda arg: arg, lambda _: None)
+        mine = {param: mode_of_test(arg, True) if isinstance(arg, ast.expr) else None for param, arg in passed.items()}
+        modes = mine if n == 0 else {p: m for p, m in modes.items() if m is not None and mine.get(p) == m}
+    return tuple(sorted((p, m) for p, m in modes.items() if m is not None))
+
+
 def _elsewhere(function: FunctionInfo, index: ModuleIndex) -> bool:
     """Whether `function` is defined in another file than the one analysed."""
     return function.module is not None and function.module is not index
 
 
 def _changed(old: Visit, new: Visit) -> bool:
-    return old.params != new.params or old.entry is not new.entry or old.training != new.training
+    return old.params != new.params or old.entry is not new.entry or old.training != new.training \
+        or old.flag_modes != new.flag_modes
 
 
 def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None = None) -> Walker | Walked:
@@ -433,13 +446,14 @@ def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
     return entry.cls is not None and entry.node.name == "forward" and home.is_module_class(entry.cls.name)
 
 
-def _conditions(raw: Raw, config: Config, library: bool = False) -> str | None:
+def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | None = None) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
     library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
     user and cannot be checked: such a finding is left out, unless the condition is only an early
     `return` the library passed (`if os.getenv(...) == "1": return`), which is then not named."""
-    tests = [(test, holds) for test, holds in raw.conditions
+    modes = dict(visit.flag_modes) if visit is not None else {}
+    tests = [moded(test, holds, modes) for test, holds in raw.conditions
              if not (library and id(test) in raw.guards and not _outside(test, holds))]  # the library's own guard
     if not tests:
         return ""
@@ -469,7 +483,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
     where = f"{project.display_path(home.path)}:{raw.node.lineno}"
     callee = snippet(call.func) if isinstance(call, ast.Call) else f"@{snippet(call)}"
     rule = RULES[raw.code]
-    named = _conditions(raw, config, library=True)
+    named = _conditions(raw, config, library=True, visit=visit)
     if named is None:
         return None
     message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): " \
@@ -498,7 +512,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
     end_line = end_node.end_lineno or line
     if suppressed(lines.line(line), raw.code) or (end_line != line and suppressed(lines.line(end_line), raw.code)):
         return None
-    named = _conditions(raw, config)
+    named = _conditions(raw, config, visit=visit)
     if named is None:
         return None
     gb_ids = raw.gb_ids or rule.gb_ids

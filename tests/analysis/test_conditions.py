@@ -174,3 +174,36 @@ def test_a_helper_called_only_in_training_inherits_the_mode():
     assert analyze(source, "m.py", Config(assume={"training": False})) == []
     both = source.replace("        return x\n", "        return helper(x)\n")
     assert [f.message.endswith("(in training mode only)") for f in analyze(both, "m.py")] == [False]
+
+
+@pytest.mark.parametrize("passed, mode", [("self.training", "in training mode only"),
+                                          ("not self.training", "in eval mode only")])
+def test_a_flag_every_call_sets_to_the_mode_names_the_mode(passed, mode):
+    """`self.f(x, record_rng=self.training)` then `if record_rng: self.record()` in the submodule:
+    the break happens in training only (performer/reformer reversible blocks; probed: eval 0 breaks,
+    train 1), directly under the flag and in a helper called under it."""
+    source = textwrap.dedent(f"""
+        import torch
+        from torch import nn
+        class Det(nn.Module):
+            def record(self):
+                self.state = torch.get_rng_state()
+            def forward(self, x, record_rng=False):
+                if record_rng:
+                    self.record()
+                    print("recorded")
+                return x * 2
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.f = Det()
+            def forward(self, x):
+                return self.f(x, record_rng={passed}) + 1
+    """)
+    found = analyze(source, "m.py")
+    assert [(f.line, f.message.endswith(f"({mode})")) for f in found] == [(6, True), (10, True)]
+    assume = {"training": mode == "in eval mode only"}
+    assert analyze(source, "m.py", Config(assume=assume)) == []
+    other = source + ("class Always(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                      "        self.f = Det()\n    def forward(self, x):\n        return self.f(x, record_rng=True)\n")
+    assert not any(f.message.endswith(f"({mode})") for f in analyze(other, "m.py"))

@@ -55,6 +55,19 @@ def mode_of_test(test: ast.expr, holds: bool) -> bool | None:
     return modes.pop() if len(modes) == 1 else None
 
 
+TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
+
+
+def moded(test: ast.expr, holds: bool, modes: dict[str, bool]) -> tuple[ast.expr, bool]:
+    """A test of a parameter every call passes the mode (`modes`: True for `self.training`, False for
+    its negation), as the test of the mode itself; any other test as it is."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    name = test.operand if negated else test
+    if isinstance(name, ast.Name) and name.id in modes:
+        return TRAINING, (holds != negated) == modes[name.id]
+    return test, holds
+
+
 def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
     in place)."""

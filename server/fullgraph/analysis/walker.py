@@ -23,7 +23,7 @@ from fullgraph.analysis.facts import (
     may_be_tensor,
     tensor_parameter,
 )
-from fullgraph.analysis.call_guards import mode_of_test
+from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, skips_rest
 from fullgraph.analysis.nodes import code_fields, walk
@@ -56,6 +56,7 @@ class Visit:
     params: dict[str, Passed] | None = None  # facts from the call sites; None: none known
     guesses: bool = True  # an entry's (or forward's) unknown parameters are guessed tensors
     training: bool | None = None  # every call of it is made in training mode (True) or in eval mode (False)
+    flag_modes: tuple[tuple[str, bool], ...] = ()  # parameters every call passes `self.training` (True) or its negation
 
 
 @dataclass
@@ -758,8 +759,9 @@ class Walker:
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
             self.calls.append((backward, call, None, self.in_loop))
-        mode = next((m for test, holds in self.conditions if (m := mode_of_test(test, holds)) is not None), None) \
-            if held else None
+        modes = dict(self.visit_info.flag_modes)
+        mode = next((m for test, holds in self.conditions if (m := mode_of_test(*moded(test, holds, modes))) is not None),
+                    None) if held else None
         if mode is not None:
             self.modes[id(call)] = mode
         return bool(held)
