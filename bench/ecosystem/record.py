@@ -268,9 +268,14 @@ def flatten(value, out: list, depth: int = 0) -> list:
 
 
 def call(case, fn):
-    """One forward (and a backward in train mode); returns the output tensors, detached."""
+    """One forward (and a backward in train mode); returns the output tensors, detached, and in
+    train mode then the gradient of each parameter of the module the case calls, by name (an empty
+    tensor for none: optimizers skip a parameter without one, but step one with zeros)."""
     import torch
 
+    params = _parameters(case.fn) if case.train else []
+    for _, p in params:
+        p.grad = None
     if case.reset is not None:
         case.reset()
     seed_all()
@@ -280,7 +285,17 @@ def call(case, fn):
         loss = sum(t.float().sum() for t in tensors if t.requires_grad and t.is_floating_point())
         if isinstance(loss, torch.Tensor):
             loss.backward()
-    return [t.detach().clone() for t in tensors]
+    grads = [torch.empty(0) if p.grad is None else p.grad for _, p in params]
+    return [t.detach().clone() for t in [*tensors, *grads]]
+
+
+def _parameters(fn) -> list:
+    """The named parameters of the module `fn` is (or is a method of), sorted by name; none for
+    anything else."""
+    import torch
+
+    module = fn if isinstance(fn, torch.nn.Module) else getattr(fn, "__self__", None)
+    return sorted(module.named_parameters(), key=lambda item: item[0]) if isinstance(module, torch.nn.Module) else []
 
 
 def reached_lines(eager: dict[str, set[int]], traced: dict[str, set[int]]) -> dict:
