@@ -334,3 +334,16 @@ def test_an_autograd_functions_backward_is_walked_and_left_unfixed():
     (found,) = analyze(source, "m.py")
     assert (found.code, found.line) == ("FG301", 12) and "autograd Function's `backward`" in found.fix_blocked
     assert fix_all(source, "m.py", unsafe=True).source == source
+
+
+def test_an_autograd_function_applied_outside_the_region_is_no_internal_error():
+    """`Double.apply(x)` in a module-level helper no entry reaches first (e3nn-style): the call of
+    its `backward`, which takes no arguments, was read as a call site and the file got FG001."""
+    source = ("import torch\n\n\nclass Double(torch.autograd.Function):\n    @staticmethod\n"
+              "    def forward(ctx, x):\n        return x * 2\n\n    @staticmethod\n    def backward(ctx, g):\n"
+              "        return g * 2\n\n\ndef f0(x):\n    return Double.apply(x)\n\n\ndef f1(x):\n"
+              "    return Double.apply(x)\n\n\nclass Loss(torch.nn.Module):\n"
+              "    def forward(self, x):\n        return self.loss(x).item()\n\n\nclass L0(Loss):\n"
+              "    def loss(self, x):\n        return f0(x)\n\n\nclass L1(Loss):\n    def loss(self, x):\n"
+              "        return f1(x)\n")
+    assert [(f.code, f.line) for f in analyze(source, "m.py")] == [("FG201", 24)]

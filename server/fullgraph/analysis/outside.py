@@ -35,7 +35,8 @@ def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[Funct
         except Exception:  # noqa: BLE001, S112 - call sites are a refinement: without them the guesses apply
             continue
         for target, call, passed, _ in walker.calls:
-            sites.add(target.node, CallSite(function.qualname, call, passed))
+            if passed is not None:  # (an autograd Function's `backward` is run, not called with arguments)
+                sites.add(target.node, CallSite(function.qualname, call, passed))
         for call in _sample_calls(function.node):
             target = walker.callee(call)
             if target is not None:
