@@ -387,7 +387,8 @@ def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None
             kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.modes)
         return walker
     params = tuple(sorted(visit.params.items())) if visit.params else None
-    key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop, visit.training)
+    key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop, visit.training,
+           visit.flag_modes)
 
     def compute():  # the rules only ask whether the function is the entry, which it never is here
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
