@@ -759,7 +759,7 @@ class Walker:
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
             self.calls.append((backward, call, None, self.in_loop))
-        modes = dict(self.visit_info.flag_modes)
+        modes = dict(self.visit_info.flag_modes) if held and self.conditions else {}
         mode = next((m for test, holds in self.conditions if (m := mode_of_test(*moded(test, holds, modes))) is not None),
                     None) if held else None
         if mode is not None:

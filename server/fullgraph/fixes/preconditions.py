@@ -179,12 +179,8 @@ def branch_state_reason(tree: ast.AST, node: ast.AST) -> str | None:
     still needs it (calls of submodules and helpers are judged by their purity)."""
     if isinstance(node, ast.IfExp):
         parts = [node.body, node.orelse]
-    elif isinstance(node, ast.If):
-        plan = plan_if(tree, node)
-        if isinstance(plan, IfPlan):
-            parts = [s for body in plan.bodies for s in body] + ([plan.following] if plan.following else [])
-        else:
-            return None
+    elif isinstance(node, ast.If) and isinstance(plan := plan_if(tree, node), IfPlan):
+        parts = _merged(plan)
     else:
         return None
     for part in parts:
@@ -622,8 +618,12 @@ def _gradient_reason(plan: IfPlan | LayerdropPlan) -> str | None:
     run, and 0 * inf is NaN."""
     if not isinstance(plan, IfPlan):
         return None
-    merged = [] if plan.shape == "cond" else [*(s for body in plan.bodies for s in body), plan.following]
-    return values_gradient_reason([s for s in (*plan.hoisted, *merged) if s is not None], "branch")
+    return values_gradient_reason([*plan.hoisted, *([] if plan.shape == "cond" else _merged(plan))], "branch")
+
+
+def _merged(plan: IfPlan) -> list[ast.stmt]:
+    """The statements whose values a plan merges: every branch's, and the return an early return merges with."""
+    return [s for body in plan.bodies for s in body] + ([plan.following] if plan.following is not None else [])
 
 
 def values_gradient_reason(nodes, where: str) -> str | None:
