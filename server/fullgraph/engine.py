@@ -12,8 +12,9 @@ import tokenize
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded
+from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
 from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments, parameter_facts
+from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
@@ -353,6 +354,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
 def flag_modes(function: FunctionInfo, known: list[CallSite]) -> tuple[tuple[str, bool], ...]:
     """The parameters every known call of `function` passes the mode (`record_rng=self.training`:
     True; `not self.training`: False), so that a test of one names the mode."""
+    if not known or not all(passes_mode(site.call) for site in known):
+        return ()  # the common case, without binding the arguments of every call
     modes: dict[str, bool | None] = {}
     for n, site in enumerate(known):
         passed = bind_arguments(function.node, function.cls is not None, site.call, lambda arg: arg, lambda _: None)
@@ -394,6 +397,8 @@ def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         return walker
+    if any(isinstance(fact, Function) for fact, _ in (visit.params or {}).values()):
+        return compute()  # a function passed from this analysis: kept, the walk would keep its file's tree
     return home.project.derived(home.path, key, compute)
 
 

@@ -347,3 +347,33 @@ def test_an_autograd_function_applied_outside_the_region_is_no_internal_error():
               "    def loss(self, x):\n        return f0(x)\n\n\nclass L1(Loss):\n    def loss(self, x):\n"
               "        return f1(x)\n")
     assert [(f.code, f.line) for f in analyze(source, "m.py")] == [("FG201", 24)]
+
+
+def test_a_function_passed_as_an_argument_runs_where_the_callee_calls_it(tmp_path):
+    """`apply_chunks(self.chunk, x)` runs `chunk` where `apply_chunks` calls its parameter, in this
+    file or another (transformers' `apply_chunking_to_forward`; probed: Dynamo inlines it and breaks
+    there); one passed to a function that only stores it runs nowhere."""
+    from fullgraph.analysis.facts import Function
+    from fullgraph.analysis.project import ProjectIndex
+
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("def apply_one(fn, x):\n    return fn(x)\n\n\nHOOKS = []\n\n\ndef register(fn):\n"
+                       "    HOOKS.append(fn)\n    return fn\n")
+    model = tmp_path / "model.py"
+    model.write_text(
+        "import torch\nfrom torch import nn\n\nfrom helpers import apply_one, register\n\n\n"
+        "def scale(t):\n    print(t)\n    return t * 2\n\n\ndef shout(t):\n    print(t)\n    return t\n\n\n"
+        "def apply_here(fn, x):\n    return fn(x)\n\n\nclass M(nn.Module):\n"
+        "    def chunk(self, x):\n        if x.sum() > 0:\n            return x\n        return -x\n\n"
+        "    def forward(self, x: torch.Tensor):\n        register(shout)\n"
+        "        return apply_one(scale, apply_here(self.chunk, x))\n")
+    project = ProjectIndex([str(tmp_path)])
+    for _ in range(2):  # the second analysis reuses what the first kept
+        report = analyze_document(model.read_text(), str(model), project=project)
+        assert {(f.code, f.line, f.confidence) for f in report.findings} == {("FG301", 8, "certain"),
+                                                                              ("FG101", 23, "certain")}
+
+    def holds_function(value) -> bool:
+        return isinstance(value, Function) or isinstance(value, tuple) and any(map(holds_function, value))
+    # a walk of `apply_one` holding `scale` is not kept with helpers.py (it would keep model.py's tree alive)
+    assert not [key for entry in project._files.values() for key in entry.derived if holds_function(key)]

@@ -19,6 +19,7 @@ from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parents import function_parents
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -56,6 +57,12 @@ def mode_of_test(test: ast.expr, holds: bool) -> bool | None:
 
 
 TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
+
+
+@per_node
+def passes_mode(call: ast.AST) -> bool:
+    """Whether a call passes some argument that is a test of the mode (`record_rng=self.training`)."""
+    return isinstance(call, ast.Call) and any(mode_of_test(a, True) is not None for a in (*call.args, *(k.value for k in call.keywords)))
 
 
 def moded(test: ast.expr, holds: bool, modes: dict[str, bool]) -> tuple[ast.expr, bool]:

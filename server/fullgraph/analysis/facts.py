@@ -35,6 +35,20 @@ class Module:
     element: Module | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Function:
+    """A function or bound method passed as a value (`apply_chunks(self.chunk, x)`): calling the
+    parameter that holds it runs `info` (a FunctionInfo), which Dynamo inlines."""
+
+    info: object
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Function) and other.info is self.info
+
+    def __hash__(self) -> int:
+        return id(self.info)
+
+
 @dataclass(frozen=True)
 class Items:
     """A tuple of known length: the fact of each element, and which elements are boolean masks

@@ -15,6 +15,7 @@ from fullgraph.analysis.facts import (
     TENSORISH,
     VALUE,
     Facts,
+    Function,
     Module,
     annotation_fact,
     bool_annotation,
@@ -342,9 +343,21 @@ class Walker:
         return self.index.class_method(spelling, "__call__") or self.index.class_method(spelling, "forward")
 
     def _forward_of(self, fact) -> FunctionInfo | None:
+        """What calling a value runs: a module's `forward`, a passed function (:class:`Function`)."""
         if isinstance(fact, Module) and fact.cls in self.index.classes:
             return self.index.method(fact.cls, "forward")
-        return None
+        return fact.info if isinstance(fact, Function) else None
+
+    def _function_value(self, arg: ast.expr) -> Function | None:
+        """A function or a method of `self` named as a value, not called (`self.chunk`, `helper`)."""
+        if isinstance(arg, ast.Name) and arg.id not in self.facts.env and arg.id not in self.index.classes:
+            target = self._function_named(arg.id)
+        elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self" \
+                and self.function.cls is not None and self.index.attr(self.function.cls, arg.attr) is None:
+            target = self.index.method(self.function.cls.name, arg.attr)
+        else:
+            return None
+        return Function(target) if target is not None else None
 
     def _self_attr(self, name: str):
         cls: ClassInfo | None = self.function.cls
@@ -810,7 +823,7 @@ class Walker:
     def passed(self, arg: ast.expr) -> Passed:
         """What an argument passes: its fact (a known boolean tensor passes :data:`MASK`) and the
         guesses it rests on."""
-        fact = self.kind(arg)
+        fact = self.kind(arg) or self._function_value(arg)
         parts = _literal_parts(arg) if fact is None else None
         if parts is not None and all(self.kind(e) == VALUE for e in parts):
             fact = VALUE  # `check([1])`, `f({"a": 1})`: a container of Python values is no tensor
