@@ -253,3 +253,37 @@ def test_requires_grad_call_on_a_tensor_not_on_a_module():
             return torch.zeros_like(x).requires_grad_()
     """
     assert [(f.line, f.code) for f in check(src)] == [(10, "FG406")]
+
+
+def test_a_transform_module_called_as_a_module_runs_its_call(tmp_path):
+    """A class that is both a `torch.distributions.Transform` and an `nn.Module` inherits `__call__`
+    from `Transform` (first in its MRO), which runs `_call` (pyro's `TransformModule`s; probed: a
+    tensor `if` in `_call` breaks the compiled module). With `nn.Module` first, `forward` runs; a plain
+    `Transform` is no module. Through a base class of another file too."""
+    src = """
+    import torch
+    from torch import nn
+    from torch.distributions import transforms
+
+    class T(transforms.Transform, nn.Module):
+        def _call(self, x):
+            return x
+
+    class U(nn.Module, transforms.Transform):
+        def _call(self, x):
+            return x
+
+    class P(transforms.Transform):
+        def _call(self, x):
+            return x
+    """
+    assert entries(src) == ["T._call"]
+    from fullgraph.analysis.project import ProjectIndex
+
+    (tmp_path / "base.py").write_text("import torch\n\n\nclass TransformModule(torch.distributions.Transform, "
+                                      "torch.nn.Module):\n    pass\n")
+    flow = tmp_path / "flow.py"
+    flow.write_text("from base import TransformModule\n\n\nclass Flow(TransformModule):\n    def _call(self, x):\n"
+                    "        if x.sum() > 0:\n            return x\n        return -x\n")
+    report = analyze_document(flow.read_text(), str(flow), project=ProjectIndex([str(tmp_path)]))
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 6)]

@@ -228,6 +228,25 @@ def is_numpy_array_qualname(q: str) -> bool:
     return q.startswith("numpy.") and not q.startswith("numpy.random.") and q.rsplit(".", 1)[-1] not in NUMPY_VALUE_FUNCS
 
 
+# torch base classes whose `__call__` runs a method subclasses override: a `TransformModule` (a
+# `Transform` and an `nn.Module`) called as a module runs `Transform.__call__`, so its `_call`.
+CALL_DISPATCH = {"torch.distributions.Transform": "_call", "torch.distributions.transforms.Transform": "_call"}
+
+
+def external_call(qualname: str) -> str | None | bool:
+    """What calling an instance of a class with this torch base runs: a method name, None for an
+    `nn.Module` base (its `forward`), False for any other."""
+    if qualname in CALL_DISPATCH:
+        return CALL_DISPATCH[qualname]
+    return None if torch_module_class(qualname) else False
+
+
+def torch_module_class(qualname: str) -> bool:
+    """A `torch.nn` module class (`torch.nn.Linear`), not `Parameter`/`Buffer`."""
+    head, _, last = qualname.rpartition(".")
+    return head.startswith("torch.nn") and last[:1].isupper() and last not in ("Parameter", "Buffer")
+
+
 def is_tensor_qualname(q: str) -> bool:
     """True for `torch.*` names whose call returns a tensor."""
     if q.startswith(TENSOR_NAMESPACES):

@@ -22,7 +22,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import is_tensor_qualname
+from fullgraph.analysis.facts import external_call, is_tensor_qualname, torch_module_class
 from fullgraph.analysis.resolver import Resolver, is_known, package_folder
 from fullgraph.analysis.search_paths import interpreter_paths
 from fullgraph.analysis.summary import (
@@ -440,7 +440,7 @@ class ProjectIndex:
             if symbol is None:
                 answer = None
             elif symbol.kind == "external":
-                if _torch_module_class(symbol.qualname):
+                if torch_module_class(symbol.qualname):
                     return True
             elif symbol.kind == "class":
                 result = self._is_module(symbol, seen)
@@ -464,6 +464,9 @@ class ProjectIndex:
         return self.derived(classes[0].path, key, lambda: self._dispatched(bases, calls, inherited, overridable, attrs))
 
     def _dispatched(self, bases, calls, inherited, overridable, attrs) -> frozenset[str]:
+        inherited_call = self.inherited_call(bases) if inherited else None
+        if inherited_call in overridable:
+            return frozenset((inherited_call,))  # `Transform.__call__` runs `_call`
         entries = ("forward", "__call__") if inherited else ()
         todo = [m for m in (*(self._base_method(bases, n, True) for n in entries),
                             *(self._base_method(bases, n) for n in calls)) if m is not None]
@@ -490,28 +493,48 @@ class ProjectIndex:
                         todo.append(here)
         return frozenset(found)
 
+    def inherited_call(self, bases: tuple[Symbol, ...]) -> str | None:
+        """The method a torch base's `__call__` runs (`facts.CALL_DISPATCH`) when a class inherits its
+        call from one through `bases` (breadth first: an `nn.Module` base or a `__call__`/`forward` of
+        the bases' own, met first, decides otherwise)."""
+        for c, info in self._base_classes(bases):
+            if info is None:
+                dispatched = external_call(c.qualname)
+                if dispatched is not False:
+                    return dispatched
+            elif "__call__" in info.methods or "forward" in info.methods:
+                return None
+        return None
+
     def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False, depth: int = 0) -> Symbol | None:
         """Method `name` through `bases` and their bases (breadth first). For a call entry
         (`forward`, `__call__`) a `torch.nn` base ends the search: its own comes first."""
+        for c, info in self._base_classes(bases, depth):
+            if info is None:
+                if entry and c.qualname.startswith("torch.nn."):
+                    return None
+            elif name in info.methods:
+                return Symbol(c.path, f"{c.qualname}.{name}", "method")
+        return None
+
+    def _base_classes(self, bases: tuple[Symbol, ...], depth: int = 0):
+        """`bases` and their bases, breadth first: (symbol, its ClassSummary), the summary None for
+        an external class (torch, the standard library)."""
         seen = set()
         todo = list(bases)
         while todo and len(seen) <= MAX_DEPTH:
             c = todo.pop(0)
             if c.kind == "external":
-                if entry and c.qualname.startswith("torch.nn."):
-                    return None
+                yield c, None
                 continue
             if c.kind != "class" or (c.path, c.qualname) in seen:
                 continue
             seen.add((c.path, c.qualname))
             s = self.summary(c.path)
             info = s.classes.get(c.qualname) if s is not None else None
-            if info is None:
-                continue
-            if name in info.methods:
-                return Symbol(c.path, f"{c.qualname}.{name}", "method")
-            todo.extend(b for b in (self.lookup(c.path, base, depth + 1) for base in info.bases) if b is not None)
-        return None
+            if info is not None:
+                yield c, info
+                todo.extend(b for b in (self.lookup(c.path, base, depth + 1) for base in info.bases) if b is not None)
 
     def returns(self, path: str, qualname: str) -> str | None:
         """What a function returns: TENSOR, VALUE, MODULE, LOGGER, or None when unknown."""
@@ -805,11 +828,6 @@ def _defines(s: FileSummary, name: str) -> bool:
     """Whether a module binds `name` itself (not through a star import)."""
     return name in s.classes or name in s.functions or name in s.imports or name in s.aliases \
         or name in s.assigned_calls or name in s.constants or name in s.loggers
-
-
-def _torch_module_class(qualname: str) -> bool:
-    head, _, last = qualname.rpartition(".")
-    return head.startswith("torch.nn") and last[:1].isupper() and last not in ("Parameter", "Buffer")
 
 
 def _stamp(path: str) -> tuple[int, int] | None:

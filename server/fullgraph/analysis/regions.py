@@ -17,6 +17,7 @@ from fullgraph.analysis.facts import (
     TENSOR,
     VALUE,
     Module,
+    external_call,
     is_tensor_qualname,
     name_pattern,
     names_like,
@@ -766,7 +767,11 @@ class ModuleIndex:
             attrs = frozenset(a for c in chain for a in c.attrs)
             own = [m for m in (self.method(cls.name, n) for n in ("forward", "__call__")) if m is not None]
             names, calls = self._own_reach(cls, own, defined, attrs)
-            if self.project is not None:  # base classes in other files
+            inherited_call = None if own else next(
+                (d for c in chain for q in c.base_qualnames if (d := external_call(q)) is not False), None)
+            if inherited_call in overridable:  # `Transform.__call__` runs the `_call` the class defines
+                names.add(inherited_call)
+            elif self.project is not None:  # base classes in other files
                 bases = tuple(b for b in (self.lookup(s) for c in chain for s in c.base_spellings) if b is not None)
                 try:
                     names |= self.project.dispatched(bases, calls, not own, overridable, attrs) or set()
