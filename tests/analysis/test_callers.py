@@ -352,7 +352,8 @@ def test_an_autograd_function_applied_outside_the_region_is_no_internal_error():
 def test_a_function_passed_as_an_argument_runs_where_the_callee_calls_it(tmp_path):
     """`apply_chunks(self.chunk, x)` runs `chunk` where `apply_chunks` calls its parameter, in this
     file or another (transformers' `apply_chunking_to_forward`; probed: Dynamo inlines it and breaks
-    there); one passed to a function that only stores it runs nowhere."""
+    there; `apply_here` runs either function its two call sites pass); one passed to a function that
+    only stores it runs nowhere."""
     from fullgraph.analysis.facts import Function
     from fullgraph.analysis.project import ProjectIndex
 
@@ -366,12 +367,13 @@ def test_a_function_passed_as_an_argument_runs_where_the_callee_calls_it(tmp_pat
         "def apply_here(fn, x):\n    return fn(x)\n\n\nclass M(nn.Module):\n"
         "    def chunk(self, x):\n        if x.sum() > 0:\n            return x\n        return -x\n\n"
         "    def forward(self, x: torch.Tensor):\n        register(shout)\n"
-        "        return apply_one(scale, apply_here(self.chunk, x))\n")
+        "        return apply_one(scale, apply_here(self.chunk, x)) + apply_here(self.loud, x)\n\n"
+        "    def loud(self, x):\n        print(x)\n        return x\n")
     project = ProjectIndex([str(tmp_path)])
     for _ in range(2):  # the second analysis reuses what the first kept
         report = analyze_document(model.read_text(), str(model), project=project)
-        assert {(f.code, f.line, f.confidence) for f in report.findings} == {("FG301", 8, "certain"),
-                                                                              ("FG101", 23, "certain")}
+        assert {(f.code, f.line, f.confidence) for f in report.findings} == {
+            ("FG301", 8, "certain"), ("FG101", 23, "certain"), ("FG301", 32, "certain")}  # both sites' functions
 
     def holds_function(value) -> bool:
         return isinstance(value, Function) or isinstance(value, tuple) and any(map(holds_function, value))

@@ -94,7 +94,8 @@ def _default_fact(default: ast.expr) -> Passed:
 def combine(passed: list[Passed]) -> Passed:
     """One parameter's fact over the call sites that know what they pass: a mask if every one
     passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value (a
-    NumPy array) if all pass values (arrays), unknown otherwise."""
+    NumPy array) if all pass values (arrays), a module if all pass the same, every function any
+    passes (a callee calling the parameter may run each), unknown otherwise."""
     passed = [p for p in passed if p[0] is not None]
     if passed and all(fact == MASK and not guess for fact, guess in passed):
         return MASK, ()
@@ -110,8 +111,11 @@ def combine(passed: list[Passed]) -> Passed:
         return VALUE, ()
     if facts and all(fact == NUMPY for fact in facts):
         return NUMPY, ()
-    if facts and isinstance(facts[0], (Module, Function)) and all(fact == facts[0] for fact in facts):
+    if facts and isinstance(facts[0], Module) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
+    if any(isinstance(fact, Function) for fact in facts):  # any of the functions the sites pass may run
+        infos = {id(i): i for fact in facts if isinstance(fact, Function) for i in fact.infos}
+        return Function(tuple(infos.values())), ()
     return UNKNOWN
 
 

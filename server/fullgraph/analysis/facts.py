@@ -37,16 +37,16 @@ class Module:
 
 @dataclass(frozen=True, eq=False)
 class Function:
-    """A function or bound method passed as a value (`apply_chunks(self.chunk, x)`): calling the
-    parameter that holds it runs `info` (a FunctionInfo), which Dynamo inlines."""
+    """Functions or bound methods passed as a value (`apply_chunks(self.chunk, x)`): calling the
+    parameter that holds them runs one of `infos` (FunctionInfos), which Dynamo inlines."""
 
-    info: object
+    infos: tuple
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Function) and other.info is self.info
+        return isinstance(other, Function) and {id(i) for i in other.infos} == {id(i) for i in self.infos}
 
     def __hash__(self) -> int:
-        return id(self.info)
+        return hash(frozenset(id(i) for i in self.infos))
 
 
 @dataclass(frozen=True)

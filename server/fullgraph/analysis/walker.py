@@ -346,7 +346,7 @@ class Walker:
         """What calling a value runs: a module's `forward`, a passed function (:class:`Function`)."""
         if isinstance(fact, Module) and fact.cls in self.index.classes:
             return self.index.method(fact.cls, "forward")
-        return fact.info if isinstance(fact, Function) else None
+        return fact.infos[0] if isinstance(fact, Function) and len(fact.infos) == 1 else None
 
     def _function_value(self, arg: ast.expr) -> Function | None:
         """A function or a method of `self` named as a value, not called (`self.chunk`, `helper`)."""
@@ -357,7 +357,7 @@ class Walker:
             target = self.index.method(self.function.cls.name, arg.attr)
         else:
             return None
-        return Function(target) if target is not None else None
+        return Function((target,)) if target is not None else None
 
     def _self_attr(self, name: str):
         cls: ClassInfo | None = self.function.cls
@@ -792,6 +792,8 @@ class Walker:
         self.pair_based_loss`); a local name every assignment binds to a function (`spline_fn =
         splines.rational_quadratic_spline` in one branch, another in the other)."""
         func, cls = call.func, self.function.cls
+        if isinstance(func, ast.Name) and isinstance(self.facts.env.get(func.id), Function):
+            return list(self.facts.env[func.id].infos)  # a parameter the call sites pass functions
         if isinstance(func, ast.Name):
             spellings = [dotted(v) if isinstance(v, (ast.Name, ast.Attribute)) else None
                          for v in self._assigned_only(func.id)]
