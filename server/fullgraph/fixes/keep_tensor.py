@@ -131,6 +131,18 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
     return None
 
 
+def conversion_warning(call: ast.Call) -> str | None:
+    """Why a rewrite that drops ``float(t)`` is unsafe: torch warns when it converts a tensor that
+    requires grad to a Python float, and the tensor kept instead converts nothing (``.item()`` and
+    ``int()`` do not warn; a tensor of integers never requires grad)."""
+    tensor = converted(call)
+    if tensor is None or not (isinstance(call.func, ast.Name) and call.func.id == "float") or _integer_valued(tensor):
+        return None
+    return ("`float()` of a tensor that requires grad prints a UserWarning (\"Converting a tensor with "
+            "requires_grad=True to a scalar\"), which the rewrite would no longer print, so fix-all leaves it "
+            "to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+
+
 def _integer_valued(node: ast.expr) -> bool:
     """A tensor of integers: a count of a condition (`(x > 0).sum()`), an index, an integer cast."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):

@@ -65,7 +65,10 @@ RULES = [
             "with `capture_scalar_outputs=False` (GB0124).",
         example="n = int(mask.sum())\ny = x * n",
         fixed_example="n = mask.sum()\ny = x * n",
-        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic." + _CAPTURE_SCALARS,
+        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic. Dropping `float(t)` is an "
+                 "unsafe fix (a quick fix, or `fullgraph fix --unsafe-fixes`) unless the tensor holds integers: torch "
+                 "warns when `float()` converts a tensor that requires grad, and the kept tensor converts nothing, "
+                 "so that warning is no longer printed." + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
     ),
     Rule(
