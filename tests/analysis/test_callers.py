@@ -379,3 +379,29 @@ def test_a_function_passed_as_an_argument_runs_where_the_callee_calls_it(tmp_pat
         return isinstance(value, Function) or isinstance(value, tuple) and any(map(holds_function, value))
     # a walk of `apply_one` holding `scale` is not kept with helpers.py (it would keep model.py's tree alive)
     assert not [key for entry in project._files.values() for key in entry.derived if holds_function(key)]
+
+
+@pytest.mark.parametrize("stored, flagged", [("((0, 1), (0, 2), (-1, 2))", False), ("{'a': [1, 2]}", False),
+                                             ("[]", True), ("pairs", True)])
+def test_a_literal_of_constants_init_stores_is_a_python_value_where_it_is_passed(stored, flagged):
+    """A module's `forward` called from a loop over a ModuleList with `self.pairs`, a tuple of int
+    pairs `__init__` stores, does not guess its parameter a tensor (vit-pytorch's `wwt.py`; probed: one
+    graph); an empty literal (maybe a cache that gets tensors) or a constructor argument leaves the guess."""
+    src = f"""
+    import torch
+    from torch import nn
+
+    class Head(nn.Module):
+        def forward(self, feats, pairs):
+            return tuple(j for i, j in pairs if i == 0)
+
+    class Model(nn.Module):
+        def __init__(self, pairs):
+            super().__init__()
+            self.pairs = {stored}
+            self.heads = nn.ModuleList([Head(), Head()])
+
+        def forward(self, x):
+            return [head(x, self.pairs) for head in self.heads]
+    """
+    assert bool([f for f in check(src) if f.code == "FG110"]) == flagged
