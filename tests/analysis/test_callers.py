@@ -405,3 +405,45 @@ def test_a_literal_of_constants_init_stores_is_a_python_value_where_it_is_passed
             return [head(x, self.pairs) for head in self.heads]
     """
     assert bool([f for f in check(src) if f.code == "FG110"]) == flagged
+
+
+def test_an_autograd_functions_backward_reaches_what_forward_stored_on_ctx():
+    """`ctx.blocks = blocks` in an applied Function's `forward` gives `backward`'s `ctx.blocks` the
+    facts of what `apply` passed (`self.blocks`, a ModuleList of `Block`): a slice of it is still the
+    container, and `b.backward_pass(...)` on its elements runs `Block.backward_pass` (reversible
+    layers, linear-attention-transformer and transformers' Reformer; probed: `requires_grad = True`
+    there breaks the compiled module)."""
+    src = """
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        def backward_pass(self, y, dy):
+            y.requires_grad = True
+            return y, dy
+
+    class Rev(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, blocks):
+            ctx.blocks = blocks
+            return x
+
+        @staticmethod
+        def backward(ctx, dy):
+            y = dy
+            for b in ctx.blocks[::-1]:
+                y, dy = b.backward_pass(y, dy)
+            return dy, None
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block(), Block()])
+
+        def forward(self, x):
+            return Rev.apply(x, self.blocks)
+    """
+    assert [(f.code, f.line) for f in check(src)] == [("FG406", 10)]

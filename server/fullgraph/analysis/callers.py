@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Function, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -111,7 +111,7 @@ def combine(passed: list[Passed]) -> Passed:
         return VALUE, ()
     if facts and all(fact == NUMPY for fact in facts):
         return NUMPY, ()
-    if facts and isinstance(facts[0], Module) and all(fact == facts[0] for fact in facts):
+    if facts and isinstance(facts[0], (Module, Context)) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
     if any(isinstance(fact, Function) for fact in facts):  # any of the functions the sites pass may run
         infos = {id(i): i for fact in facts if isinstance(fact, Function) for i in fact.infos}

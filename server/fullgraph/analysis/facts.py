@@ -50,6 +50,14 @@ class Function:
 
 
 @dataclass(frozen=True)
+class Context:
+    """An autograd Function's `ctx` in `backward`: the facts of what `forward` stored on it from
+    its parameters (`ctx.blocks = blocks`), by attribute."""
+
+    attrs: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
 class Items:
     """A tuple of known length: the fact of each element, and which elements are boolean masks
     (`return out, mask` of a helper, unpacked by `x, mask = helper(...)`)."""
@@ -647,6 +655,8 @@ class Facts:
                 return self.self_attr(node.attr)
             if base.id in CONFIG_NAMES:
                 return VALUE
+            if isinstance(self.env.get(base.id), Context):
+                return dict(self.env[base.id].attrs).get(node.attr)
         elif isinstance(base, ast.Attribute) and base.attr in CONFIG_NAMES:
             return VALUE
         if node.attr in TENSOR_ATTRS:
@@ -769,7 +779,7 @@ class Facts:
             return self.dicts[node.value.id].get(node.slice.value)
         value = self.kind(node.value)
         if isinstance(value, Module):
-            return value.element
+            return value if isinstance(node.slice, ast.Slice) else value.element  # `self.layers[::-1]`: a container
         if isinstance(value, Elements):
             if isinstance(node.slice, ast.Slice):
                 return None if value.keyed else value

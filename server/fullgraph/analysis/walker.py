@@ -14,6 +14,7 @@ from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
     VALUE,
+    Context,
     Facts,
     Function,
     Module,
@@ -27,7 +28,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, skips_rest
-from fullgraph.analysis.nodes import code_fields, walk
+from fullgraph.analysis.nodes import code_fields, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
@@ -240,6 +241,10 @@ class Walker:
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
                 or index.attr_call(self.function.cls, func.attr)
+        local = self.facts.env.get(func.value.id) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            else None
+        if isinstance(local, Module) and local.cls in index.classes:  # `for b in blocks: b.backward_pass(y)`
+            return index.method(local.cls, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
                 and func.value.id not in self.facts.env:  # `Gate.make(x)`: a static or class method
             method = index.method(func.value.id, func.attr)
@@ -771,13 +776,23 @@ class Walker:
         backward = self.index.method(call.func.value.id, "backward") if target is not None \
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
-            self.calls.append((backward, call, None, self.in_loop))
+            self.calls.append(self._backward_call(target, backward, call))
         modes = dict(self.visit_info.flag_modes) if held and self.conditions else {}
         mode = next((m for test, holds in self.conditions if (m := mode_of_test(*moded(test, holds, modes))) is not None),
                     None) if held else None
         if mode is not None:
             self.modes[id(call)] = mode
         return bool(held)
+
+    def _backward_call(self, forward: FunctionInfo, backward: FunctionInfo, apply: ast.Call):
+        """The call of an applied Function's `backward`, its `ctx` holding the facts of the arguments
+        `forward` stores on it (`ctx.blocks = blocks`); only `ctx` is passed (the gradients are not
+        the call's arguments)."""
+        passed = bind_arguments(forward.node, forward.cls is not None, _with_context(apply), self.passed)
+        context = Context(tuple((attr, passed.get(param, (None, ()))[0]) for attr, param in _context_stores(forward.node)))
+        call = _context_call(apply)
+        return backward, call, bind_arguments(backward.node, backward.cls is not None, call, lambda _: (context, ())), \
+            self.in_loop
 
     def _lambda_calls(self, call: ast.Call) -> None:
         """Calling a local name every assignment binds to a lambda runs its body (Dynamo inlines it:
@@ -854,6 +869,24 @@ def _getter_call(node: ast.Attribute) -> ast.Call:
     """A property read as the call of its getter: one node per read, so a loop walked twice, and
     the walk cache, see the same call."""
     return ast.copy_location(ast.Call(func=node, args=[], keywords=[]), node)
+
+
+@per_node
+def _context_stores(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, str], ...]:
+    """(attribute, parameter) for each `ctx.<attribute> = <parameter>` of a Function's `forward`."""
+    params = [a.arg for a in node.args.posonlyargs + node.args.args]
+    if not params:
+        return ()
+    return tuple((s.targets[0].attr, s.value.id) for s in statements(node) if isinstance(s, ast.Assign)
+                 and len(s.targets) == 1 and isinstance(s.targets[0], ast.Attribute)
+                 and isinstance(s.targets[0].value, ast.Name) and s.targets[0].value.id == params[0]
+                 and isinstance(s.value, ast.Name) and s.value.id in params[1:])
+
+
+@per_node
+def _context_call(call: ast.Call) -> ast.Call:
+    """An `apply(...)` as the call of `backward(ctx)`: one node per apply, so the walk cache sees the same call."""
+    return ast.copy_location(ast.Call(func=call.func, args=[ast.Name(id="ctx", ctx=ast.Load())], keywords=[]), call)
 
 
 def _with_context(call: ast.Call) -> ast.Call:
