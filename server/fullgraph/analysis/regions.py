@@ -742,8 +742,10 @@ class ModuleIndex:
             info.dispatched = id(info) in dispatched and not own_entry
             module_entry = own_entry or info.dispatched
             declared = self._decorated(info.node) or id(info) in targets or module_entry
-            info.assumed = assume_compiled == "all" and not declared
-            if assume_compiled == "all" or self._decorated(info.node) or assume_compiled == "modules" and module_entry:
+            constructor = info.cls is not None and info.node.name == "__init__" and self.is_module_class(info.cls.name)
+            info.assumed = assume_compiled == "all" and not declared and not constructor
+            if info.assumed or declared and assume_compiled == "all" or self._decorated(info.node) \
+                    or assume_compiled == "modules" and module_entry:  # a module is built before it is compiled
                 found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:
