@@ -310,3 +310,20 @@ def test_all_mode_does_not_compile_a_module_constructor():
             self.p = nn.Parameter(torch.zeros(3))
     """
     assert entries(src, "all") == ["M.reset", "Helper.__init__"]
+
+
+def test_an_epilogue_print_is_reported_when_the_entry_is_compiled_with_fullgraph(tmp_path):
+    """A print after all tensor work costs no second graph, so it is not reported, unless the entry is
+    compiled with `fullgraph=True` (the decorator, or `torch.compile(Model(), fullgraph=True)` here or
+    in another workspace file): Dynamo then raises at the break (probed)."""
+    from fullgraph.analysis.project import ProjectIndex
+
+    model = tmp_path / "model.py"
+    model.write_text("import torch\nfrom torch import nn\n\n\nclass A(nn.Module):\n    def forward(self, x):\n"
+                     "        y = x * 2\n        print(y)\n        return y\n\n\nclass B(nn.Module):\n"
+                     "    def forward(self, x):\n        y = x * 2\n        print(y)\n        return y\n\n\n"
+                     "@torch.compile(fullgraph=True)\ndef f(x):\n    y = x + 1\n    print(y)\n    return y\n\n\n"
+                     "@torch.compile\ndef g(x):\n    y = x + 1\n    print(y)\n    return y\n")
+    (tmp_path / "train.py").write_text("import torch\n\nfrom model import A\n\nm = torch.compile(A(), fullgraph=True)\n")
+    report = analyze_document(model.read_text(), str(model), project=ProjectIndex([str(tmp_path)]))
+    assert [(f.code, f.line) for f in report.findings] == [("FG301", 8), ("FG301", 22)]

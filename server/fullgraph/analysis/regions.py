@@ -31,6 +31,7 @@ from fullgraph.analysis.summary import (
     LOGGER_FACTORY,
     TYPED_DICTS,
     ImportRef,
+    asks_fullgraph,
     class_strings,
     false_flags,
     import_refs,
@@ -74,6 +75,7 @@ class FunctionInfo:
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
     constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
+    fullgraph: bool = False  # compiled with `fullgraph=True` somewhere: any break raises
 
     @property
     def inlined(self) -> bool:
@@ -310,10 +312,11 @@ class ModuleIndex:
                     if isinstance(target, ast.Name):
                         assigned[target.id] = node.value.func.id
             elif isinstance(node, ast.Call) and node.args and self.aliases.resolve(node.func) in COMPILE:
-                calls.append(node.args[0])
-        for arg in calls:
-            info = self._target(arg, assigned)
+                calls.append(node)
+        for call in calls:
+            info = self._target(call.args[0], assigned)
             if info is not None:
+                info.fullgraph |= asks_fullgraph(call)
                 self.compiled_targets.append(info)
 
     def _target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
@@ -726,6 +729,7 @@ class ModuleIndex:
                     self.method(name, "forward") if name in self.classes else self.functions.get(name)
                 others = [s for s in sites if s.site_path != self.path]
                 if info is not None and others:
+                    info.fullgraph |= any(s.site.fullgraph for s in others)
                     self._elsewhere.setdefault(id(info), (info, []))[1].extend(others)
         return self._elsewhere
 
@@ -742,6 +746,7 @@ class ModuleIndex:
             info.dispatched = id(info) in dispatched and not own_entry
             module_entry = own_entry or info.dispatched
             declared = self._decorated(info.node) or id(info) in targets or module_entry
+            info.fullgraph |= self._decorated_fullgraph(info.node)
             constructor = info.cls is not None and info.node.name == "__init__" and self.is_module_class(info.cls.name)
             info.assumed = assume_compiled == "all" and not declared and not constructor
             if info.assumed or declared and assume_compiled == "all" or self._decorated(info.node) \
@@ -828,11 +833,12 @@ class ModuleIndex:
         return overrides, tuple(out)
 
     def _decorated(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
-            if self.aliases.resolve(target) in COMPILE:
-                return True
-        return False
+        return any(self.aliases.resolve(dec.func if isinstance(dec, ast.Call) else dec) in COMPILE
+                   for dec in node.decorator_list)
+
+    def _decorated_fullgraph(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """`@torch.compile(fullgraph=True)` in any spelling."""
+        return any(asks_fullgraph(dec) and self.aliases.resolve(dec.func) in COMPILE for dec in node.decorator_list)
 
 
 def _self_method(func: ast.expr) -> bool:

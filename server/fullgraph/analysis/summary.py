@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 7  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 8  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -100,6 +100,7 @@ class CompileSite:
     col: int
     end_line: int
     end_col: int
+    fullgraph: bool = False  # `fullgraph=True`: any break is an error
 
 
 @dataclass
@@ -521,6 +522,12 @@ def _arg_shape(node: ast.expr) -> str:
     return "other"
 
 
+def asks_fullgraph(call: ast.expr) -> bool:
+    """`torch.compile(..., fullgraph=True)` (a call or a decorator): Dynamo raises at any break."""
+    return isinstance(call, ast.Call) and any(k.arg == "fullgraph" and isinstance(k.value, ast.Constant)
+                                              and k.value.value is True for k in call.keywords)
+
+
 def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
     """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles."""
     built: dict[str, str] = dict(out.assigned_calls)
@@ -544,5 +551,5 @@ def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
                 target = None
             if target:
                 sites.append(CompileSite(spelling, target, node.lineno, node.col_offset,
-                                         node.end_lineno or node.lineno, node.end_col_offset or 0))
+                                         node.end_lineno or node.lineno, node.end_col_offset or 0, asks_fullgraph(node)))
     return sites

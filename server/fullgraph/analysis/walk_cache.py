@@ -204,7 +204,7 @@ def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
     None when a parameter fact cannot be a key (such a walk is not kept)."""
     params = tuple(sorted(visit.params.items())) if visit.params is not None else None
     key = id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses, \
-        visit.training, visit.flag_modes
+        visit.training, visit.flag_modes, function.fullgraph
     try:
         hash(key)
     except TypeError:

@@ -14,7 +14,9 @@ from fullgraph.rules.rule import Rule
 _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after some tensor work, followed only "
              "by other print/logging/warnings calls or stream writes and a plain `return` (names, non-tensor attributes, "
              "constants). Dynamo still breaks there, but the graph before the break holds all the tensor "
-             "work, so no second graph follows.")
+             "work, so no second graph follows. Reported there too when the entry is compiled with `fullgraph=True` "
+             "(`torch.compile(model, fullgraph=True)` in any workspace file, or the decorator): Dynamo then raises at "
+             "any break.")
 _DEFER_FIX = ("The fix defers the call until the compiled module returns: while compiled, the call is handed to "
               "`_fullgraph_defer` (a lambda whose default arguments capture the tensor values it needs where it "
               "stood; `.item()`, `str()` and formatting run at the replay), and the module class whose `forward` "
@@ -201,9 +203,10 @@ def _scan(w) -> EpilogueScan:
 
 def _mark_epilogue(node: ast.Call, w) -> None:
     """Note a deferrable call in epilogue position: nothing is traced after it, so its findings
-    (and those of the conversions in its arguments) are dropped unless a caller traces on."""
+    (and those of the conversions in its arguments) are dropped unless a caller traces on, or the
+    entry is compiled with `fullgraph=True` (where the break raises)."""
     w.quiet.add(id(node))
-    if w.is_entry and not w.in_loop and in_epilogue(w.function.node, w.parents, _deferrable, scan=_scan(w)):
+    if w.is_entry and not w.in_loop and not w.function.fullgraph and in_epilogue(w.function.node, w.parents, _deferrable, scan=_scan(w)):
         w.epilogue.add(id(node))
 
 
