@@ -79,7 +79,8 @@ def test_predication_keeps_shapes_and_dtypes(body, reason):
 
 def test_keep_tensor_keeps_values_and_shapes():
     assert "`int()` truncates" in blocked("n = int(x.mean())\nreturn x * n\n", "FG204")
-    assert blocked("n = int((x > 0).sum())\nreturn x * n\n", "FG204") is None  # a count: integers
+    count = blocked("n = int((x > 0).sum())\nreturn x * n\n", "FG204")  # a count: integers, not truncated
+    assert "truncates" not in count and "type promotion" in count  # but the kept tensor is promoted with `x`
     assert "not known to be 0-d" in blocked("return x * self.buf[:1].item()\n", "FG201")
 
 

@@ -12,10 +12,10 @@ LONE_CR = "import torch\r# a comment\n@torch.compile\ndef f(x: torch.Tensor):\n 
 
 
 def test_fix_all_after_a_lone_cr_keeps_the_code():
-    fixed = fix_all(LONE_CR).source
-    assert fixed == fix_all(LONE_CR.replace("\r", "\n")).source.replace("# a", "\r# a").replace("\n\r", "\r")
+    fixed = fix_all(LONE_CR, unsafe=True).source  # keeping the tensor is an unsafe fix (type promotion)
+    assert fixed == fix_all(LONE_CR.replace("\r", "\n"), unsafe=True).source.replace("# a", "\r# a").replace("\n\r", "\r")
     assert "    return x * n\n" in fixed and "# a comment" in fixed
-    assert fix_all(LONE_CR).applied == 1
+    assert fix_all(LONE_CR, unsafe=True).applied == 1
 
 
 @pytest.mark.parametrize("end", ["\r\n", "\r"])

@@ -131,6 +131,12 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
     return None
 
 
+PROMOTION = ("a tensor kept in arithmetic takes part in type promotion where the Python number did not (`x.sum() * s` "
+             "with a float16 `x` gives float32, an integer tensor times it takes its float type, and a float16 operand "
+             "meets the value rounded to float16), so fix-all leaves it to you (a quick fix, or "
+             "`fullgraph fix --unsafe-fixes`)")
+
+
 def conversion_warning(call: ast.Call) -> str | None:
     """Why a rewrite that drops ``float(t)`` is unsafe: torch warns when it converts a tensor that
     requires grad to a Python float, and the tensor kept instead converts nothing (``.item()`` and

@@ -21,7 +21,7 @@ from fullgraph.fixes.conditions import (
 )
 from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
-from fullgraph.fixes.keep_tensor import conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
+from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
     guess_reason,
@@ -162,9 +162,12 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
         return deferral, reason is None
     if reason is not None:
         return reason, False
-    warned = conversion_warning(node) if finding.code in KEEP_TENSOR_CODES and isinstance(node, ast.Call) else None
-    if warned is not None:
-        return warned, True
+    if finding.code in KEEP_TENSOR_CODES and isinstance(node, ast.Call):
+        warned = conversion_warning(node)
+        if warned is not None:
+            return warned, True
+        if test_of(tree, node) is None and flag_uses(tree, node) is None:
+            return PROMOTION, True  # the value itself is kept (not only tested by `if`s or an `assert`)
     reached = branch_state_reason(tree, node) if finding.code in ("FG101", "FG103") else None
     if reached is not None:
         return reached, True

@@ -31,8 +31,11 @@ RULES = [
             "from tensor data into the graph, so it breaks at `.item()` (GB0124).",
         example="scale = x.abs().max().item()\ny = x / scale",
         fixed_example="scale = x.abs().max()\ny = x / scale",
-        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic; a flag only tested "
-                 "by `if`s keeps the tensor and those `if`s are predicated. In an `assert`, the check is lowered "
+        fix_text="Keep the value as a 0-dim tensor when it only feeds tensor arithmetic: an unsafe fix (a quick "
+                 "fix, or `fullgraph fix --unsafe-fixes`), because a tensor takes part in type promotion where a "
+                 "Python number does not (`x.sum() * s` with a float16 `x` gives float32; a float16 operand meets "
+                 "the value rounded to float16). A flag only tested "
+                 "by `if`s keeps the tensor and those `if`s are predicated (a safe fix). In an `assert`, the check is lowered "
                  "to `torch._assert_async` on the tensor: an unsafe fix (a quick fix, or `fullgraph fix "
                  "--unsafe-fixes`), because a failing check then raises RuntimeError instead of AssertionError "
                  "(and on a GPU fails later, as a device-side assert)." + _CAPTURE_SCALARS,
@@ -65,8 +68,9 @@ RULES = [
             "with `capture_scalar_outputs=False` (GB0124).",
         example="n = int(mask.sum())\ny = x * n",
         fixed_example="n = mask.sum()\ny = x * n",
-        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic. Dropping `float(t)` is an "
-                 "unsafe fix (a quick fix, or `fullgraph fix --unsafe-fixes`) unless the tensor holds integers: torch "
+        fix_text="Keep the value as a tensor when it only feeds tensor arithmetic: an unsafe fix (a quick fix, or "
+                 "`fullgraph fix --unsafe-fixes`), as for `.item()` (FG201: a kept tensor takes part in type "
+                 "promotion). Dropping `float(t)` is unsafe wherever it is, unless the tensor holds integers: torch "
                  "warns when `float()` converts a tensor that requires grad, and the kept tensor converts nothing, "
                  "so that warning is no longer printed." + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
