@@ -210,7 +210,12 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     outside_call_sites(index, tree, entries, sites)
     remote_call_sites(index, entries, sites)
     guarded = entries
-    walks, entries = _walk_region(index, entries, sites, path, lines, failed, kept)
+    library: dict[int, ast.Call] = {}  # library code this file compiles, reported at its first compile call
+    for info, call in index.library_targets:
+        library.setdefault(id(info), call)
+    walks, entries = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites, path, lines,
+                                  failed, kept, library)
+    entries = [e for e in entries if id(e) not in library]
     guards = CallGuards(walks, guarded)
     if kept is not None and project is not None:
         project.touch(kept.touched)
@@ -236,7 +241,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
-                finding = _library_finding(raw, visit, path, lines, config, project)
+                finding = _library_finding(raw, visit, path, lines, config, project, id(visit.entry) in library)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
     for finding in failed:
@@ -257,7 +262,7 @@ MAX_PASSES = 3  # re-walks of functions whose callers changed what they pass
 
 
 def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites, path: str, lines: _Lines,
-                 failed: list[Finding], kept: WalkCache | None = None):
+                 failed: list[Finding], kept: WalkCache | None = None, origins: dict[int, ast.AST] | None = None):
     """Each function of the compiled region walked with the facts of every call site that passes
     to its parameters (`sites` may already hold call sites from outside the region); a function
     another analysed function calls is walked as that caller's helper, and only a root (called by
@@ -266,7 +271,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     entries last to first, each followed by its callees, mostly gets the order right; a function
     whose visit changed after all is walked again. A function of this file whose walk fails gets
     an FG001 finding in ``failed``. A walk of this file's function is taken from ``kept`` when
-    the edits since it left it valid. Returns the walks and the roots."""
+    the edits since it left it valid. An entry of another file (library code this file compiles)
+    is reached from its `origins` call. Returns the walks and the roots."""
     walks: dict[int, tuple[Walker, Visit]] = {}
     callers: dict[int, tuple[int, ast.AST, bool]] = {}  # function id -> its first caller (id, call, in loop)
     functions: dict[int, FunctionInfo] = {}
@@ -280,7 +286,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         params = parameter_facts(known)
         first = callers.get(id(function))
         if first is None or first[0] not in walks:
-            return Visit(function, function, params=params)
+            return Visit(function, function, params=params, origin=(origins or {}).get(id(function)))
         caller = walks[first[0]][1]
         origin = caller.origin
         if origin is None and (caller.function.module or index) is index and _elsewhere(function, index):
@@ -482,18 +488,21 @@ def _names(node: ast.AST) -> set[str]:
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-                     project: ProjectIndex) -> Finding | None:
-    """One finding at the user's call line for a break inside library code it reaches."""
+                     project: ProjectIndex, compiled: bool = False) -> Finding | None:
+    """One finding at the user's call line for a break inside library code it reaches (`compiled`:
+    the line compiles the library entry itself)."""
     call = visit.origin
     home = visit.function.module
     where = f"{project.display_path(home.path)}:{raw.node.lineno}"
     callee = snippet(call.func) if isinstance(call, ast.Call) else f"@{snippet(call)}"
+    if compiled and isinstance(call, ast.Call) and call.args:  # `torch.compile(Model())`: what it compiles
+        callee = snippet(call.args[0])
     rule = RULES[raw.code]
     named = _conditions(raw, config, library=True, visit=visit)
     if named is None:
         return None
-    message = f"calls `{callee}`, which breaks in library code at {where} (`{visit.function.qualname}`): " \
-              f"{raw.message}{named}"
+    message = f"{'compiles' if compiled else 'calls'} `{callee}`, which breaks in library code at {where} " \
+              f"(`{visit.function.qualname}`): {raw.message}{named}"
     gb_ids = raw.gb_ids or rule.gb_ids
     if raw.in_loop:
         gb_ids, message = (*gb_ids, "GB7000"), message + LOOP_NOTE

@@ -136,6 +136,7 @@ class ModuleIndex:
             self._class_attrs(info)
         self.scripts = scripting_call(tree, source, self.aliases.resolve)  # a `torch.jit.script(...)` call
         self.compiled_targets: list[FunctionInfo] = []
+        self.library_targets: list[tuple[FunctionInfo, ast.Call]] = []  # library code this file compiles, and where
         if may_compile(source):
             self._compile_calls(tree)
 
@@ -318,6 +319,35 @@ class ModuleIndex:
             if info is not None:
                 info.fullgraph |= asks_fullgraph(call)
                 self.compiled_targets.append(info)
+                continue
+            library = self._library_target(call.args[0], assigned)
+            if library is not None:
+                self.library_targets.append((library, call))
+
+    def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
+        """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
+        `forward`) or an imported library function: outside the workspace, so analysed from here."""
+        if self.project is None:
+            return None
+        if isinstance(arg, ast.Call):
+            spelling = dotted(arg.func)
+        elif isinstance(arg, ast.Name):
+            spelling = assigned.get(arg.id, arg.id)
+        else:
+            return None
+        if not spelling or spelling.partition(".")[0] not in self.imports:
+            return None
+        symbol = self.lookup(spelling)
+        if symbol is None:
+            return None
+        if symbol.kind == "class":  # an instance: `torch.compile(Model(...))`, or `m = Model(...)` then `torch.compile(m)`
+            instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned
+            info = self.class_method(spelling, "forward") if instance else None
+        else:
+            info = self.imported_function(spelling)
+        if info is None or info.module is None or self.project.in_workspace(info.module.path):
+            return None  # a workspace class compiled here is an entry of its own file
+        return info
 
     def _target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):  # torch.compile(Model())
