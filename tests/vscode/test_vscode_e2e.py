@@ -148,7 +148,7 @@ def test_failed_start_is_explained_once(result):
 
 def test_lens_hover_and_status_bar_say_what_the_diagnostics_say(result):
     ext = result["exttest"]
-    assert [lens["title"] for lens in ext["lenses"] if "graph break" in lens["title"]] == ["3 likely graph breaks · 3 fixable"]
+    assert [lens["title"] for lens in ext["lenses"] if "graph break" in lens["title"]] == ["3 likely graph breaks · 2 fixable"]  # keeping `scale` as a tensor is an unsafe fix
     assert ext["statusText"] == "$(warning) fullgraph: 3"
     hover = "\n".join(ext["hover"])
     assert not any(d["message"] in hover for d in ext["diagnostics"])  # VS Code shows the message already
