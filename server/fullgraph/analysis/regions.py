@@ -264,8 +264,8 @@ class ModuleIndex:
 
     def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
         """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
-        if isinstance(value, ast.Constant) or _constant_literal(value) and _elements_of(value):
-            return VALUE  # `self.pairs = ((0, 1), (1, 2))` (an empty one may be a cache that gets tensors)
+        if isinstance(value, ast.Constant) or _constant_literal(value):
+            return VALUE  # `self.pairs = ((0, 1), (1, 2))`
         if isinstance(value, ast.Name) and local and value.id in local:  # `n = config.n` then `self.n = n`
             rest = {k: v for k, v in local.items() if k != value.id}
             return self.value_fact(local[value.id], rest)
@@ -918,18 +918,14 @@ def _self_name_patterns(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[t
 
 
 def _constant_literal(node: ast.expr) -> bool:
-    """A tuple, list, set or dict literal of constants (nested, signed numbers too)."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        node = node.operand
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.Dict) and None in node.keys:
-        return False  # a `**` spread
-    return isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)) and all(map(_constant_literal, _elements_of(node)))
-
-
-def _elements_of(node: ast.expr) -> list:
-    return [*node.keys, *node.values] if isinstance(node, ast.Dict) else list(getattr(node, "elts", ()))
+    """A non-empty tuple, list, set or dict literal of constants (an empty one may be a cache that
+    gets tensors)."""
+    if not isinstance(node, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+        return False
+    try:
+        return bool(ast.literal_eval(node))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
 
 
 def _portable(fact):
