@@ -520,6 +520,15 @@ class Facts:
         value guessed a tensor is guessed one too."""
         self.bind(target, self.iter_element(iterated), self.guess(iterated))
 
+    @contextmanager
+    def comprehension_scope(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+        """Within this block, the targets of a comprehension's `for` clauses hold elements of what
+        they iterate; after it, what they held before (a comprehension has a scope of its own)."""
+        with self.binding(dict.fromkeys(comprehension_targets(node)), {}):
+            for gen in node.generators:
+                self.bind_loop(gen.target, gen.iter)
+            yield
+
     def iter_element(self, node: ast.AST):
         """The fact for the loop variable of `for v in node`."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in self.env:
@@ -883,3 +892,8 @@ _KIND = {
     ast.Starred: Facts._wrapped,
     ast.Tuple: Facts._tuple,
 }
+
+
+def comprehension_targets(node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> list[str]:
+    """The names a comprehension's `for` clauses bind (local to it)."""
+    return [n.id for gen in node.generators for n in walk(gen.target) if isinstance(n, ast.Name)]

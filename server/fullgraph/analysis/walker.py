@@ -22,6 +22,7 @@ from fullgraph.analysis.facts import (
     bool_annotation,
     boolean_leaves,
     combine_returns,
+    comprehension_targets,
     may_be_tensor,
     tensor_parameter,
 )
@@ -733,19 +734,20 @@ class Walker:
         """Lambdas and class bodies are not walked (rules on the node itself already ran)."""
 
     def _comprehension(self, node) -> None:
-        for gen in node.generators:
-            self.visit(gen.iter)
-            self.facts.bind_loop(gen.target, gen.iter)
-            self.parents.append(gen)
-            for check in self.checks.get(ast.comprehension, ()):
-                check(gen, self)
-            self._visit_all(gen.ifs)
-            self.parents.pop()
-        if isinstance(node, ast.DictComp):
-            self.visit(node.key)
-            self.visit(node.value)
-        else:
-            self.visit(node.elt)
+        with self.facts.binding(dict.fromkeys(comprehension_targets(node)), {}):  # its own scope
+            for gen in node.generators:
+                self.visit(gen.iter)
+                self.facts.bind_loop(gen.target, gen.iter)
+                self.parents.append(gen)
+                for check in self.checks.get(ast.comprehension, ()):
+                    check(gen, self)
+                self._visit_all(gen.ifs)
+                self.parents.pop()
+            if isinstance(node, ast.DictComp):
+                self.visit(node.key)
+                self.visit(node.value)
+            else:
+                self.visit(node.elt)
 
     def _call(self, node: ast.Call) -> None:
         self._children(node)

@@ -289,29 +289,34 @@ def check_call(node: ast.Call, w) -> None:
     if confidence:
         w.report("FG105", node, f"`bool()` takes the truth value of tensor `{snippet(node.args[0])}`", confidence,
                  gb_ids=("GB0124",))
-    elif (tested := _element_truths(node, w)) is not None:
+    elif (truths := _element_truths(node, w)) is not None:
+        tested, confidence = truths
         w.report("FG105", node, f"`{node.func.id}()` takes the truth value of each element of `{snippet(tested)}`",
-                 w.facts.data_dependent(tested) or "likely", gb_ids=("GB0170",))
+                 confidence, gb_ids=("GB0170",))
     elif builtin_call(node, w, "range") and any(w.is_tensor(a) for a in node.args):
         w.report("FG106", node, f"`range()` over tensor value in `{snippet(node)}`")
     elif builtin_call(node, w, "range") and any(w.kind(a) == NUMPY for a in node.args):
         w.report("FG106", node, f"`range()` over a NumPy value (traced as a tensor) in `{snippet(node)}`")
 
 
-def _element_truths(node: ast.Call, w) -> ast.expr | None:
+def _element_truths(node: ast.Call, w) -> tuple[ast.expr, str] | None:
     """The tensor whose elements builtin `any()`/`all()` test one by one (`any(t > 0)`), or the
-    tensor element of a list or comprehension they test (`all([(r > 0).all() for r in rows])`)."""
+    tensor element of a list or comprehension they test (`all([(r > 0).all() for r in rows])`,
+    `all(a < b for a, b in zip(ts[:-1], ts[1:]))`), with how sure that is."""
     if not (builtin_call(node, w, "any", "all") and len(node.args) == 1 and not node.keywords):
         return None
     arg = node.args[0]
-    if w.facts.data_dependent(arg):
-        return arg
+    if confidence := w.facts.data_dependent(arg):
+        return arg, confidence
     if isinstance(arg, (ast.List, ast.Tuple)):
-        return next((e for e in arg.elts if w.facts.data_dependent(e)), None)
-    if isinstance(arg, (ast.ListComp, ast.GeneratorExp)) and isinstance(arg.elt, ast.Call) \
-            and isinstance(arg.elt.func, ast.Attribute) and arg.elt.func.attr in ("any", "all") \
-            and not arg.elt.args:  # `(r > 0).all() for r in rows`: a tensor whatever `r` is
-        return arg.elt
+        return next(((e, c) for e in arg.elts if (c := w.facts.data_dependent(e))), None)
+    if isinstance(arg, (ast.ListComp, ast.GeneratorExp)):
+        with w.facts.comprehension_scope(arg):
+            confidence = w.facts.data_dependent(arg.elt)
+        if not confidence and isinstance(arg.elt, ast.Call) and isinstance(arg.elt.func, ast.Attribute) \
+                and arg.elt.func.attr in ("any", "all") and not arg.elt.args:  # a tensor whatever `r` is
+            confidence = "likely"
+        return (arg.elt, confidence) if confidence else None
     return None
 
 
