@@ -20,6 +20,8 @@ POSITIVE = [
     ("FG107", 'if torch.isnan(x).any():\n    raise ValueError("nan")\nreturn x', "certain"),
     ("FG108", "assert (x > 0).all(), (x.shape, 1)\nreturn x", "certain"),
     ("FG108", "assert x.sum() > -100, x.shape\nreturn x", "certain"),
+    ("FG111", 'assert self.lin, "no layer"\nreturn x', "certain"),
+    ("FG111", "parts = [x, x * 2]\nassert x.dim() == 1 and parts\nreturn x", "certain"),
     ("FG201", "return x * x.sum().item()", "certain"),
     ("FG201", "return x * mask.item()", "likely"),
     ("FG202", "return torch.tensor(x.tolist())", "certain"),
@@ -85,6 +87,8 @@ POSITIVE = [
 NEGATIVE = [
     'assert torch.all(x > 0), "negative"\nreturn x',  # a tensor test with a literal message: Dynamo lowers it
     'assert x.dim() == 2 and (x > 0).all()\nreturn x',  # the tensor is the last operand: the assert's test
+    'assert self.lin is not None and len([x, x]) == 2 and [1, 2] and {"a": 1}\nreturn x',  # folded by Dynamo
+    "if self.lin and [x]:\n    x = self.lin(x)\nreturn x",  # not an assert: a module's and a list's truth is fine
     "n = x.size(0)\nok = 0 < n < 10\nreturn x, ok",  # a chained comparison of Python ints
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",

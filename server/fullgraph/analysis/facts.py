@@ -808,6 +808,15 @@ class Facts:
             return None
         return Items(tuple(self.kind(e) for e in node.elts), tuple(self.is_mask(e) for e in node.elts))
 
+    def _display(self, node: ast.List | ast.Dict):
+        """A list (or dict) display whose elements (values) are all tensors, or all the same module."""
+        elements = node.values if isinstance(node, ast.Dict) else node.elts
+        if not elements or None in getattr(node, "keys", ()) or any(isinstance(e, ast.Starred) for e in elements):
+            return None
+        facts = {self.kind(e) for e in elements}
+        (fact,) = facts if len(facts) == 1 else (None,)
+        return Elements(fact, isinstance(node, ast.Dict)) if fact == TENSOR or isinstance(fact, Module) else None
+
 
 def name_pattern(node: ast.expr) -> tuple[str, str] | None:
     """(prefix, suffix) a computed attribute name is known to have: `prefix + x`, `x + suffix`,
@@ -891,6 +900,8 @@ _KIND = {
     ast.NamedExpr: Facts._wrapped,
     ast.Starred: Facts._wrapped,
     ast.Tuple: Facts._tuple,
+    ast.List: Facts._display,
+    ast.Dict: Facts._display,
 }
 
 

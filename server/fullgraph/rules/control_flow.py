@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, TENSOR_ATTRS, TENSORISH, VALUE_ATTRS, string_literal
+from fullgraph.analysis.facts import (
+    LIKELY,
+    NUMPY,
+    TENSOR,
+    TENSOR_ATTRS,
+    TENSORISH,
+    VALUE_ATTRS,
+    Elements,
+    Items,
+    Module,
+    string_literal,
+)
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
@@ -138,6 +149,24 @@ RULES = [
                  "neutral value) instead of filtering element by element; indexing with the boolean mask "
                  "would make the length data-dependent (FG453).",
     ),
+    Rule(
+        "FG111", "assert-on-object", "`assert` on a module or a container of tensors", ("GB0055", "GB0112"),
+        what="Flags `assert <value>` (with or without a message) whose value is a module "
+             "(`assert self.layers`), or a list, tuple or dict holding tensors or modules "
+             "(`assert [self.proj]`, a `list[Tensor]` argument), as the whole test or the last operand of "
+             "`and`/`or`.",
+        why="Dynamo takes an `assert` on anything that is not a constant for a tensor check and tries to "
+            "lower it to `torch._assert`; a module has no graph value (GB0055, 'Failed to convert "
+            "args/kwargs to proxy'), a list of tensors is no tensor (GB0112, a TypeError while tracing the "
+            "check), and Dynamo gives up on the whole function: it runs eagerly, "
+            "with no graph at all (probed on torch 2.13). An `if` on the same value, or `assert` on "
+            "`len(...)` or `is not None`, is fine.",
+        example="assert self.blocks, \"no blocks\"",
+        fixed_example="assert len(self.blocks) > 0, \"no blocks\"",
+        fix_text="Assert what the truth test means: `len(xs) > 0` for a list, tuple, dict or module "
+                 "container, `m is not None` for an optional module. These are constants while Dynamo "
+                 "traces. Not applied automatically: a class may define its own truth value.",
+    ),
 ]
 
 
@@ -202,6 +231,12 @@ def _folded_string(node: ast.expr) -> bool:
 
 
 def check_assert(node: ast.Assert, w) -> None:
+    held = _object_value(node.test, w)
+    if held is not None:
+        w.report("FG111", node, f"assert on `{snippet(held[0])}`, {held[1]}: Dynamo tries to lower it to a tensor "
+                                "check, cannot, and runs the whole function eagerly",
+                 gb_ids=("GB0055",) if "module" in held[1] else ("GB0112",))
+        return
     msg = node.msg
     if msg is None or _folded_string(msg):
         _check_lowerable_assert(node, w)
@@ -215,6 +250,23 @@ def check_assert(node: ast.Assert, w) -> None:
     else:
         w.report("FG108", node, f"assert on tensor value `{snippet(node.test)}` with a message that is not a "
                                 f"string literal (`{snippet(msg)}`)", confidence)
+
+
+def _object_value(test: ast.expr, w) -> tuple[ast.expr, str] | None:
+    """The value an assert's last jump tests (the test, or the last operand of `and`/`or`) when it
+    is a module or a container of tensors or modules, with what it is."""
+    while isinstance(test, ast.BoolOp):
+        test = test.values[-1]
+    fact = w.kind(test)
+    if isinstance(fact, Module):
+        return test, f"a module (`{fact.cls.rpartition('.')[2]}`)"
+    if isinstance(fact, Items):
+        held = [f for f in fact.facts if f == TENSOR or isinstance(f, Module)]
+        return (test, f"a tuple holding {'tensors' if TENSOR in held else 'modules'}") if held else None
+    if isinstance(fact, Elements) and (fact.element == TENSOR or isinstance(fact.element, Module)):
+        kind = "a dict" if fact.keyed else "a tuple" if isinstance(test, ast.Tuple) else "a list"
+        return test, f"{kind} of {'tensors' if fact.element == TENSOR else 'modules'}"
+    return None
 
 
 def _check_lowerable_assert(node: ast.Assert, w) -> None:
