@@ -52,6 +52,9 @@ POSITIVE = [
     ("FG306", "k = random.Random(0).randint(0, 3)\nk = round(k * 2)\nreturn x", "certain"),
     ("FG306", "rng = random.Random(0)\nk = max(rng.randrange(3), 1)\nfor _ in range(k):\n    pass\nreturn x", "certain"),
     ("FG307", "torch.manual_seed(0)\nreturn x", "certain"),
+    ("FG308", "g = torch.Generator()\nreturn x", "certain"),
+    ("FG308", "g = torch.Generator().manual_seed(1)\nif x.dim() > 1:\n    g = torch.Generator()\nreturn x.normal_(generator=g)",
+     "certain"),
     ("FG401", "return copy.deepcopy(x)", "certain"),
     ("FG403", "class Out:\n    pass\nreturn x", "certain"),
     ("FG404", "torch._dynamo.graph_break()\nreturn x", "certain"),
@@ -89,6 +92,8 @@ NEGATIVE = [
     'assert x.dim() == 2 and (x > 0).all()\nreturn x',  # the tensor is the last operand: the assert's test
     'assert self.lin is not None and len([x, x]) == 2 and [1, 2] and {"a": 1}\nreturn x',  # folded by Dynamo
     "if self.lin and [x]:\n    x = self.lin(x)\nreturn x",  # not an assert: a module's and a list's truth is fine
+    "g = None\nreturn torch.randn(x.shape, generator=g)",  # no generator
+    "g = torch.Generator if x.dim() else None\nreturn x",  # the class, not a generator
     "n = x.size(0)\nok = 0 < n < 10\nreturn x, ok",  # a chained comparison of Python ints
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",

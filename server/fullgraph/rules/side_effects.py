@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from weakref import WeakKeyDictionary
 
+from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
 from fullgraph.analysis.facts import RNG_CLASSES, TENSORISH, TRACED_DRAWS
 from fullgraph.analysis.summary import LOGGER_FACTORY
@@ -142,7 +143,24 @@ RULES = [
         why="Reseeding mutates global generator state, which Dynamo does not trace (GB0007).",
         example="torch.manual_seed(0)\nnoise = torch.randn_like(x)",
         fixed_example="# seed once, outside the compiled region\nnoise = torch.randn_like(x)",
-        fix_text="Seed outside the compiled region, or pass a `torch.Generator`.",
+        fix_text="Seed outside the compiled region.",
+    ),
+    Rule(
+        "FG308", "torch-generator", "a `torch.Generator` made or used in compiled code",
+        ("GB0363", "GB7650", "GB0055"),
+        what="Flags `torch.Generator(...)` in compiled code, the methods of a generator (`manual_seed`, "
+             "`seed`, `initial_seed`, `get_state`, `set_state`), and a random op given one "
+             "(`torch.randn(shape, generator=g)`, `x.normal_(generator=g)`). A generator is known when the "
+             "function makes it, or its parameter is annotated `torch.Generator` (not Optional: `None` "
+             "costs nothing).",
+        why="A generator is an opaque object: Dynamo cannot create one in a graph ('An opaque object was "
+            "created in the middle of the program', GB0363), does not trace its methods (GB7650), and cannot "
+            "pass one to an op as a graph input (GB0055, 'Failed to convert args/kwargs to proxy'). Each is a graph break "
+            "(probed on torch 2.13).",
+        example="g = torch.Generator().manual_seed(seed)\nnoise = torch.randn(x.shape, generator=g)",
+        fixed_example="torch.manual_seed(seed)  # outside the compiled region\nnoise = torch.randn_like(x)",
+        fix_text="Draw from the default generator inside the compiled region and seed it outside; or draw "
+                 "the noise outside and pass it in as a tensor.",
     ),
 ]
 
@@ -219,6 +237,50 @@ def _mark_replay(node: ast.Call, w) -> None:
         w.epilogue.add(id(node))
 
 
+GENERATOR_CLASSES = frozenset(("torch.Generator", "torch._C.Generator"))
+GENERATOR_METHODS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state"))
+
+
+def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> bool:
+    """`node` is a torch.Generator: made here (`torch.Generator(device)`, `.manual_seed(s)` on one), a
+    local name every assignment binds to one, or a parameter annotated `torch.Generator`."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        return w.resolve(func) in GENERATOR_CLASSES or isinstance(func, ast.Attribute) \
+            and func.attr == "manual_seed" and _torch_generator(func.value, w, seen)
+    if not isinstance(node, ast.Name) or node.id in seen:
+        return False
+    values = local_bindings(w.function.node).get(node.id, [])
+    if values:
+        return all(_torch_generator(v, w, seen | {node.id}) for v in values)
+    if values is None:  # a loop variable, a nested def, an unpacked value
+        return False
+    args = w.function.node.args
+    param = next((a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg == node.id), None)
+    return param is not None and param.annotation is not None and w.resolve(param.annotation) in GENERATOR_CLASSES
+
+
+def _check_generator(node: ast.Call, w, q: str | None) -> bool:
+    """Report a generator made, asked or handed to an op here (FG308); whether it did."""
+    func = node.func
+    if q in GENERATOR_CLASSES:
+        w.report("FG308", node, f"`{snippet(node)}` makes a torch.Generator, an object Dynamo cannot create in a graph",
+                 gb_ids=("GB0363",))
+    elif isinstance(func, ast.Attribute) and func.attr in GENERATOR_METHODS and not isinstance(func.value, ast.Call) \
+            and _torch_generator(func.value, w):
+        w.report("FG308", node, f"`{snippet(func)}()`: Dynamo does not trace the methods of a torch.Generator",
+                 gb_ids=("GB7650",))
+    elif (q or "").startswith("torch.") or isinstance(func, ast.Attribute) and w.kind(func.value) in TENSORISH:
+        given = next((k.value for k in node.keywords if k.arg == "generator" and _torch_generator(k.value, w)), None)
+        if given is None:
+            return False
+        w.report("FG308", node, f"`{snippet(func)}(..., generator={snippet(given)})`: a torch.Generator cannot be "
+                                "passed to an op in a graph", gb_ids=("GB0055",))
+    else:
+        return False
+    return True
+
+
 def check_call(node: ast.Call, w) -> None:
     _mark_replay(node, w)
     if builtin_call(node, w, "print"):
@@ -231,6 +293,8 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG302", node, f"logging call `{snippet(node.func)}(...)` in compiled code", log)
         return
     q = w.resolve(node.func)
+    if _check_generator(node, w, q):
+        return
     if q is None:
         drawn = next(filter(None, map(w.facts.draw, node.args)), None) if builtin_call(node, w, "range") else None
         if builtin_call(node, w, "open", "input"):
