@@ -257,3 +257,36 @@ def test_library_code_a_workspace_file_compiles_is_reported_at_the_compile_call(
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 6), ("FG201", 6), ("FG301", 9)]
     assert report.findings[0].message.startswith("compiles `Block()`, which breaks in library code at ")
     assert report.entries == []  # the library's functions are not this file's entries
+
+
+def test_a_module_level_instance_called_in_compiled_code_runs_its_forward(tmp_path):
+    """`blk = Block()` at module level, then `blk(x)` in a compiled function: Dynamo inlines
+    `Block.forward`, from an installed library (reported at the call) or from this file (probe:
+    zuko's `flow = MAF(...)`, a user's `model = Net()`); nothing was followed before."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(
+        "from torch import nn\n\n\nclass Block(nn.Module):\n    def forward(self, x):\n"
+        "        if x.sum() > 0:\n            return x * 2\n        return x\n")
+    train = tmp_path / "ws" / "train.py"
+    train.write_text(textwrap.dedent("""\
+        import torch
+        from torch import nn
+        from fglib import Block
+
+        class Mine(nn.Module):
+            def forward(self, x):
+                print(x)
+                return x
+
+        blk = Block()
+        mine = Mine()
+
+        @torch.compile
+        def step(x):
+            return blk(x) + mine(x)
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(train.read_text(), str(train), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG301", 7), ("FG101", 15)]
+    assert report.findings[1].message.startswith("calls `blk`, which breaks in library code at fglib/__init__.py:6")

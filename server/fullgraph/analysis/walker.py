@@ -228,7 +228,8 @@ class Walker:
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
-                return self._function_named(func.id) or index.imported_init(func.id)
+                return self._function_named(func.id) or index.imported_init(func.id) \
+                    or self._instance_call(None, index.assigned_calls.get(func.id))  # `blk = Block()` at module level
             default = self._callable_default(func.id)
             if default is not None:  # `reduce_fn: Callable = _recall_at_precision`, never rebound
                 return index.functions.get(default) or index.imported_function(default)
