@@ -38,6 +38,7 @@ def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[Funct
             if passed is not None:  # (an autograd Function's `backward` is run, not called with arguments)
                 sites.add(target.node, CallSite(function.qualname, call, passed))
         for call in _sample_calls(function.node):
+            call = walker.called_through(call) or call
             target = walker.callee(call)
             if target is not None:
                 passed = bind_arguments(target.node, target.cls is not None, call, walker.passed)

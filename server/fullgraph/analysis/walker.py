@@ -220,8 +220,20 @@ class Walker:
                 return False
         return False
 
+    def called_through(self, call: ast.Call) -> ast.Call | None:
+        """`checkpoint(fn, *args)` as the call `fn(*args)` it makes (Dynamo traces `fn` where it
+        breaks); None for any other call."""
+        func = call.func
+        options = CALLS_THROUGH.get(self.resolve(func)) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        if options is None or not call.args or isinstance(call.args[0], ast.Starred):
+            return None
+        return _through_call(call, options)
+
     def callee(self, call: ast.Call) -> FunctionInfo | None:
         """The in-file function a call runs, when it can be resolved (`Block(cfg)` runs `Block.__init__`)."""
+        through = self.called_through(call)
+        if through is not None:
+            return self.callee(through)
         func = call.func
         index = self.index
         if isinstance(func, ast.Name):
@@ -289,6 +301,7 @@ class Walker:
 
     def _call_result(self, call: ast.Call):
         """What an in-file helper returns, given the facts of the arguments at this call."""
+        call = self.called_through(call) or call
         func = call.func
         if isinstance(func, ast.Name) and func.id not in self.facts.env and func.id in self.index.classes:
             return Module(func.id) if self.index.is_module_class(func.id) else None  # `block = Block(cfg)`
@@ -769,6 +782,7 @@ class Walker:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
         if id(call) in self.epilogue:
             return False  # a nested replay def after all tensor work (see rules.side_effects)
+        call = self.called_through(call) or call
         target = self.callee(call)
         held = [target] if target is not None else self._held(call)
         bound = _with_context(call) if held and _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
@@ -890,6 +904,18 @@ def _context_stores(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple
 def _context_call(call: ast.Call) -> ast.Call:
     """An `apply(...)` as the call of `backward(ctx)`: one node per apply, so the walk cache sees the same call."""
     return ast.copy_location(ast.Call(func=call.func, args=[ast.Name(id="ctx", ctx=ast.Load())], keywords=[]), call)
+
+
+# Functions that call their first argument with the others, less their own options.
+CALLS_THROUGH = {"torch.utils.checkpoint.checkpoint": frozenset(("use_reentrant", "context_fn", "determinism_check",
+                                                                 "debug", "preserve_rng_state", "early_stop"))}
+
+
+@per_node
+def _through_call(call: ast.Call, options: frozenset[str]) -> ast.Call:
+    """`checkpoint(fn, *args, **kw)` as `fn(*args, **kw)`: one node per call, so the walk cache sees the same call."""
+    return ast.copy_location(ast.Call(func=call.args[0], args=call.args[1:],
+                                      keywords=[k for k in call.keywords if k.arg not in options]), call)
 
 
 def _with_context(call: ast.Call) -> ast.Call:
