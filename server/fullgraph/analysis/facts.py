@@ -598,6 +598,18 @@ class Facts:
                     current.pop(name, None)
         self.env.update(dict.fromkeys(joined, LIKELY))
 
+    def callables(self) -> dict:
+        """The names that hold modules or functions now."""
+        return {name: fact for name, fact in self.env.items() if isinstance(fact, (Module, Function))}
+
+    def keep_callables(self, held: dict) -> None:
+        """After a branch that may not run: a name that held modules or functions before it (`held`)
+        and is unknown now still may hold them (`blocks = layer_drop(blocks)` under `if
+        self.training`): calls on it may run them."""
+        for name, fact in held.items():
+            if name in self.env and self.env[name] is None:
+                self.env[name] = fact
+
     @contextmanager
     def binding(self, facts: dict, guesses: dict[str, tuple[str, ...]] | None = None):
         """Within this block, the names of `facts` have those facts (None: no fact) and, with

@@ -560,6 +560,7 @@ class Walker:
         traced = value is None and not dependent  # decided while tracing
         both = statement and value is None and node.orelse
         before = self.facts.names_state() if both else None
+        held = self.facts.callables() if statement and value is None else {}
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
                 continue
@@ -583,6 +584,7 @@ class Walker:
             self.facts.restore_names(body)  # only the body's path goes on
         elif both and not exits(node.body):
             self.facts.join_branches(before, body, frozenset().union(*map(stored_names, node.orelse)))
+        self.facts.keep_callables(held)
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
             name = self._isinstance_tensor(node.test, False)
