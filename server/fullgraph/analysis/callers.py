@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Items, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -60,7 +60,8 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
                    ) -> dict[str, Passed]:
     """What `call` passes to each parameter of `node` (a method is called bound: `self.m(x)`,
     `module(x)`). A parameter the call leaves out takes ``default(its default)`` (its default's
-    fact unless told); after a `*args` or `**kwargs` argument, unmatched parameters are unknown."""
+    fact unless told); after a `*args` of unknown length or a `**kwargs` argument, unmatched
+    parameters are unknown. A `*args` parameter gets the extra positional arguments (`Items`)."""
     default = default or _default_fact
     args = node.args
     positional = args.posonlyargs + args.args
@@ -68,12 +69,14 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     if _is_method(node, in_class) and positional:
         positional, defaults = positional[1:], defaults[1:]
     passed: dict[str, Passed] = {}
-    spread = False
-    for param, arg in zip(positional, call.args):
-        if isinstance(arg, ast.Starred):
-            spread = True
-            break
-        passed[param.arg] = evaluate(arg)
+    values = _positional_values(call, evaluate)
+    spread = values is None
+    for param, value in zip(positional, values or ()):
+        passed[param.arg] = value
+    if args.vararg is not None and values is not None:
+        extra = values[len(positional):]
+        passed[args.vararg.arg] = (Items(tuple(f for f, _ in extra), (False,) * len(extra)),
+                                   tuple(sorted({g for _, guess in extra for g in guess})))
     named = {a.arg for a in positional} | {a.arg for a in args.kwonlyargs}
     for keyword in call.keywords:
         if keyword.arg is None:
@@ -85,6 +88,21 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
         if param.arg not in passed:
             passed[param.arg] = UNKNOWN if spread or value is None else default(value)
     return passed
+
+
+def _positional_values(call: ast.Call, evaluate: Callable[[ast.expr], Passed]) -> list[Passed] | None:
+    """What each positional argument of `call` passes, a `*args` of known length spread out
+    (`self.model(*args)` where `args` holds what its caller passed); None after any other `*`."""
+    values: list[Passed] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            values.append(evaluate(arg))
+            continue
+        fact, guess = evaluate(arg.value)
+        if not isinstance(fact, Items):
+            return None
+        values += [(element, guess) for element in fact.facts]
+    return values
 
 
 def _default_fact(default: ast.expr) -> Passed:
@@ -113,6 +131,10 @@ def combine(passed: list[Passed]) -> Passed:
         return NUMPY, ()
     if facts and isinstance(facts[0], (Module, Context)) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
+    if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
+        elements = [combine([(f.facts[i], guess) for f, guess in passed]) for i in range(len(facts[0].facts))]
+        return Items(tuple(f for f, _ in elements), (False,) * len(elements)), \
+            tuple(sorted({g for _, guess in elements for g in guess}))
     if any(isinstance(fact, Function) for fact in facts):  # any of the functions the sites pass may run
         infos = {id(i): i for fact in facts if isinstance(fact, Function) for i in fact.infos}
         return Function(tuple(infos.values())), ()

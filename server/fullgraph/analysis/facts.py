@@ -544,6 +544,8 @@ class Facts:
             return fact.element
         if isinstance(fact, Elements):
             return None if fact.keyed else fact.element
+        if isinstance(fact, Items) and len(set(fact.facts)) == 1:  # `for t in args`, every one a tensor
+            return fact.facts[0]
         return fact if fact in TENSORISH else None
 
     def is_tensor(self, node: ast.AST) -> bool:

@@ -467,7 +467,10 @@ class Walker:
                 self.facts.guessed[arg.arg] = guess
         for extra in (args.vararg, args.kwarg):
             if extra is not None:
-                self.facts.env[extra.arg] = None
+                fact, guess = passed.get(extra.arg, UNKNOWN) if passed is not None else UNKNOWN
+                self.facts.env[extra.arg] = fact
+                if guess:
+                    self.facts.guessed[extra.arg] = guess
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
         """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces (and
