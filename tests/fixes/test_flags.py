@@ -57,3 +57,11 @@ def test_scalar_read_declines_with_reason(body, reason):
 def test_bool_outside_an_if_is_not_rewritten():
     body = "flag = bool(mask.any())\nreturn x, flag\n"
     assert "outside an `if` condition" in (finding(body, "FG105").fix_blocked or "")
+
+
+def test_a_runtime_error_guard_is_unsafe_for_the_gpu_only():
+    """`if t.any(): raise RuntimeError(...)` lowered to `torch._assert_async` raises the same type
+    on the CPU; the reason names what changes: a GPU's device-side assert, later."""
+    found = finding("if torch.isnan(x).any():\n    raise RuntimeError('nan')\nreturn x\n", code="FG107")
+    assert found.fix_blocked.startswith("on a GPU `torch._assert_async` fails later, as a device-side assert, where "
+                                        "the code raised RuntimeError at once")

@@ -204,9 +204,10 @@ def branch_state_reason(tree: ast.AST, node: ast.AST) -> str | None:
 def trap_change(node: ast.Assert | ast.If) -> str:
     """Why lowering a check to ``torch._assert_async`` is an unsafe fix: what it raises instead."""
     raised = "AssertionError" if isinstance(node, ast.Assert) else node.body[0].exc.func.id
-    return (f"`torch._assert_async` raises RuntimeError where the code raised {raised} (and on a GPU it "
-            "fails later, as a device-side assert), so fix-all leaves it to you (a quick fix, or "
-            "`fullgraph fix --unsafe-fixes`)")
+    change = "on a GPU `torch._assert_async` fails later, as a device-side assert, where the code raised " \
+        "RuntimeError at once" if raised == "RuntimeError" else f"`torch._assert_async` raises RuntimeError where " \
+        f"the code raised {raised} (and on a GPU it fails later, as a device-side assert)"
+    return f"{change}, so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)"
 
 
 def _raises(node: ast.If) -> bool:
