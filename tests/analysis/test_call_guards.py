@@ -172,3 +172,18 @@ def test_the_test_carries_through_a_method_that_only_delegates():
     """)
     assert delegates == set()
     assert changes_first == {(3, "FG303")}
+
+
+def test_a_call_spreading_star_args_leaves_the_flags_it_may_set_unknown():
+    """`self.merge(*parts)`: what the spread sets is unknown to the literal reading of the call (it
+    crashed on pyro's guides before: the literal reading is no (fact, guess) pair)."""
+    assert lines("""
+    def merge(self, x, safe_merge=False):
+        if safe_merge and not torch.isfinite(x).all():
+            raise ValueError("NaNs")
+        return x
+
+    def forward(self, x):
+        parts = (self.lin(x), True)
+        return self.merge(*parts)
+    """) == {(2, "FG107")}

@@ -73,8 +73,8 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     spread = values is None
     for param, value in zip(positional, values or ()):
         passed[param.arg] = value
-    if args.vararg is not None and values is not None:
-        extra = values[len(positional):]
+    extra = values[len(positional):] if args.vararg is not None and values is not None else None
+    if extra is not None and all(_is_passed(v) for v in extra):
         passed[args.vararg.arg] = (Items(tuple(f for f, _ in extra), (False,) * len(extra)),
                                    tuple(sorted({g for _, guess in extra for g in guess})))
     named = {a.arg for a in positional} | {a.arg for a in args.kwonlyargs}
@@ -98,11 +98,16 @@ def _positional_values(call: ast.Call, evaluate: Callable[[ast.expr], Passed]) -
         if not isinstance(arg, ast.Starred):
             values.append(evaluate(arg))
             continue
-        fact, guess = evaluate(arg.value)
-        if not isinstance(fact, Items):
+        spread = evaluate(arg.value)
+        if not (_is_passed(spread) and isinstance(spread[0], Items)):
             return None
-        values += [(element, guess) for element in fact.facts]
+        values += [(element, spread[1]) for element in spread[0].facts]
     return values
+
+
+def _is_passed(value) -> bool:
+    """A (fact, guess) pair (what the walks evaluate; call guards evaluate to the argument nodes)."""
+    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], tuple)
 
 
 def _default_fact(default: ast.expr) -> Passed:
