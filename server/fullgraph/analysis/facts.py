@@ -600,9 +600,9 @@ class Facts:
                     current.pop(name, None)
         self.env.update(dict.fromkeys(joined, LIKELY))
 
-    def callables(self) -> dict:
-        """The names that hold modules or functions now."""
-        return {name: fact for name, fact in self.env.items() if isinstance(fact, (Module, Function))}
+    def callables(self, names) -> dict:
+        """Those of `names` that hold modules or functions now."""
+        return {name: fact for name in names if isinstance(fact := self.env.get(name), (Module, Function))}
 
     def keep_callables(self, held: dict) -> None:
         """After a branch that may not run: a name that held modules or functions before it (`held`)

@@ -224,7 +224,9 @@ class Walker:
         """`checkpoint(fn, *args)` as the call `fn(*args)` it makes (Dynamo traces `fn` where it
         breaks); None for any other call."""
         func = call.func
-        options = CALLS_THROUGH.get(self.resolve(func)) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        aliased = isinstance(func, ast.Name) and name in self.index.aliases.names  # `import checkpoint as ckpt`
+        options = CALLS_THROUGH.get(self.resolve(func)) if name in _THROUGH_NAMES or aliased else None
         if options is None or not call.args or isinstance(call.args[0], ast.Starred):
             return None
         return _through_call(call, options)
@@ -563,7 +565,7 @@ class Walker:
         traced = value is None and not dependent  # decided while tracing
         both = statement and value is None and node.orelse
         before = self.facts.names_state() if both else None
-        held = self.facts.callables() if statement and value is None else {}
+        held = self.facts.callables(stored_names(node)) if statement and value is None else {}
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
                 continue
@@ -914,6 +916,7 @@ def _context_call(call: ast.Call) -> ast.Call:
 # Functions that call their first argument with the others, less their own options.
 CALLS_THROUGH = {"torch.utils.checkpoint.checkpoint": frozenset(("use_reentrant", "context_fn", "determinism_check",
                                                                  "debug", "preserve_rng_state", "early_stop"))}
+_THROUGH_NAMES = frozenset(name.rpartition(".")[2] for name in CALLS_THROUGH)  # how a call spells them unaliased
 
 
 @per_node
