@@ -29,6 +29,7 @@ async def test_open_gives_expected_diagnostics(session):
         assert d.code_description.href.endswith(f"{d.code}.md")
         assert d.severity == types.DiagnosticSeverity.Warning
         assert d.data["finding"]["code"] == d.code and d.data["version"] == 1
+        assert set(d.data["finding"]) == {"code", "fix", "fix_blocked"}  # quick fixes look the rest up
     by_code = {d.code: d for d in diags}
     assert by_code["FG101"].message == "`if` branches on tensor value `x.sum() > 0`"  # short: no URL, no ids
 

@@ -40,6 +40,7 @@ SOURCE = textwrap.dedent('''\
             n = x.sum().item()
             return x * n
     ''')
+KNOWN = analyze(SOURCE, "m.py")  # the findings of the version, which the server holds
 
 
 def diagnostics(source: str, version: int, code: str = "FG301"):
@@ -53,18 +54,18 @@ def test_one_parse_per_version_and_the_same_fixes_as_alone(monkeypatch):
     alone = []
     for diag in found:
         actions.forget(URI)
-        alone.append(actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16"))
+        alone.append(actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16", KNOWN))
     parses = []
     real = dispatch.parse
     monkeypatch.setattr(dispatch, "parse", lambda source: (parses.append(source), real(source))[1])
     actions.forget(URI)
-    together = [actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16") for diag in found]
+    together = [actions.quick_fixes(URI, 1, SOURCE, [diag], "utf-16", KNOWN) for diag in found]
     assert len(parses) == 1 and together == alone and all(len(a) > 1 for a in together)
-    assert len(actions.quick_fixes(URI, 1, SOURCE, diagnostics(SOURCE, 1, "FG201"), "utf-16")) > 1  # its checks memoise
+    assert len(actions.quick_fixes(URI, 1, SOURCE, diagnostics(SOURCE, 1, "FG201"), "utf-16", KNOWN)) > 1  # its checks memoise
     tree = weakref.ref(actions._parses[URI][2].tree)
     actions.forget(URI)  # what didChange does: nothing holds the module's tree any more
     gc.collect()
     assert tree() is None
     edited = SOURCE.replace("y * 2", "y * 3")
-    actions.quick_fixes(URI, 2, edited, diagnostics(edited, 2)[:1], "utf-16")
+    actions.quick_fixes(URI, 2, edited, diagnostics(edited, 2)[:1], "utf-16", analyze(edited, "m.py"))
     assert len(parses) == 2

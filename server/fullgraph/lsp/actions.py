@@ -11,7 +11,6 @@ from fullgraph.fixes.config_alternatives import has_alternatives
 from fullgraph.fixes.edits import minimal_edit
 from fullgraph.lsp.convert import (
     SOURCE,
-    finding_from_dict,
     to_text_edits,
     versioned_edit,
 )
@@ -42,29 +41,21 @@ def forget(uri: str) -> None:
 
 
 def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
-    """The finding behind one of our diagnostics: from its ``data``, or, for a client that does
-    not send ``data`` back, the finding of this version with the same code and range."""
-    data = diag.data if isinstance(diag.data, dict) else None
-    if data is not None:
-        ok = diag.source == SOURCE and data.get("version") == version and "finding" in data
-        return finding_from_dict(data["finding"]) if ok else None
-    if diag.source not in (SOURCE, None):
+    """The finding of this version behind one of our diagnostics: the one with its code and range
+    (None for another tool's diagnostic, or one published for another version)."""
+    data = diag.data if isinstance(diag.data, dict) else {}
+    if diag.source not in (SOURCE, None) or data.get("version", version) != version:
         return None
     code = None if diag.code is None else str(diag.code)
     return next((f for f in known if (code is None or f.code == code)
                  and enc.range(f.line, f.col, f.end_line, f.end_col) == diag.range), None)
 
 
-def needs_findings(diagnostics: list[types.Diagnostic]) -> bool:
-    """Whether some diagnostic came back without ``data`` (the findings must then be looked up)."""
-    return any(not isinstance(d.data, dict) for d in diagnostics)
-
-
 def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
                 encoding: str, known=()) -> list[types.CodeAction]:
     """Actions for our diagnostics computed on this very version (runs in a worker thread).
 
-    ``known`` are the findings of this version, for diagnostics that came back without ``data``.
+    ``known`` are the findings of this version.
     """
     enc = Encoder(split_lines(source), encoding)
     actions = []

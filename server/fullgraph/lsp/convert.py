@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from fullgraph.findings import Finding, Location
+from fullgraph.findings import Finding
 from fullgraph.lsp.positions import Encoder
 from fullgraph.rules.catalog import get_rule
 
@@ -17,15 +17,6 @@ SEVERITY = {
     "info": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-
-
-def finding_from_dict(data: dict) -> Finding:
-    """Inverse of ``Finding.to_dict`` (what a diagnostic's ``data`` carries)."""
-    fields = dict(data)
-    fields["gb_ids"] = tuple(fields.get("gb_ids") or ())
-    fields["related"] = tuple(Location(**r) for r in fields.get("related") or ())
-    fields["data"] = fields.get("data") or {}
-    return Finding(**fields)
 
 
 def _related(finding: Finding, uri: str, doc_path: str | None, enc: Encoder) -> list[types.DiagnosticRelatedInformation]:
@@ -44,7 +35,9 @@ def _related(finding: Finding, uri: str, doc_path: str | None, enc: Encoder) -> 
 
 
 def to_diagnostic(finding: Finding, uri: str, version: int | None, doc_path: str | None, enc: Encoder) -> types.Diagnostic:
-    """One LSP diagnostic; ``data`` holds the finding and the version it was computed on."""
+    """One LSP diagnostic; ``data`` holds the version it was computed on and what a client shows of
+    the finding (its code, whether it has a fix and why not): a quick fix finds the finding itself,
+    among that version's, by code and range (a whole finding each made a publish ten times larger)."""
     rule = get_rule(finding.code)
     return types.Diagnostic(
         range=enc.range(finding.line, finding.col, finding.end_line, finding.end_col),
@@ -54,7 +47,8 @@ def to_diagnostic(finding: Finding, uri: str, version: int | None, doc_path: str
         code_description=types.CodeDescription(href=rule.doc_url) if rule and rule.doc_url else None,
         source=SOURCE,
         related_information=_related(finding, uri, doc_path, enc) or None,
-        data={"uri": uri, "version": version, "finding": finding.to_dict()},
+        data={"uri": uri, "version": version,
+              "finding": {"code": finding.code, "fix": finding.fix, "fix_blocked": finding.fix_blocked}},
     )
 
 

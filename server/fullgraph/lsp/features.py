@@ -211,7 +211,7 @@ def _register_actions(server: FullgraphServer) -> None:
         if actions.wants(params.context.only, types.CodeActionKind.QuickFix):
             diagnostics = list(params.context.diagnostics)
             known = []
-            if actions.needs_findings(diagnostics):
+            if diagnostics:
                 analysis = await _published_for_current_version(ls, uri)
                 known = analysis.findings if analysis is not None and analysis.version == version else []
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
