@@ -42,6 +42,11 @@ def exits(body: list[ast.stmt]) -> bool:
     return _ends_in(body, (ast.Return, ast.Raise))
 
 
+def returns(body: list[ast.stmt]) -> bool:
+    """Whether a block always ends in `return` (an `if`/`else` whose branches all do)."""
+    return _ends_in(body, (ast.Return,))
+
+
 def skips_rest(body: list[ast.stmt]) -> bool:
     """Whether a block always ends in `return` or `continue` (an `if`/`else` whose branches all
     do): what follows it in its block runs only when it does not."""

@@ -28,7 +28,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, skips_rest
+from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
 from fullgraph.analysis.nodes import code_fields, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
@@ -97,6 +97,7 @@ class Walker:
         self.raws: list[Raw] = []
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self._in_lambdas: set[str] = set()  # local lambdas whose body is being evaluated
+        self.path_ended = False  # a `return` under a test decided while tracing was just walked
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
@@ -396,6 +397,8 @@ class Walker:
         self._bind_params()
         for stmt in self.function.node.body:
             self.visit(stmt)
+            if self.path_ended:
+                break
 
     def visit(self, node: ast.AST) -> None:
         kind = type(node)
@@ -419,6 +422,8 @@ class Walker:
                 for item in value:
                     if isinstance(item, ast.AST):
                         self.visit(item)
+                    if self.path_ended:  # a `with` or `try` body that returned while tracing
+                        break
             elif isinstance(value, ast.AST):
                 self.visit(value)
 
@@ -428,6 +433,8 @@ class Walker:
         depth = len(self.conditions)
         for n in nodes:
             self.visit(n)
+            if self.path_ended:  # `if torch.compiler.is_compiling(): return ...`: Dynamo traces no further
+                break
         self.facts.nones = kept(saved, self.facts.nones)
         del self.conditions[depth:]
 
@@ -473,6 +480,13 @@ class Walker:
                 self.facts.env[extra.arg] = fact
                 if guess:
                     self.facts.guessed[extra.arg] = guess
+
+    def _compile_check(self, test: ast.AST) -> bool:
+        """Whether `test` is (`not`) a call that says whether Dynamo is tracing: `is_compiling()`, or
+        a helper returning it (not a type or None test, which rest on what is known of a value)."""
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        return isinstance(test, ast.Call) and not test.args and self._value_under_compile(test) is not None
 
     def _value_under_compile(self, test: ast.AST) -> bool | None:
         """What a guard like `torch.compiler.is_compiling()` evaluates to while Dynamo traces (and
@@ -566,9 +580,11 @@ class Walker:
         both = statement and value is None and node.orelse
         before = self.facts.names_state() if both else None
         held = self.facts.callables(stored_names(node)) if statement and value is None else {}
+        ended = False
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
                 continue
+            self.path_ended = False
             if both and not holds:  # the `else` does not see what the body bound
                 body = self.facts.names_state()
                 self.facts.restore_names(before)
@@ -583,8 +599,12 @@ class Walker:
             finally:
                 self.facts.in_data_branch -= dependent
             self.facts.nones = kept(saved, self.facts.nones)
+            ended = self.path_ended
             if traced:
                 self.conditions.pop()
+        # only the taken branch of a test decided while tracing is walked: where it returns, the rest is dead
+        self.path_ended = statement and value is not None and (
+            ended or self._compile_check(node.test) and returns(node.body if value else node.orelse))
         if both and exits(node.orelse) and not exits(node.body):
             self.facts.restore_names(body)  # only the body's path goes on
         elif both and not exits(node.body):
@@ -665,7 +685,9 @@ class Walker:
                                       for n, f in entry.items()):
             self._second_iteration(node)
         self.loop_depth -= 1
+        self.path_ended = False  # the loop may run no iteration
         self._visit_all(node.orelse)
+        self.path_ended = False
 
     def _second_iteration(self, node) -> None:
         """Walk a loop's body again when the first pass made names tensors (`st += n` where `n` is
