@@ -79,8 +79,10 @@ class Aliases:
     def resolve(self, node: ast.AST) -> str | None:
         """Qualified name of a Name/Attribute chain rooted at an imported name, else None."""
         spelling = dotted(node)
-        if spelling is None:
-            return None
+        return None if spelling is None else self.resolve_spelling(spelling)
+
+    def resolve_spelling(self, spelling: str) -> str | None:
+        """Qualified name of a dotted spelling (`nn.Linear`) rooted at an imported name, else None."""
         head, dot, rest = spelling.partition(".")
         base = self.names.get(head) or CONVENTIONAL.get(head)
         if base is None:

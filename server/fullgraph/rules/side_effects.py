@@ -151,8 +151,9 @@ RULES = [
         what="Flags `torch.Generator(...)` in compiled code, the methods of a generator (`manual_seed`, "
              "`seed`, `initial_seed`, `get_state`, `set_state`), and a random op given one "
              "(`torch.randn(shape, generator=g)`, `x.normal_(generator=g)`). A generator is known when the "
-             "function makes it, or its parameter is annotated `torch.Generator` (not Optional: `None` "
-             "costs nothing).",
+             "function makes it, `__init__` stores one on `self` (`self.gen = torch.Generator()`), the "
+             "module makes one at top level, or a parameter is annotated `torch.Generator` (not "
+             "Optional: `None` costs nothing).",
         why="A generator is an opaque object: Dynamo cannot create one in a graph ('An opaque object was "
             "created in the middle of the program', GB0363), does not trace its methods (GB7650), and cannot "
             "pass one to an op as a graph input (GB0055, 'Failed to convert args/kwargs to proxy'). Each is a graph break "
@@ -243,11 +244,17 @@ GENERATOR_METHODS = frozenset(("manual_seed", "seed", "initial_seed", "get_state
 
 def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> bool:
     """`node` is a torch.Generator: made here (`torch.Generator(device)`, `.manual_seed(s)` on one), a
-    local name every assignment binds to one, or a parameter annotated `torch.Generator`."""
+    local name every assignment binds to one, a parameter annotated `torch.Generator`, an attribute
+    `__init__` makes one (`self.gen = torch.Generator()`), or a module-level name made one."""
+    index = w.index
     if isinstance(node, ast.Call):
         func = node.func
         return w.resolve(func) in GENERATOR_CLASSES or isinstance(func, ast.Attribute) \
             and func.attr == "manual_seed" and _torch_generator(func.value, w, seen)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+            and w.function.cls is not None:
+        spelling = index.attr_class(w.function.cls, node.attr)
+        return spelling is not None and index.aliases.resolve_spelling(spelling) in GENERATOR_CLASSES
     if not isinstance(node, ast.Name) or node.id in seen:
         return False
     values = local_bindings(w.function.node).get(node.id, [])
@@ -256,8 +263,12 @@ def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> b
     if values is None:  # a loop variable, a nested def, an unpacked value
         return False
     args = w.function.node.args
-    param = next((a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg == node.id), None)
-    return param is not None and param.annotation is not None and w.resolve(param.annotation) in GENERATOR_CLASSES
+    param = next((a for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+                  if a is not None and a.arg == node.id), None)
+    if param is not None:
+        return param.annotation is not None and w.resolve(param.annotation) in GENERATOR_CLASSES
+    made = index.assigned_calls.get(node.id) if node.id not in w.facts.env else None  # `GEN = torch.Generator()`
+    return made is not None and index.aliases.resolve_spelling(made) in GENERATOR_CLASSES
 
 
 def _check_generator(node: ast.Call, w, q: str | None) -> bool:
