@@ -364,7 +364,8 @@ def flag_modes(function: FunctionInfo, known: list[CallSite]) -> tuple[tuple[str
         return ()  # the common case, without binding the arguments of every call
     modes: dict[str, bool | None] = {}
     for n, site in enumerate(known):
-        passed = bind_arguments(function.node, function.cls is not None, site.call, lambda arg: arg, lambda _: None)
+        passed = bind_arguments(function.node, function.cls is not None, site.call, lambda arg: arg, lambda _: None,
+                                facts=False)
         mine = {param: mode_of_test(arg, True) if isinstance(arg, ast.expr) else None for param, arg in passed.items()}
         modes = mine if n == 0 else {p: m for p, m in modes.items() if m is not None and mine.get(p) == m}
     return tuple(sorted((p, m) for p, m in modes.items() if m is not None))

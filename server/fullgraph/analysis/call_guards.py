@@ -84,7 +84,7 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, obje
             isinstance(a, ast.Name) and a.id == "self" for a in call.args[:1])):
         return {}  # `helper(...)` or `Base.merge(self, ...)`: not bound the way `self.merge(...)` is
     method = function.cls is not None or bool(first and first[0].arg == "self")
-    passed = bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value)
+    passed = bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
     return {name: value.value for name, value in passed.items() if isinstance(value, ast.Constant)}
 
 

@@ -56,12 +56,14 @@ def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> 
 
 
 def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool, call: ast.Call,
-                   evaluate: Callable[[ast.expr], Passed], default: Callable[[ast.expr], Passed] | None = None
-                   ) -> dict[str, Passed]:
+                   evaluate: Callable[[ast.expr], Passed], default: Callable[[ast.expr], Passed] | None = None,
+                   facts: bool = True) -> dict[str, Passed]:
     """What `call` passes to each parameter of `node` (a method is called bound: `self.m(x)`,
     `module(x)`). A parameter the call leaves out takes ``default(its default)`` (its default's
     fact unless told); after a `*args` of unknown length or a `**kwargs` argument, unmatched
-    parameters are unknown. A `*args` parameter gets the extra positional arguments (`Items`)."""
+    parameters are unknown. With `facts` (`evaluate` gives (fact, guess) pairs, not the argument
+    nodes a literal reading wants), a `*args` of known length is spread and a `*args` parameter gets
+    the extra positional arguments (`Items`)."""
     default = default or _default_fact
     args = node.args
     positional = args.posonlyargs + args.args
@@ -69,12 +71,12 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     if _is_method(node, in_class) and positional:
         positional, defaults = positional[1:], defaults[1:]
     passed: dict[str, Passed] = {}
-    values = _positional_values(call, evaluate)
+    values = _positional_values(call, evaluate, facts)
     spread = values is None
     for param, value in zip(positional, values or ()):
         passed[param.arg] = value
-    extra = values[len(positional):] if args.vararg is not None and values is not None else None
-    if extra is not None and all(_is_passed(v) for v in extra):
+    extra = values[len(positional):] if facts and args.vararg is not None and values is not None else None
+    if extra is not None:
         passed[args.vararg.arg] = (Items(tuple(f for f, _ in extra), (False,) * len(extra)),
                                    tuple(sorted({g for _, guess in extra for g in guess})))
     named = {a.arg for a in positional} | {a.arg for a in args.kwonlyargs}
@@ -90,24 +92,19 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     return passed
 
 
-def _positional_values(call: ast.Call, evaluate: Callable[[ast.expr], Passed]) -> list[Passed] | None:
-    """What each positional argument of `call` passes, a `*args` of known length spread out
-    (`self.model(*args)` where `args` holds what its caller passed); None after any other `*`."""
+def _positional_values(call: ast.Call, evaluate: Callable[[ast.expr], Passed], facts: bool) -> list[Passed] | None:
+    """What each positional argument of `call` passes, with `facts` a `*args` of known length spread
+    out (`self.model(*args)` where `args` holds what its caller passed); None after any other `*`."""
     values: list[Passed] = []
     for arg in call.args:
         if not isinstance(arg, ast.Starred):
             values.append(evaluate(arg))
             continue
-        spread = evaluate(arg.value)
-        if not (_is_passed(spread) and isinstance(spread[0], Items)):
+        fact, guess = evaluate(arg.value) if facts else (None, ())
+        if not isinstance(fact, Items):
             return None
-        values += [(element, spread[1]) for element in spread[0].facts]
+        values += [(element, guess) for element in fact.facts]
     return values
-
-
-def _is_passed(value) -> bool:
-    """A (fact, guess) pair (what the walks evaluate; call guards evaluate to the argument nodes)."""
-    return isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], tuple)
 
 
 def _default_fact(default: ast.expr) -> Passed:

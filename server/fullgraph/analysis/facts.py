@@ -828,7 +828,7 @@ class Facts:
         if not elements or None in getattr(node, "keys", ()) or any(isinstance(e, ast.Starred) for e in elements):
             return None
         facts = {self.kind(e) for e in elements}
-        (fact,) = facts if len(facts) == 1 else (None,)
+        fact = facts.pop() if len(facts) == 1 else None
         return Elements(fact, isinstance(node, ast.Dict)) if fact == TENSOR or isinstance(fact, Module) else None
 
 

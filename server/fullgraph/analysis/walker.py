@@ -395,10 +395,7 @@ class Walker:
     def run(self) -> None:
         """Bind the parameters, then walk the body."""
         self._bind_params()
-        for stmt in self.function.node.body:
-            self.visit(stmt)
-            if self.path_ended:
-                break
+        self._visit_all(self.function.node.body)
 
     def visit(self, node: ast.AST) -> None:
         kind = type(node)

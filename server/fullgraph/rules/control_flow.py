@@ -233,9 +233,10 @@ def _folded_string(node: ast.expr) -> bool:
 def check_assert(node: ast.Assert, w) -> None:
     held = _object_value(node.test, w)
     if held is not None:
-        w.report("FG111", node, f"assert on `{snippet(held[0])}`, {held[1]}: Dynamo tries to lower it to a tensor "
+        value, what, tensors = held  # Dynamo cannot pass a module to `torch._assert` (GB0055), nor a list (GB0112)
+        w.report("FG111", node, f"assert on `{snippet(value)}`, {what}: Dynamo tries to lower it to a tensor "
                                 "check, cannot, and runs the whole function eagerly",
-                 gb_ids=("GB0055",) if "module" in held[1] else ("GB0112",))
+                 gb_ids=("GB0112",) if tensors else ("GB0055",))
         return
     msg = node.msg
     if msg is None or _folded_string(msg):
@@ -252,20 +253,22 @@ def check_assert(node: ast.Assert, w) -> None:
                                 f"string literal (`{snippet(msg)}`)", confidence)
 
 
-def _object_value(test: ast.expr, w) -> tuple[ast.expr, str] | None:
+def _object_value(test: ast.expr, w) -> tuple[ast.expr, str, bool] | None:
     """The value an assert's last jump tests (the test, or the last operand of `and`/`or`) when it
-    is a module or a container of tensors or modules, with what it is."""
+    is a module or a container of tensors or modules: the value, what it is, whether it holds tensors."""
     while isinstance(test, ast.BoolOp):
         test = test.values[-1]
     fact = w.kind(test)
     if isinstance(fact, Module):
-        return test, f"a module (`{fact.cls.rpartition('.')[2]}`)"
+        return test, f"a module (`{fact.cls.rpartition('.')[2]}`)", False
     if isinstance(fact, Items):
         held = [f for f in fact.facts if f == TENSOR or isinstance(f, Module)]
-        return (test, f"a tuple holding {'tensors' if TENSOR in held else 'modules'}") if held else None
+        tensors = TENSOR in held
+        return (test, f"a tuple holding {'tensors' if tensors else 'modules'}", tensors) if held else None
     if isinstance(fact, Elements) and (fact.element == TENSOR or isinstance(fact.element, Module)):
         kind = "a dict" if fact.keyed else "a tuple" if isinstance(test, ast.Tuple) else "a list"
-        return test, f"{kind} of {'tensors' if fact.element == TENSOR else 'modules'}"
+        tensors = fact.element == TENSOR
+        return test, f"{kind} of {'tensors' if tensors else 'modules'}", tensors
     return None
 
 
