@@ -44,7 +44,7 @@ TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind i
     | {"FG301"}
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
-FOREIGN_VISITS = 48  # functions of other files walked per analysis (library code can be vast)
+FOREIGN_VISITS = 96  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
 OUTPUT_CODES = {"FG301", "FG302", "FG303", "FG304"}  # print, logging, warnings, stream writes

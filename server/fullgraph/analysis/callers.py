@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Items, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Instance, Items, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -114,8 +114,8 @@ def _default_fact(default: ast.expr) -> Passed:
 def combine(passed: list[Passed]) -> Passed:
     """One parameter's fact over the call sites that know what they pass: a mask if every one
     passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value (a
-    NumPy array) if all pass values (arrays), a module if all pass the same, every function any
-    passes (a callee calling the parameter may run each), unknown otherwise."""
+    NumPy array) if all pass values (arrays), a module (or an object of one class) if all pass the
+    same, every function any passes (a callee calling the parameter may run each), unknown otherwise."""
     passed = [p for p in passed if p[0] is not None]
     if passed and all(fact == MASK and not guess for fact, guess in passed):
         return MASK, ()
@@ -131,7 +131,7 @@ def combine(passed: list[Passed]) -> Passed:
         return VALUE, ()
     if facts and all(fact == NUMPY for fact in facts):
         return NUMPY, ()
-    if facts and isinstance(facts[0], (Module, Context)) and all(fact == facts[0] for fact in facts):
+    if facts and isinstance(facts[0], (Module, Context, Instance)) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
     if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
         elements = [combine([(f.facts[i], guess) for f, guess in passed]) for i in range(len(facts[0].facts))]

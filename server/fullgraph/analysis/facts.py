@@ -35,6 +35,15 @@ class Module:
     element: Module | None = None
 
 
+@dataclass(frozen=True)
+class Instance:
+    """An object of a plain class (not an nn.Module) of the project or a library: `path` and
+    `cls` (its qualified name there) say where the class is defined; calling its methods runs them."""
+
+    path: str | None
+    cls: str
+
+
 @dataclass(frozen=True, eq=False)
 class Function:
     """Functions or bound methods passed as a value (`apply_chunks(self.chunk, x)`): calling the

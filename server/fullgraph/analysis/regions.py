@@ -16,6 +16,7 @@ from fullgraph.analysis.facts import (
     ENUM_BASES,
     TENSOR,
     VALUE,
+    Instance,
     Module,
     external_call,
     is_tensor_qualname,
@@ -24,6 +25,7 @@ from fullgraph.analysis.facts import (
 )
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
+from fullgraph.analysis.project import Symbol
 from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
@@ -44,7 +46,7 @@ from fullgraph.analysis.summary import (
 from fullgraph.analysis.torchscript import scripting_call
 
 if TYPE_CHECKING:
-    from fullgraph.analysis.project import ProjectIndex, Symbol
+    from fullgraph.analysis.project import ProjectIndex
 
 COMPILE = ("torch.compile",)
 DISABLE = ("torch.compiler.disable", "torch._dynamo.disable", "torch._disable_dynamo")
@@ -113,6 +115,8 @@ class ModuleIndex:
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
+        self._instances: dict[str, Instance | None] = {}  # imported class spelling -> its objects' fact
+        self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
         self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
@@ -580,6 +584,36 @@ class ModuleIndex:
         if symbol is None or symbol.kind != "class":
             return None
         return self.foreign(self.project.method(symbol, name))
+
+    def instance_of(self, spelling: str) -> Instance | None:
+        """The fact of an object made by calling the class `spelling` (of this file, or imported
+        from the workspace or a library), when that class is known not to be an nn.Module."""
+        if spelling in self.classes:
+            return None if self.is_module_class(spelling) else Instance(self.path, spelling)
+        if spelling.partition(".")[0] not in self.imports or self.project is None:
+            return None
+        if spelling in self._instances:
+            return self._instances[spelling]
+
+        def compute():
+            symbol = self.lookup(spelling)
+            if symbol is None or symbol.kind != "class" or symbol.path is None \
+                    or self.project.is_module_class(symbol.path, symbol.qualname) is not False:
+                return None
+            return Instance(symbol.path, symbol.qualname)
+        return self._memo(self._instances, spelling, compute)
+
+    def instance_method(self, instance: Instance, name: str) -> FunctionInfo | None:
+        """Method `name` of an object's class, through its bases in any file."""
+        if instance.path == self.path:
+            return self.class_method(instance.cls, name)
+        if self.project is None or instance.path is None:
+            return None
+        key = (instance, name)
+        if key in self._instance_methods:
+            return self._instance_methods[key]
+        return self._memo(self._instance_methods, key, lambda: self.foreign(
+            self.project.method(Symbol(instance.path, instance.cls, "class"), name)))
 
     def decorator_wrappers(self, info: FunctionInfo) -> list[tuple[ast.expr, FunctionInfo]]:
         """(decorator, the inner function it returns) for each decorator of `info` defined in this

@@ -17,6 +17,7 @@ from fullgraph.analysis.facts import (
     Context,
     Facts,
     Function,
+    Instance,
     Module,
     annotation_fact,
     bool_annotation,
@@ -262,6 +263,8 @@ class Walker:
             else None
         if isinstance(local, Module) and local.cls in index.classes:  # `for b in blocks: b.backward_pass(y)`
             return index.method(local.cls, func.attr)
+        if isinstance(local, Instance):  # `cache = Cache()` then `cache.update(k, v)`
+            return index.instance_method(local, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
                 and func.value.id not in self.facts.env:  # `Gate.make(x)`: a static or class method
             method = index.method(func.value.id, func.attr)
@@ -306,8 +309,13 @@ class Walker:
         """What an in-file helper returns, given the facts of the arguments at this call."""
         call = self.called_through(call) or call
         func = call.func
-        if isinstance(func, ast.Name) and func.id not in self.facts.env and func.id in self.index.classes:
-            return Module(func.id) if self.index.is_module_class(func.id) else None  # `block = Block(cfg)`
+        spelling = dotted(func)
+        if spelling and spelling.partition(".")[0] not in self.facts.env:
+            if spelling in self.index.classes and self.index.is_module_class(spelling):
+                return Module(spelling)  # `block = Block(cfg)`
+            made = self.index.instance_of(spelling)  # `cache = Cache()`, `op = ops.Diag(x)`
+            if made is not None or spelling in self.index.classes:
+                return made
         target = self.callee(call)
         held = [target] if target is not None else self._held(call)
         if not held:
@@ -369,6 +377,8 @@ class Walker:
         """What calling a value runs: a module's `forward`, a passed function (:class:`Function`)."""
         if isinstance(fact, Module) and fact.cls in self.index.classes:
             return self.index.method(fact.cls, "forward")
+        if isinstance(fact, Instance):
+            return self.index.instance_method(fact, "__call__")
         return fact.infos[0] if isinstance(fact, Function) and len(fact.infos) == 1 else None
 
     def _function_value(self, arg: ast.expr) -> Function | None:
