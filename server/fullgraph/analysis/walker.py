@@ -263,6 +263,9 @@ class Walker:
             else None
         if isinstance(local, Module) and local.cls in index.classes:  # `for b in blocks: b.backward_pass(y)`
             return index.method(local.cls, func.attr)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
+                and func.value.id in index.assigned_calls:  # `WINDOW = Window(4)` at module level
+            local = index.instance_of(index.assigned_calls[func.value.id])
         if isinstance(local, Instance):  # `cache = Cache()` then `cache.update(k, v)`
             return index.instance_method(local, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \

@@ -12,6 +12,7 @@ from fullgraph.analysis.facts import (
     TENSORISH,
     VALUE_ATTRS,
     Elements,
+    Instance,
     Items,
     Module,
     string_literal,
@@ -152,11 +153,12 @@ RULES = [
     Rule(
         "FG111", "assert-on-object", "`assert` on a module or a container of tensors", ("GB0055", "GB0112"),
         what="Flags `assert <value>` (with or without a message) whose value is a module "
-             "(`assert self.layers`), or a list, tuple or dict holding tensors or modules "
+             "(`assert self.layers`), an object of a class known to the index (made or passed in the "
+             "compiled code, whether or not it defines `__bool__`), or a list, tuple or dict holding tensors or modules "
              "(`assert [self.proj]`, a `list[Tensor]` argument), as the whole test or the last operand of "
              "`and`/`or`.",
         why="Dynamo takes an `assert` on anything that is not a constant for a tensor check and tries to "
-            "lower it to `torch._assert`; a module has no graph value (GB0055, 'Failed to convert "
+            "lower it to `torch._assert`; a module or another object has no graph value (GB0055, 'Failed to convert "
             "args/kwargs to proxy'), a list of tensors is no tensor (GB0112, a TypeError while tracing the "
             "check), and Dynamo gives up on the whole function: it runs eagerly, "
             "with no graph at all (probed on torch 2.13). An `if` on the same value, or `assert` on "
@@ -261,6 +263,8 @@ def _object_value(test: ast.expr, w) -> tuple[ast.expr, str, bool] | None:
     fact = w.kind(test)
     if isinstance(fact, Module):
         return test, f"a module (`{fact.cls.rpartition('.')[2]}`)", False
+    if isinstance(fact, Instance):  # with or without `__bool__`/`__len__` (probed)
+        return test, f"an object (`{fact.cls.rpartition('.')[2]}`)", False
     if isinstance(fact, Items):
         held = [f for f in fact.facts if f == TENSOR or isinstance(f, Module)]
         tensors = TENSOR in held
