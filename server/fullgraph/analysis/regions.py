@@ -279,7 +279,7 @@ class ModuleIndex:
             return None
         func = value.func
         if isinstance(func, ast.Name) and func.id in self.classes:
-            return Module(func.id) if self.is_module_class(func.id) else None
+            return Module(func.id) if self.is_module_class(func.id) else self.instance_of(func.id)
         q = self.aliases.resolve(func)
         if q is None:
             return None

@@ -283,6 +283,8 @@ class Walker:
             owner = self.kind(func.value)
             if isinstance(owner, Module) and owner.cls in index.classes:
                 return index.method(owner.cls, func.attr)
+            if isinstance(owner, Instance):  # `self.window.clip(x)`, `self.cfg.schedule.step(t)`
+                return index.instance_method(owner, func.attr)
             held = func.value
             if isinstance(held.value, ast.Name) and held.value.id == "self" and self.function.cls is not None:
                 method = index.held_method(self.function.cls, held.attr, func.attr)
