@@ -290,3 +290,51 @@ def test_a_module_level_instance_called_in_compiled_code_runs_its_forward(tmp_pa
     report = analyze_document(train.read_text(), str(train), project=project)
     assert [(f.code, f.line) for f in report.findings] == [("FG301", 7), ("FG101", 15)]
     assert report.findings[1].message.startswith("calls `blk`, which breaks in library code at fglib/__init__.py:6")
+
+
+def test_methods_of_plain_objects_run_wherever_their_class_is_defined(tmp_path):
+    """An object of a plain library class, made in compiled code or passed to a parameter
+    annotated with its class (`Optional[...]` too): calling its method runs the method, and a
+    break inside is reported at the user's call; `assert` on it is FG111. A parameter annotated
+    with an nn.Module class of the library is not an object of this kind (its call runs `forward`)."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+        import pickle
+        from torch import nn
+
+        class Cache:
+            def __init__(self):
+                self.store = {}
+
+            def update(self, x, **options):
+                self.store[pickle.dumps(options)] = x
+                return x
+
+            def fetch(self, x, **options):
+                return self.store.get(pickle.dumps(options), x)
+
+        class Net(nn.Module):
+            def update(self, x):
+                return x
+        """))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text(textwrap.dedent("""\
+        from typing import Optional
+
+        import torch
+        from fglib import Cache, Net
+
+        @torch.compile
+        def step(x, cache: Optional[Cache] = None, net: Net = None):
+            made = Cache()
+            assert made
+            y = made.update(x)
+            if cache is not None:
+                y = cache.fetch(y)
+            return net.update(y)
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG111", 9), ("FG411", 10), ("FG411", 12)]
+    assert report.findings[1].message.startswith("calls `made.update`, which breaks in library code at fglib/__init__.py:9")

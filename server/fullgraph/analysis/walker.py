@@ -475,6 +475,8 @@ class Walker:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
                 if guess and not may_be_tensor(arg.annotation):
                     fact, guess = None, ()  # a caller's guess, but the annotation names another type
+            if fact is None:
+                fact = self._annotated_instance(arg.annotation)  # `cache: KVCache | None = None`
             if fact is None and guess_tensors and default is None and tensor_parameter(arg.arg) \
                     and may_be_tensor(arg.annotation):
                 sizes = size_names(node) if sizes is None else sizes
@@ -492,6 +494,24 @@ class Walker:
                 self.facts.env[extra.arg] = fact
                 if guess:
                     self.facts.guessed[extra.arg] = guess
+
+    def _annotated_instance(self, annotation: ast.expr | None) -> Instance | None:
+        """The object a parameter annotated with a plain class of the project or a library holds
+        (`KVCache`, `Optional[KVCache]`, `"KVCache" | None`): its methods are the class's."""
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+            try:
+                annotation = ast.parse(annotation.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError):
+                return None
+        if isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").endswith("Optional"):
+            annotation = annotation.slice
+        elif isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+            sides = [s for s in (annotation.left, annotation.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+            annotation = sides[0] if len(sides) == 1 else None
+        spelling = dotted(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
+        if not spelling or spelling.partition(".")[0] in self.facts.env:
+            return None
+        return self.index.instance_of(spelling)
 
     def _compile_check(self, test: ast.AST) -> bool:
         """Whether `test` is (`not`) a call that says whether Dynamo is tracing: `is_compiling()`, or
