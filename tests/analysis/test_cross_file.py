@@ -338,3 +338,41 @@ def test_methods_of_plain_objects_run_wherever_their_class_is_defined(tmp_path):
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line) for f in report.findings] == [("FG111", 9), ("FG411", 10), ("FG411", 12)]
     assert report.findings[1].message.startswith("calls `made.update`, which breaks in library code at fglib/__init__.py:9")
+
+
+def test_a_method_of_the_object_a_call_returns_runs(tmp_path):
+    """`flow(c).log_prob(x)` (zuko's shape): a library module's `forward` returns an object of one
+    plain class; calling its method runs it, and its break is reported at the user's call."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+        from torch import nn
+
+        class Density:
+            def __init__(self, scale):
+                self.scale = scale
+
+            def log_prob(self, x):
+                if x.max() > 10:
+                    return x * 0
+                return -x.square() / self.scale
+
+        class Flow(nn.Module):
+            def forward(self, c):
+                return Density(c.exp())
+        """))
+    train = tmp_path / "ws" / "train.py"
+    train.write_text(textwrap.dedent("""\
+        import torch
+        from fglib import Flow
+
+        flow = Flow()
+
+        @torch.compile
+        def loss(x, c):
+            return -flow(c).log_prob(x).mean()
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(train.read_text(), str(train), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 8)]
+    assert report.findings[0].message.startswith("calls `flow(c).log_prob`, which breaks in library code at fglib/__init__.py:8")

@@ -297,6 +297,9 @@ class Walker:
                 or index.inherited(self.function.cls, func.attr)
         if isinstance(func, (ast.Subscript, ast.Call)):  # self.layers[0](x), Block(cfg)(x)
             return self._forward_of(self.kind(func))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Subscript, ast.Call)):
+            owner = self.kind(func.value)  # `flow(c).log_prob(x)`: a method of the object a call returns
+            return index.instance_method(owner, func.attr) if isinstance(owner, Instance) else None
         return None
 
     def _callable_default(self, name: str) -> str | None:
