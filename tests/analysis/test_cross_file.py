@@ -314,6 +314,10 @@ def test_methods_of_plain_objects_run_wherever_their_class_is_defined(tmp_path):
             def fetch(self, x, **options):
                 return self.store.get(pickle.dumps(options), x)
 
+            def drop(self, x, **options):
+                self.store.pop(pickle.dumps(options), None)
+                return x
+
         class Net(nn.Module):
             def update(self, x):
                 return x
@@ -326,17 +330,18 @@ def test_methods_of_plain_objects_run_wherever_their_class_is_defined(tmp_path):
         from fglib import Cache, Net
 
         @torch.compile
-        def step(x, cache: Optional[Cache] = None, net: Net = None):
+        def step(x, cache: Optional[Cache] = None, net: Net = None, spare: "Cache | None" = None):
             made = Cache()
             assert made
             y = made.update(x)
             if cache is not None:
                 y = cache.fetch(y)
+            y = spare.drop(y)
             return net.update(y)
         """))
     project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
     report = analyze_document(model.read_text(), str(model), project=project)
-    assert [(f.code, f.line) for f in report.findings] == [("FG111", 9), ("FG411", 10), ("FG411", 12)]
+    assert [(f.code, f.line) for f in report.findings] == [("FG111", 9), ("FG411", 10), ("FG411", 12), ("FG411", 13)]
     assert report.findings[1].message.startswith("calls `made.update`, which breaks in library code at fglib/__init__.py:9")
 
 

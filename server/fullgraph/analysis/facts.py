@@ -284,11 +284,8 @@ def annotation_fact(node: ast.expr | None, resolve):
     if node is None:
         return None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            parsed = ast.parse(node.value.strip(), mode="eval").body
-        except (SyntaxError, ValueError):
-            return None
-        return None if isinstance(parsed, ast.Constant) else annotation_fact(parsed, resolve)
+        parsed = unquoted(node)
+        return None if parsed is None or isinstance(parsed, ast.Constant) else annotation_fact(parsed, resolve)
     if isinstance(node, ast.Subscript):  # Optional[Tensor], dict[str, Tensor]
         head = resolve(node.value) or getattr(node.value, "id", "") or getattr(node.value, "attr", "")
         if head.endswith("Optional"):
@@ -303,6 +300,17 @@ def annotation_fact(node: ast.expr | None, resolve):
         return VALUE
     q = resolve(node) or (node.id if isinstance(node, ast.Name) else "")
     return TENSOR if q.endswith("Tensor") else None
+
+
+def unquoted(node: ast.expr | None) -> ast.expr | None:
+    """The expression a string annotation (`"KVCache | None"`) holds; any other node as it is;
+    None when the string is no expression."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return node
+    try:
+        return ast.parse(node.value.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
 
 
 def _container_fact(head: str, index: ast.expr, resolve) -> Elements | Items | None:

@@ -26,6 +26,7 @@ from fullgraph.analysis.facts import (
     comprehension_targets,
     may_be_tensor,
     tensor_parameter,
+    unquoted,
 )
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
@@ -501,16 +502,13 @@ class Walker:
     def _annotated_instance(self, annotation: ast.expr | None) -> Instance | None:
         """The object a parameter annotated with a plain class of the project or a library holds
         (`KVCache`, `Optional[KVCache]`, `"KVCache" | None`): its methods are the class's."""
-        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-            try:
-                annotation = ast.parse(annotation.value.strip(), mode="eval").body
-            except (SyntaxError, ValueError):
-                return None
+        annotation = unquoted(annotation)
         if isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").endswith("Optional"):
             annotation = annotation.slice
         elif isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-            sides = [s for s in (annotation.left, annotation.right) if not (isinstance(s, ast.Constant) and s.value is None)]
-            annotation = sides[0] if len(sides) == 1 else None
+            sides = [s for s in (annotation.left, annotation.right)
+                     if not (isinstance(s, ast.Constant) and s.value is None)]
+            annotation = unquoted(sides[0]) if len(sides) == 1 else None
         spelling = dotted(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
         if not spelling or spelling.partition(".")[0] in self.facts.env:
             return None
