@@ -3,6 +3,7 @@
 import textwrap
 
 import pytest
+from fullgraph.analysis.facts import Instance, Module, combine_returns
 from fullgraph.engine import analyze
 
 
@@ -350,3 +351,14 @@ def test_a_parameter_rebound_to_a_function_may_still_hold_the_callers():
            "    if act is None:\n        act = lambda h: h * 2\n    if fn(x).sum() > act(x).sum():\n        x = x + 1\n"
            "    return x\n")
     assert analyze(src) == []  # `fn` and `act` may be what the caller passed
+
+
+def test_a_function_returning_one_class_of_object_or_module_returns_it():
+    """Every `return` making the same class gives an object (or module) of it; two classes, or a
+    return of unknown kind, give nothing known."""
+    flow = Instance("zuko/distributions.py", "NormalizingFlow")
+    assert combine_returns([flow, flow]) == flow
+    assert combine_returns([Module("Gate"), Module("Gate")]) == Module("Gate")
+    assert combine_returns([flow, Instance("zuko/distributions.py", "Joint")]) is None
+    assert combine_returns([flow, None]) is None
+    assert combine_returns([Module("Gate"), flow]) is None

@@ -896,8 +896,8 @@ def combine_returns(facts: list):
         return Elements(TENSOR)  # `return torch.where(m)` on one path, a tuple of tensors on another
     if any(f in TENSORISH for f in facts):
         return LIKELY
-    if facts and isinstance(facts[0], Instance) and all(f == facts[0] for f in facts):
-        return facts[0]  # `return NormalizingFlow(transform, base)`: an object of one class
+    if facts and isinstance(facts[0], (Instance, Module)) and all(f == facts[0] for f in facts):
+        return facts[0]  # `return NormalizingFlow(transform, base)`, `return self.embed`: one class
     return VALUE if facts and all(f == VALUE for f in facts) else None
 
 
