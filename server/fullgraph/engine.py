@@ -13,7 +13,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
-from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments, parameter_facts
+from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
@@ -200,6 +200,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     lines = _Lines(text)
     if kept is not None:
         kept.begin(tree.body, index.path, project)
+        index.kept_returns = kept
     entries = index.entries(config.assume_compiled)
     seen: dict[tuple, Finding] = {}
     elsewhere: dict[tuple, Finding] = {}
@@ -283,7 +284,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
 
     def visit_of(function: FunctionInfo) -> Visit:
         known = sites.of(function.node)
-        params = parameter_facts(known)
+        params = sites.facts(function.node)
         first = callers.get(id(function))
         if first is None or first[0] not in walks:
             return Visit(function, function, params=params, origin=(origins or {}).get(id(function)))

@@ -447,3 +447,19 @@ def test_an_autograd_functions_backward_reaches_what_forward_stored_on_ctx():
             return Rev.apply(x, self.blocks)
     """
     assert [(f.code, f.line) for f in check(src)] == [("FG406", 10)]
+
+
+def test_parameter_facts_follow_the_call_sites_added_and_dropped():
+    import ast
+
+    from fullgraph.analysis.callers import CallSite, CallSites
+    from fullgraph.analysis.facts import TENSOR, VALUE
+    callee, call = ast.parse("def f(x): pass").body[0], ast.parse("f(1)").body[0].value
+    sites = CallSites()
+    assert sites.facts(callee) is None
+    sites.add(callee, CallSite("a", call, {"x": (VALUE, ())}))
+    assert sites.facts(callee) == {"x": (VALUE, ())}
+    sites.add(callee, CallSite("b", call, {"x": (TENSOR, ())}))
+    assert sites.facts(callee) == {"x": (TENSOR, ())}  # any known tensor makes it one
+    sites.drop("b")
+    assert sites.facts(callee) == {"x": (VALUE, ())}

@@ -87,6 +87,21 @@ def test_an_edit_redoes_the_walks_that_depend_on_it_and_only_those():
     assert doc.walks.walks - done == 3  # Other.forward, and flag and Block.forward back to the first text
 
 
+def test_what_an_unchanged_helper_returns_is_kept_when_its_caller_changes(monkeypatch):
+    doc = Document()
+    doc.analyze(MODEL)
+    worked_out = []
+    combine = walker.combine_returns
+    monkeypatch.setattr(walker, "combine_returns", lambda returns: worked_out.append(returns) or combine(returns))
+    walks = doc.walks.walks
+    analyze_document(MODEL.replace("x = x * 2", "x = x * 3"), doc.path, CONFIG, doc.parses, None, doc.walks)
+    assert doc.walks.walks == walks + 1  # Block.forward walked again
+    assert worked_out == []  # what flag(x) returns is not worked out again
+    changed = analyze_document(MODEL.replace("    return 1\n", "    return torch.rand(3).sum()\n"), doc.path, CONFIG,
+                               doc.parses, None, doc.walks)
+    assert worked_out and [f.code for f in changed.findings if f.line == 11] == ["FG101"]  # its edit redoes it
+
+
 def test_a_change_reaches_the_walks_through_a_chain_of_helpers():
     chain = textwrap.dedent("""\
         import torch

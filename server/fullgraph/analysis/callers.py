@@ -35,19 +35,28 @@ class CallSites:
 
     by_callee: dict[int, list[CallSite]] = field(default_factory=dict)
     callees_of: dict[str, set[int]] = field(default_factory=dict)  # caller -> ids of the nodes it calls
+    _facts: dict[int, dict[str, Passed] | None] = field(default_factory=dict)  # parameter facts by callee, while its sites stay
 
     def add(self, callee: ast.AST, site: CallSite) -> None:
         self.by_callee.setdefault(id(callee), []).append(site)
         self.callees_of.setdefault(site.caller, set()).add(id(callee))
+        self._facts.pop(id(callee), None)
 
     def of(self, callee: ast.AST) -> list[CallSite]:
         return self.by_callee.get(id(callee), [])
+
+    def facts(self, callee: ast.AST) -> dict[str, Passed] | None:
+        """:func:`parameter_facts` over the known call sites of `callee`."""
+        if id(callee) not in self._facts:
+            self._facts[id(callee)] = parameter_facts(self.of(callee))
+        return self._facts[id(callee)]
 
     def drop(self, caller: str) -> set[int]:
         """Forget the call sites in `caller` (before it is walked again); the ids of the nodes it called."""
         callees = self.callees_of.pop(caller, set())
         for callee in callees:
             self.by_callee[callee] = [site for site in self.by_callee[callee] if site.caller != caller]
+            self._facts.pop(callee, None)
         return callees
 
 

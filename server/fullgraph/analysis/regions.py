@@ -129,6 +129,7 @@ class ModuleIndex:
         self._module_memo: dict[str, bool] = {}
         self._getters: dict[tuple[str, str], FunctionInfo | None] = {}
         self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
+        self.kept_returns = None  # return facts kept across edits (the editor's `WalkCache`), or None
         self.strings = module_strings(tree)
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}

@@ -19,6 +19,7 @@ the changed statements are those whose nodes are new. A kept walk is reused when
   whether the function is the entry, the loop context, the parameter facts, the guesses.
 
 A function keeps at most VARIANTS walks (callers that change what they pass make new ones).
+What a function returns for the facts a call passes is kept on the same terms.
 
 Decline reasons of fixable findings are kept with the walk that produced the finding.
 """
@@ -78,6 +79,7 @@ class WalkCache:
         self._starts: list[int] | None = None  # the first line of each statement of the body
         self._parts: dict[int, tuple[ast.stmt, dict[str, _Part]]] = {}  # statement id -> its parts by key
         self._kept: dict[tuple, _Kept] = {}
+        self._returns: dict[tuple, tuple[ast.AST, ast.stmt, object]] = {}  # key -> def node, holder, return fact
         self._path: str | None = None
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
@@ -116,6 +118,7 @@ class WalkCache:
 
     def _clear(self) -> None:
         self._kept.clear()
+        self._returns.clear()
         self._parts.clear()
         self.touched = set()
 
@@ -140,6 +143,7 @@ class WalkCache:
                             grew = True
         live = {id(s) for s in self._body if id(s) not in stale}
         self._kept = {k: v for k, v in self._kept.items() if id(v.statement) in live}
+        self._returns = {k: v for k, v in self._returns.items() if id(v[1]) in live}
 
     def _describe(self, stmt: ast.stmt) -> dict[str, _Part]:
         found = self._parts.get(id(stmt))
@@ -178,14 +182,33 @@ class WalkCache:
         holder, key = self._holder(function.node), _key(function, visit)
         if holder is None or key is None:
             return
-        if index.project is not None:  # the own file's changes reach the walks through the body's diff
-            self.touched |= index.project.used() - {self._path}
+        self._touch(index)
         local = [(t.qualname if t.module in (index, None) else t, call, passed, in_loop)
                  for t, call, passed, in_loop in calls]
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
         self._kept[key] = _Kept(function.node, holder, raws, local, modes)
+
+    def _touch(self, index: ModuleIndex) -> None:
+        """Note the project files the analysis in progress has read (the own file's changes reach
+        what is kept through the body's diff)."""
+        if index.project is not None:
+            self.touched |= index.project.used() - {self._path}
+
+    def return_of(self, function: FunctionInfo, passed: tuple) -> tuple[object] | None:
+        """The kept return fact of `function` (of this file) for the argument facts `passed`, in a
+        1-tuple, or None."""
+        found = self._returns.get((id(function.node), function.qualname, passed))
+        return (found[2],) if found is not None and found[0] is function.node else None
+
+    def keep_return(self, function: FunctionInfo, passed: tuple, fact: object, index: ModuleIndex) -> None:
+        """Keep what `function` returns for `passed` (worked out with every file it needed)."""
+        holder = self._holder(function.node)
+        if holder is None:
+            return
+        self._touch(index)
+        self._returns[(id(function.node), function.qualname, passed)] = (function.node, holder, fact)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk."""

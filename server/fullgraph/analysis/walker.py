@@ -1032,6 +1032,8 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
 _return_depth = threading.local()  # per thread: the language server analyses on two
+_partial = threading.local()  # per thread: return facts cut short by recursion or depth so far
+_PENDING = object()  # the memo's mark of a return fact being computed (a recursive call gives unknown)
 TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
 
 
@@ -1088,16 +1090,26 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Pa
     key = (id(function), tuple(passed.items()))
     memo = index.return_memo
     if key in memo:
-        return memo[key]
+        _partial.value = getattr(_partial, "value", 0) + (memo[key] is _PENDING)
+        return None if memo[key] is _PENDING else memo[key]
+    kept = index.kept_returns
+    if kept is not None and (found := kept.return_of(function, key[1])) is not None:
+        memo[key] = found[0]
+        return found[0]
     depth = getattr(_return_depth, "value", 0)
     if depth >= MAX_RETURN_DEPTH:
+        _partial.value = getattr(_partial, "value", 0) + 1
         return None
-    memo[key] = None  # recursion
+    memo[key] = _PENDING  # recursion
+    partial, misses = getattr(_partial, "value", 0), index.project.misses() if index.project is not None else 0
     _return_depth.value = depth + 1
     try:
         walker = Walker(index, Visit(function, function, params=passed, guesses=False), _RETURN_CHECKS)
         walker.run()
     finally:
         _return_depth.value = depth
-    memo[key] = combine_returns(walker.returns)
-    return memo[key]
+    memo[key] = fact = combine_returns(walker.returns)
+    whole = getattr(_partial, "value", 0) == partial and (index.project is None or index.project.misses() == misses)
+    if kept is not None and whole:  # an answer cut by recursion, depth or a lacking file is not kept
+        kept.keep_return(function, key[1], fact, index)
+    return fact
