@@ -10,7 +10,7 @@ import os
 import sys
 import tokenize
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
 from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
@@ -214,7 +214,7 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     library: dict[int, ast.Call] = {}  # library code this file compiles, reported at its first compile call
     for info, call in index.library_targets:
         library.setdefault(id(info), call)
-    walks, entries = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites, path, lines,
+    walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites, path, lines,
                                   failed, kept, library)
     entries = [e for e in entries if id(e) not in library]
     guards = CallGuards(walks, guarded)
@@ -242,9 +242,11 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
-                finding = _library_finding(raw, visit, path, lines, config, project, id(visit.entry) in library)
-                if finding is not None:
-                    seen.setdefault((finding.line, finding.col, finding.code), finding)
+                for call in leaving.get(id(visit.function)) or [visit.origin]:
+                    finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
+                                               id(visit.entry) in library)
+                    if finding is not None:
+                        seen.setdefault((finding.line, finding.col, finding.code), finding)
     for finding in failed:
         if config.selects(finding.code) and not suppressed(lines.line(finding.line), finding.code):
             seen.setdefault((finding.line, finding.col, finding.code), finding.with_(
@@ -273,9 +275,11 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     whose visit changed after all is walked again. A function of this file whose walk fails gets
     an FG001 finding in ``failed``. A walk of this file's function is taken from ``kept`` when
     the edits since it left it valid. An entry of another file (library code this file compiles)
-    is reached from its `origins` call. Returns the walks and the roots."""
+    is reached from its `origins` call. Returns the walks, the roots, and for each function walked
+    from another file's code the calls of this file that reach it."""
     walks: dict[int, tuple[Walker, Visit]] = {}
     callers: dict[int, tuple[int, ast.AST, bool]] = {}  # function id -> its first caller (id, call, in loop)
+    entered: dict[int, dict[tuple, tuple[int, ast.AST]]] = {}  # function id -> every (caller id, call)
     functions: dict[int, FunctionInfo] = {}
     by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
     dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
@@ -334,6 +338,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
                     continue
                 foreign.add(id(target))
             callers.setdefault(id(target), (id(function), call, in_loop))
+            entered.setdefault(id(target), {})[id(function), id(call)] = (id(function), call)
             maker[id(call)] = id(function)
             functions[id(target)] = target
             by_node[id(target.node)] = id(target)
@@ -355,7 +360,34 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         for function in sorted(stale, key=lambda f: -f.node.lineno):
             walk(function)
     roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
-    return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno)
+    return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno), \
+        _leaving_calls(walks, entered, index)
+
+
+def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple[int, ast.AST]]],
+                   index: ModuleIndex) -> dict[int, list]:
+    """For each function walked from another file's code, every call (or decorator) of the analysed
+    file through which the region reaches it, in order: a library break is reported at each."""
+    found: dict[int, dict[int, ast.AST]] = {}
+
+    def leaving(fid: int, seen: frozenset[int]) -> dict[int, ast.AST]:
+        if fid in found:
+            return found[fid]
+        out: dict[int, ast.AST] = {}
+        for caller, call in entered.get(fid, {}).values():
+            if caller not in walks or caller in seen:
+                continue
+            visit = walks[caller][1]
+            if visit.origin is None:
+                if not _elsewhere(visit.function, index):
+                    out[id(call)] = call  # the region leaves the file at this call
+            else:
+                out.update(leaving(caller, seen | {fid}))
+        if not seen:
+            found[fid] = out
+        return out
+    return {fid: sorted(leaving(fid, frozenset()).values(), key=lambda c: (c.lineno, c.col_offset))
+            for fid, (_, visit) in walks.items() if visit.origin is not None}
 
 
 def flag_modes(function: FunctionInfo, known: list[CallSite]) -> tuple[tuple[str, bool], ...]:

@@ -381,3 +381,23 @@ def test_a_method_of_the_object_a_call_returns_runs(tmp_path):
     report = analyze_document(train.read_text(), str(train), project=project)
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 8)]
     assert report.findings[0].message.startswith("calls `flow(c).log_prob`, which breaks in library code at fglib/__init__.py:8")
+
+
+def test_a_library_break_is_reported_at_every_call_that_reaches_it(tmp_path):
+    project = make(tmp_path, {"ws/model.py": """
+        import torch
+        from torch import nn
+        from biglib import scale_if_positive
+        class Net(nn.Module):
+            def forward(self, x):
+                y = scale_if_positive(x)
+                z = scale_if_positive(x + 1)
+                return y + z + self.twice(x)
+            def twice(self, x):
+                return scale_if_positive(x) * 2
+        """})
+    report = run(project, tmp_path, "model.py")
+    assert codes(report) == [(7, "FG101"), (8, "FG101"), (11, "FG101")]  # the helper's call, in the helper
+    for line in (8, 11):
+        assert report.findings[[7, 8, 11].index(line)].message.startswith(
+            "calls `scale_if_positive`, which breaks in library code at biglib/modeling.py:13")
