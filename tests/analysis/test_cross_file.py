@@ -401,3 +401,34 @@ def test_a_library_break_is_reported_at_every_call_that_reaches_it(tmp_path):
     for line in (8, 11):
         assert report.findings[[7, 8, 11].index(line)].message.startswith(
             "calls `scale_if_positive`, which breaks in library code at biglib/modeling.py:13")
+
+
+def test_an_attribute_of_an_object_of_a_library_class_has_the_fact_its_init_gives(tmp_path):
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+        import torch
+
+        class Tally:
+            def __init__(self, steps):
+                self.total = torch.zeros(())
+                self.steps = steps
+                self.name = "tally"
+        """))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text(textwrap.dedent("""\
+        from torch import nn
+        from fglib import Tally
+
+        class Net(nn.Module):
+            def forward(self, x):
+                tally = Tally(3)
+                if tally.total > 0:
+                    x = x + 1
+                if tally.name == "tally":
+                    x = x * 2
+                return x
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 7)]

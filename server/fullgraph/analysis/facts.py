@@ -349,7 +349,8 @@ class Facts:
     """Per-function environment of name -> fact, and the expression evaluator."""
 
     def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True,
-                 self_attrs_like=lambda prefix, suffix: None, string_constant=lambda spelling: False) -> None:
+                 self_attrs_like=lambda prefix, suffix: None, string_constant=lambda spelling: False,
+                 instance_attr=lambda instance, name: None) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
@@ -361,6 +362,7 @@ class Facts:
         self.resolve = resolve  # Name/Attribute chain -> qualified import name
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
         self.self_attrs_like = self_attrs_like  # (prefix, suffix) -> fact the attributes so named share
+        self.instance_attr = instance_attr  # (object of a plain class, name) -> fact of `<object>.<name>`
         self.is_enum = is_enum  # class name -> whether it is an Enum
         self.string_constant = string_constant  # `MODE` / `Cls.attr` spelling -> bound only to string literals
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
@@ -699,6 +701,9 @@ class Facts:
                 return dict(self.env[base.id].attrs).get(node.attr)
         elif isinstance(base, ast.Attribute) and base.attr in CONFIG_NAMES:
             return VALUE
+        owner = self.kind(base) if isinstance(base, (ast.Name, ast.Attribute)) else None
+        if isinstance(owner, Instance):  # `state.count`: what the class's `__init__` stores there
+            return self.instance_attr(owner, node.attr)
         if node.attr in TENSOR_ATTRS:
             fact = self.kind(base)
             return fact if fact in TENSORISH else None

@@ -604,6 +604,18 @@ class ModuleIndex:
             return Instance(symbol.path, symbol.qualname)
         return self._memo(self._instances, spelling, compute)
 
+    def instance_attr(self, instance: Instance, name: str):
+        """The fact of `<object>.<name>` for an object of a plain class: what `__init__` of its class
+        (or of a base, in any file) stores there, as this file sees it."""
+        if instance.path == self.path:
+            info = self.classes.get(instance.cls)
+            return self.attr(info, name) if info is not None else None
+        if self.project is None or instance.path is None:
+            return None
+        index = self.project.derived(instance.path, "module_index", lambda: module_index(self.project, instance.path))
+        info = index.classes.get(instance.cls) if index is not None else None
+        return index.portable_attr(info, name) if info is not None else None
+
     def instance_method(self, instance: Instance, name: str) -> FunctionInfo | None:
         """Method `name` of an object's class, through its bases in any file."""
         if instance.path == self.path:

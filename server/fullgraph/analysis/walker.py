@@ -91,7 +91,8 @@ class Walker:
         self.checks = checks
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
         self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum,
-                           index.aliases.imports("random"), self._self_attrs_like, index.string_constant)
+                           index.aliases.imports("random"), self._self_attrs_like, index.string_constant,
+                           index.instance_attr)
         self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
