@@ -214,8 +214,8 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     library: dict[int, ast.Call] = {}  # library code this file compiles, reported at its first compile call
     for info, call in index.library_targets:
         library.setdefault(id(info), call)
-    walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites, path, lines,
-                                  failed, kept, library)
+    walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites,
+                                           path, lines, failed, kept, library)
     entries = [e for e in entries if id(e) not in library]
     guards = CallGuards(walks, guarded)
     if kept is not None and project is not None:
@@ -368,26 +368,27 @@ def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple
                    index: ModuleIndex) -> dict[int, list]:
     """For each function walked from another file's code, every call (or decorator) of the analysed
     file through which the region reaches it, in order: a library break is reported at each."""
-    found: dict[int, dict[int, ast.AST]] = {}
-
-    def leaving(fid: int, seen: frozenset[int]) -> dict[int, ast.AST]:
-        if fid in found:
-            return found[fid]
-        out: dict[int, ast.AST] = {}
-        for caller, call in entered.get(fid, {}).values():
-            if caller not in walks or caller in seen:
+    found: dict[int, dict[int, ast.AST]] = {fid: {} for fid in walks}
+    reaches: dict[int, set[int]] = {}  # a function reached from other files' code -> the functions it calls
+    for fid, calls in entered.items():
+        for caller, call in calls.values():
+            if fid not in walks or caller not in walks:
                 continue
             visit = walks[caller][1]
-            if visit.origin is None:
-                if not _elsewhere(visit.function, index):
-                    out[id(call)] = call  # the region leaves the file at this call
-            else:
-                out.update(leaving(caller, seen | {fid}))
-        if not seen:
-            found[fid] = out
-        return out
-    return {fid: sorted(leaving(fid, frozenset()).values(), key=lambda c: (c.lineno, c.col_offset))
-            for fid, (_, visit) in walks.items() if visit.origin is not None}
+            if visit.origin is not None:
+                reaches.setdefault(caller, set()).add(fid)
+            elif not _elsewhere(visit.function, index):
+                found[fid][id(call)] = call  # the region leaves the file at this call
+    todo = list(reaches)
+    while todo:  # each function gets the calls of its callers, to a fixpoint
+        caller = todo.pop()
+        for fid in reaches.get(caller, ()):
+            size = len(found[fid])
+            found[fid].update(found[caller])
+            if len(found[fid]) > size:
+                todo.append(fid)
+    return {fid: sorted(calls.values(), key=lambda c: (c.lineno, c.col_offset))
+            for fid, calls in found.items() if walks[fid][1].origin is not None}
 
 
 def flag_modes(function: FunctionInfo, known: list[CallSite]) -> tuple[tuple[str, bool], ...]:

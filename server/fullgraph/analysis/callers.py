@@ -35,7 +35,7 @@ class CallSites:
 
     by_callee: dict[int, list[CallSite]] = field(default_factory=dict)
     callees_of: dict[str, set[int]] = field(default_factory=dict)  # caller -> ids of the nodes it calls
-    _facts: dict[int, dict[str, Passed] | None] = field(default_factory=dict)  # parameter facts by callee, while its sites stay
+    _facts: dict[int, dict[str, Passed] | None] = field(default_factory=dict)  # by callee, while its sites stay
 
     def add(self, callee: ast.AST, site: CallSite) -> None:
         self.by_callee.setdefault(id(callee), []).append(site)
