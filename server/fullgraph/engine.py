@@ -278,8 +278,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     is reached from its `origins` call. Returns the walks, the roots, and for each function walked
     from another file's code the calls of this file that reach it."""
     walks: dict[int, tuple[Walker, Visit]] = {}
-    callers: dict[int, tuple[int, ast.AST, bool]] = {}  # function id -> its first caller (id, call, in loop)
-    entered: dict[int, dict[tuple, tuple[int, ast.AST]]] = {}  # function id -> every (caller id, call)
+    entered: dict[int, dict[tuple, tuple[int, ast.AST, bool]]] = {}  # function id -> its callers (id, call, in loop)
     functions: dict[int, FunctionInfo] = {}
     by_node: dict[int, int] = {}  # id of a def node -> id of its FunctionInfo
     dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
@@ -289,7 +288,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     def visit_of(function: FunctionInfo) -> Visit:
         known = sites.of(function.node)
         params = sites.facts(function.node)
-        first = callers.get(id(function))
+        first = next(iter(entered.get(id(function), {}).values()), None)  # its first caller
         if first is None or first[0] not in walks:
             return Visit(function, function, params=params, origin=(origins or {}).get(id(function)))
         caller = walks[first[0]][1]
@@ -337,8 +336,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
                 if len(foreign) >= FOREIGN_VISITS:
                     continue
                 foreign.add(id(target))
-            callers.setdefault(id(target), (id(function), call, in_loop))
-            entered.setdefault(id(target), {})[id(function), id(call)] = (id(function), call)
+            entered.setdefault(id(target), {}).setdefault((id(function), id(call)), (id(function), call, in_loop))
             maker[id(call)] = id(function)
             functions[id(target)] = target
             by_node[id(target.node)] = id(target)
@@ -364,14 +362,14 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         _leaving_calls(walks, entered, index)
 
 
-def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple[int, ast.AST]]],
+def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple[int, ast.AST, bool]]],
                    index: ModuleIndex) -> dict[int, list]:
     """For each function walked from another file's code, every call (or decorator) of the analysed
     file through which the region reaches it, in order: a library break is reported at each."""
     found: dict[int, dict[int, ast.AST]] = {fid: {} for fid in walks}
     reaches: dict[int, set[int]] = {}  # a function reached from other files' code -> the functions it calls
     for fid, calls in entered.items():
-        for caller, call in calls.values():
+        for caller, call, _ in calls.values():
             if fid not in walks or caller not in walks:
                 continue
             visit = walks[caller][1]

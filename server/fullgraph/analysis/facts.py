@@ -350,7 +350,7 @@ class Facts:
 
     def __init__(self, resolve, self_attr, call_result, is_enum=lambda name: False, random_imported=True,
                  self_attrs_like=lambda prefix, suffix: None, string_constant=lambda spelling: False,
-                 instance_attr=lambda instance, name: None) -> None:
+                 instance_attr=lambda instance, name: None, global_fact=lambda name: None) -> None:
         self.env: dict[str, object] = {}
         self.call_result = call_result  # call -> fact of what an in-file callee returns
         self.masks: set[str] = set()  # names currently bound to boolean tensors
@@ -363,6 +363,7 @@ class Facts:
         self.self_attr = self_attr  # attribute name -> fact of `self.<name>`
         self.self_attrs_like = self_attrs_like  # (prefix, suffix) -> fact the attributes so named share
         self.instance_attr = instance_attr  # (object of a plain class, name) -> fact of `<object>.<name>`
+        self.global_fact = global_fact  # a name the function does not bind -> the fact of the module-level name
         self.is_enum = is_enum  # class name -> whether it is an Enum
         self.string_constant = string_constant  # `MODE` / `Cls.attr` spelling -> bound only to string literals
         self.dicts: dict[str, dict[str, object]] = {}  # name -> facts of a dict literal's string keys
@@ -683,7 +684,8 @@ class Facts:
     # -- evaluators by node type -------------------------------------------------------
 
     def _name(self, node: ast.Name):
-        return self.env.get(node.id)
+        found = self.env.get(node.id, _MISSING)
+        return self.global_fact(node.id) if found is _MISSING else found
 
     def _constant(self, node):
         return VALUE

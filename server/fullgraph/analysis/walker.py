@@ -92,7 +92,7 @@ class Walker:
         self.fixable = fixable  # codes whose findings carry what is known a tensor, for their fixes
         self.facts = Facts(self.resolve, self._self_attr, self._call_result, index.is_enum,
                            index.aliases.imports("random"), self._self_attrs_like, index.string_constant,
-                           index.instance_attr)
+                           index.instance_attr, self._global_fact)
         self.facts.where = lambda: tuple(self.conditions)
         self.parents: list[ast.AST] = []
         self.loop_depth = 0
@@ -261,14 +261,10 @@ class Walker:
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
                 or index.attr_call(self.function.cls, func.attr)
-        local = self.facts.env.get(func.value.id) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-            else None
+        local = self.kind(func.value) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
         if isinstance(local, Module) and local.cls in index.classes:  # `for b in blocks: b.backward_pass(y)`
             return index.method(local.cls, func.attr)
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
-                and func.value.id in index.assigned_calls:  # `WINDOW = Window(4)` at module level
-            local = index.instance_of(index.assigned_calls[func.value.id])
-        if isinstance(local, Instance):  # `cache = Cache()` then `cache.update(k, v)`
+        if isinstance(local, Instance):  # `cache = Cache()`, or `CACHE = Cache()` at module level
             return index.instance_method(local, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
                 and func.value.id not in self.facts.env:  # `Gate.make(x)`: a static or class method
@@ -405,6 +401,14 @@ class Walker:
     def _self_attr(self, name: str):
         cls: ClassInfo | None = self.function.cls
         return self.index.attr(cls, name) if cls is not None else None
+
+    def _global_fact(self, name: str):
+        """The object a module-level name holds (`WINDOW = Window(4)`), for a name the function
+        never binds."""
+        spelling = self.index.assigned_calls.get(name)
+        if spelling is None or name in local_bindings(self.function.node):
+            return None
+        return self.index.instance_of(spelling)
 
     def _self_attrs_like(self, prefix: str, suffix: str):
         cls: ClassInfo | None = self.function.cls
