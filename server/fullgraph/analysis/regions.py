@@ -419,7 +419,7 @@ class ModuleIndex:
                 base = self.lookup(spelling)
                 if base is None or base.kind != "class" or base.path in (None, self.path):
                     continue
-                index = self.project.derived(base.path, "module_index", lambda: module_index(self.project, base.path))
+                index = shared_index(self.project, base.path)
                 info = index.classes.get(base.qualname) if index is not None else None
                 if info is None:
                     continue
@@ -519,7 +519,7 @@ class ModuleIndex:
         if symbol is None or symbol.path is None or symbol.kind not in ("function", "method") \
                 or symbol.path == self.path:
             return None
-        index = self.project.derived(symbol.path, "module_index", lambda: module_index(self.project, symbol.path))
+        index = shared_index(self.project, symbol.path)
         if index is None:
             return None
         cls, _, name = symbol.qualname.rpartition(".")
@@ -612,7 +612,7 @@ class ModuleIndex:
             return self.attr(info, name) if info is not None else None
         if self.project is None or instance.path is None:
             return None
-        index = self.project.derived(instance.path, "module_index", lambda: module_index(self.project, instance.path))
+        index = shared_index(self.project, instance.path)
         info = index.classes.get(instance.cls) if index is not None else None
         return index.portable_attr(info, name) if info is not None else None
 
@@ -998,6 +998,11 @@ def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | No
 def module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
     parsed = project.tree(path)
     return ModuleIndex(parsed[0], parsed[1], path, project) if parsed is not None else None
+
+
+def shared_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
+    """The index of another file, built once per version of it and kept in the project index."""
+    return project.derived(path, "module_index", lambda: module_index(project, path))
 
 
 def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.callers import UNKNOWN, CallSite, CallSites, Passed
-from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, module_index
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index
 from fullgraph.analysis.walker import Visit, Walker
 
 MAX_CALLS = 200  # calls spelled with a function's name resolved for it; with more, its parameters stay guessed
@@ -50,7 +50,7 @@ def _passed(index: ModuleIndex, file: str, caller: str,
     project = index.project
 
     def compute():
-        other = project.derived(file, "module_index", lambda: module_index(project, file))
+        other = shared_index(project, file)
         cls, _, name = caller.rpartition(".")
         info = None if other is None else other.method(cls, name) if cls else other.functions.get(name)
         if info is None:
