@@ -69,9 +69,10 @@ async def test_pulled_configuration_can_disable(session):
 
 async def test_run_on_save_waits_for_save(session):
     uri = session.open("model.py", MODEL)
-    await session.diagnostics(uri)
+    await session.diagnostics(uri, settle=1.0)  # the project index's republish too, so that the next one is the setting's
     session.client.set_configuration({"fullgraph": {"run": "onSave"}})
     await _reconfigure(session, uri, None)
+    await session.diagnostics(uri, settle=1.0)  # a republish already under way when the setting arrived
     session.replace_all(uri, MODEL.replace("    if x.sum() > 0:\n        x = x * 2\n    else:\n        x = x - 1\n", ""))
     await asyncio.sleep(0.5)
     assert not [p for p in session.published if p.uri == uri and p.version == 2]
