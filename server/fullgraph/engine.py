@@ -13,7 +13,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
-from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
+from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.nodes import walk
@@ -593,7 +593,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             scope = scopes.get(id(visit.function))
             if scope is None:
                 scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
-            return fix_check(scope, finding, calling_files(visit.function, index, visit.params))
+            return fix_check(scope, finding, calling_files(visit.function, index, visit.params,
+                                                           functools.partial(_still_known, raw, visit, index)))
         try:
             reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
                 else declined()
@@ -604,6 +605,18 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             _internal_error(path, f"fix check of {raw.code}", exc)
             finding = finding.with_(fix_blocked="the check of this fix failed (an internal error), so it is not offered")
     return finding
+
+
+def _still_known(raw: Raw, visit: Visit, index: ModuleIndex, params: dict[str, Passed]) -> bool:
+    """Whether `raw` is found again, knowing every tensor it knew and resting on no guess, when its
+    function is walked with `params` (the facts every call of it agrees on)."""
+    walker = Walker(index, replace(visit, params=params), CHECKS, TENSOR_FIXES)
+    try:
+        walker.run()
+    except Exception:  # noqa: BLE001 - not shown to hold: the rewrite is declined
+        return False
+    return any(r.code == raw.code and r.node is raw.node and not r.guess and set(raw.tensors) <= set(r.tensors)
+               for r in walker.raws)
 
 
 def _guess_label(origin: str, visit: Visit) -> str:

@@ -28,6 +28,9 @@ def forward(signature: str, body: str) -> str:
     ("x: bool", False),
     ("x: int", False),
     ("x: torch.Tensor | None = False", False),  # wrong annotation, literal default
+    ("x: typing.Union[torch.Tensor, None] = None", True),  # declared, as `Optional[Tensor]` is
+    ("x: typing.Union[torch.Tensor, int]", True),  # not declared, still guessed (the annotation names a tensor)
+    ("x: typing.Union[float, typing.Literal['warn']]", False),
     ("output_attentions", False),  # flag-like names
     ("layer_idx", False),
 ])

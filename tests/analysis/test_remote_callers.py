@@ -148,9 +148,9 @@ SCALE = """
     """
 
 
-def _scale_fix_blocked(tmp_path, script: str | None) -> str | None:
-    """The fix check of `scale`'s `if`, with `script` (None: no such file) beside `model.py`."""
-    files = {"ws/model.py": SCALE, **({"ws/script.py": script} if script is not None else {})}
+def _fix_blocked(tmp_path, model: str, script: str | None) -> str | None:
+    """The fix check of the one finding of `model.py`, with `script` (None: no such file) beside it."""
+    files = {"ws/model.py": model, **({"ws/script.py": script} if script is not None else {})}
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
@@ -158,6 +158,11 @@ def _scale_fix_blocked(tmp_path, script: str | None) -> str | None:
     project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=())
     [finding] = analyze_document(path.read_text(), str(path), Config(), project=project).findings
     return finding.fix_blocked
+
+
+def _scale_fix_blocked(tmp_path, script: str | None) -> str | None:
+    """The fix check of `scale`'s `if`, with `script` (None: no such file) beside `model.py`."""
+    return _fix_blocked(tmp_path, SCALE, script)
 
 
 def test_a_rewrite_of_a_function_other_files_call_is_declined(tmp_path):
@@ -186,3 +191,33 @@ def test_other_files_calls_not_shown_to_pass_tensors_keep_the_decline(tmp_path):
     spread = "import torch\nfrom model import scale\n\ndef script(*args):\n    return scale(*args)\n"
     for script in (guessed, module_level, spread):
         assert _scale_fix_blocked(tmp_path, script).startswith("`scale` is also called from `script.py`"), script
+
+
+def test_other_files_may_pass_other_facts_to_parameters_the_rewrite_does_not_rest_on(tmp_path):
+    # `steps` differs (an int here, unknown in `script.py`), but the predicated `if` rests only on
+    # `x` and `k`, which every call passes as tensors.
+    model = """
+        import torch
+
+        def scale(x, k, steps):
+            for _ in range(steps):
+                x = x + 1
+            if (k > 0).all():
+                return x * 2
+            return x
+
+        @torch.compile
+        def run(t: torch.Tensor):
+            return scale(t, t.sum(), 3)
+        """
+    same = ("import torch\nfrom model import scale\nfrom elsewhere import count\n\n"
+            "def script(a: torch.Tensor):\n    return scale(a, a.sum(), count())\n")
+    other = same.replace("a.sum()", "2.0")
+    assert _fix_blocked(tmp_path, model, same) is None
+    assert _fix_blocked(tmp_path, model, other).startswith("`scale` is also called from `script.py`")
+
+
+def test_parameters_annotated_as_tensors_need_no_check_of_other_files(tmp_path):
+    # The annotation is the contract every caller is held to, as it is for a compiled entry.
+    model = SCALE.replace("def scale(x, k):", "def scale(x: torch.Tensor, k: torch.Tensor):")
+    assert _fix_blocked(tmp_path, model, "from model import scale\ndef script():\n    return scale(3.0, 2)\n") is None

@@ -64,6 +64,14 @@ def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> 
     return in_class and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
+def with_defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.arg, ast.expr | None]]:
+    """The named parameters of `node`, each with its default (None: none)."""
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    return [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
+
+
 def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool, call: ast.Call,
                    evaluate: Callable[[ast.expr], Passed], default: Callable[[ast.expr], Passed] | None = None,
                    facts: bool = True) -> dict[str, Passed]:
@@ -76,9 +84,9 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     default = default or _default_fact
     args = node.args
     positional = args.posonlyargs + args.args
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    every = with_defaults(node)
     if _is_method(node, in_class) and positional:
-        positional, defaults = positional[1:], defaults[1:]
+        positional, every = positional[1:], every[1:]
     passed: dict[str, Passed] = {}
     values = _positional_values(call, evaluate, facts)
     spread = values is None
@@ -94,7 +102,6 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
             spread = True
         elif keyword.arg in named:
             passed[keyword.arg] = evaluate(keyword.value)
-    every = [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]
     for param, value in every:
         if param.arg not in passed:
             passed[param.arg] = UNKNOWN if spread or value is None else default(value)

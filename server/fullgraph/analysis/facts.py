@@ -290,6 +290,12 @@ def annotation_fact(node: ast.expr | None, resolve):
         head = resolve(node.value) or getattr(node.value, "id", "") or getattr(node.value, "attr", "")
         if head.endswith("Optional"):
             return annotation_fact(node.slice, resolve)
+        if head.rpartition(".")[2] == "Literal":  # `Literal["warn", "nan"]`
+            return VALUE
+        if head.rpartition(".")[2] == "Union":  # `Union[float, Literal["warn"]]`: the fact all members share
+            members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            facts = [annotation_fact(m, resolve) for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
+            return facts[0] if facts and all(f == facts[0] for f in facts) else None
         return _container_fact(head.rpartition(".")[2], node.slice, resolve)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         sides = [annotation_fact(s, resolve) for s in (node.left, node.right)]

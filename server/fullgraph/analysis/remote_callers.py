@@ -1,15 +1,17 @@
 """Call sites in other workspace files. A function that only `assume_compiled = "all"` makes an
 entry, and that no code of its own file calls, takes what the functions of other files pass it
 (found through the project index), so that it is walked as their helper rather than with its
-parameters guessed to be tensors."""
+parameters guessed to be tensors. A rewrite of a function its own file calls is checked against
+what the other files pass it (`calling_files`)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from fullgraph.analysis.callers import UNKNOWN, CallSite, CallSites, Passed
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index
-from fullgraph.analysis.walker import Visit, Walker
+from fullgraph.analysis.walker import Visit, Walker, declared_params
 
 MAX_CALLS = 200  # calls spelled with a function's name resolved for it; with more, its parameters stay guessed
 
@@ -66,16 +68,23 @@ def _passed(index: ModuleIndex, file: str, caller: str,
     return project.derived(file, ("passes", caller, index.path, qualname), compute) or ()
 
 
-def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, Passed] | None = None
-                  ) -> tuple[str, ...]:
+def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, Passed] | None = None,
+                  holds: Callable[[dict[str, Passed]], bool] | None = None) -> tuple[str, ...]:
     """The other workspace files that call `function` with arguments not shown to have the facts
     `params` gives its parameters (the facts a rewrite of it rests on: those of its call sites in
     its own file; None, an entry's own guesses or annotations, which no call is checked against);
     none known when there are too many calls to resolve, or when its parameters already took their
-    facts from them."""
+    facts from them. A parameter whose annotation declares its fact needs no check: the walk takes
+    the annotation, as it does an entry's. Where calls pass other facts, `holds(facts)` says whether
+    the rewrite stands on the facts every call agrees on."""
     home = function.module or index
     if home.project is None or function.callers_elsewhere:
         return ()
+    if params is not None:
+        declared = declared_params(function.node, home.aliases.resolve)
+        params = {name: passed for name, passed in params.items() if name not in declared}
+        if all(fact is None for fact, _ in params.values()):
+            return ()  # the walk took no fact from a call
     try:
         found = home.project.call_sites(home.path, function.qualname, MAX_CALLS) or ()
     except (OSError, RecursionError, ValueError):
@@ -83,21 +92,41 @@ def calling_files(function: FunctionInfo, index: ModuleIndex, params: dict[str, 
     callers: dict[str, set[str]] = {}
     for file, site in found:
         callers.setdefault(file, set()).add(site.caller)
-    return _shown(home.project, [(file,) for file, names in callers.items()
-                                 if params is None or not _agrees(home, file, sorted(names), function.qualname, params)])
+    unchecked, differing, passes = [], [], []
+    for file, names in callers.items():
+        passed = None if params is None else _passes(home, file, sorted(names), function.qualname)
+        if passed is None:
+            unchecked.append(file)
+        elif not all(_gives(p, params) for p in passed):
+            differing.append(file)
+            passes.extend(passed)
+    if differing and holds is not None and holds(_agreed(params, passes)):
+        differing = []
+    return _shown(home.project, [(file,) for file in callers if file in unchecked or file in differing])
 
 
-def _agrees(index: ModuleIndex, file: str, callers: list[str], qualname: str, params: dict[str, Passed]) -> bool:
-    """Whether every call of `qualname` written in `file` is one of `callers`' calls, and passes
-    each parameter `params` knows the same fact, known rather than guessed (a call at module
-    level, or one the walk of its caller does not resolve, is not shown to)."""
+def _passes(index: ModuleIndex, file: str, callers: list[str], qualname: str) -> list[dict[str, Passed]] | None:
+    """What each call of `qualname` written in `file` passes, when every one of them is one of
+    `callers`' calls (None when one is not: a call at module level, or one the walk of its caller
+    does not resolve)."""
     name = qualname.rpartition(".")[2]
     written = index.project.derived(file, ("calls named", name), lambda: _calls_named(index.project, file, name))
     if written is None:
-        return False
-    shown = {(call.lineno, call.col_offset) for caller in callers for call, passed in _passed(index, file, caller, qualname)
-             if all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in params.items())}
-    return written <= shown
+        return None
+    resolved = {(call.lineno, call.col_offset): passed for caller in callers
+                for call, passed in _passed(index, file, caller, qualname)}
+    return [resolved[at] for at in sorted(written)] if written <= resolved.keys() else None
+
+
+def _gives(passed: dict[str, Passed], params: dict[str, Passed]) -> bool:
+    """Whether a call passes each parameter `params` knows the same fact, known rather than guessed."""
+    return all(fact is None or passed.get(param, UNKNOWN) == (fact, ()) for param, (fact, _) in params.items())
+
+
+def _agreed(params: dict[str, Passed], passes: list[dict[str, Passed]]) -> dict[str, Passed]:
+    """`params` keeping only the facts every call of `passes` gives too; the others unknown."""
+    return {param: p if all(_gives(passed, {param: p}) for passed in passes) else UNKNOWN
+            for param, p in params.items()}
 
 
 def _calls_named(project, file: str, name: str) -> frozenset[tuple[int, int]] | None:

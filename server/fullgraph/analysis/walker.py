@@ -9,7 +9,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import local_bindings, stored_names
-from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments
+from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments, with_defaults
 from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
@@ -79,6 +79,19 @@ class Raw:
     guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
     tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
     guards: frozenset[int] = frozenset()  # ids of the tests in `conditions` that an early `return` passed
+
+
+def declared_fact(arg: ast.arg, default: ast.expr | None, resolve):
+    """The fact a parameter's annotation declares, which the walk takes whatever a call passes."""
+    fact = annotation_fact(arg.annotation, resolve)
+    if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
+        return None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
+    return fact
+
+
+def declared_params(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> set[str]:
+    """The parameters of `node` whose annotations declare their facts."""
+    return {arg.arg for arg, default in with_defaults(node) if declared_fact(arg, default, resolve) is not None}
 
 
 class Walker:
@@ -462,21 +475,18 @@ class Walker:
     def _bind_params(self) -> None:
         node = self.function.node
         args = node.args
-        positional = args.posonlyargs + args.args
-        defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
         is_method = self.function.cls is not None and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
         is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
         passed = self.visit_info.params
         guess_tensors = self.visit_info.guesses and (is_forward or self.is_entry)  # what torch.compile is given
-        if is_method and positional:
-            positional, defaults = positional[1:], defaults[1:]
+        parameters = with_defaults(node)
+        if is_method and args.posonlyargs + args.args:
+            parameters = parameters[1:]
         sizes = None
-        for arg, default in [*zip(positional, defaults), *zip(args.kwonlyargs, args.kw_defaults)]:
-            fact = annotation_fact(arg.annotation, self.index.aliases.resolve)
+        for arg, default in parameters:
+            fact = declared_fact(arg, default, self.index.aliases.resolve)
             guess: tuple[str, ...] = ()
-            if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
-                fact = None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
             if fact is not None:
                 self.facts.declared[arg.arg] = fact
             mask = fact in (TENSOR, None) and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == MASK
