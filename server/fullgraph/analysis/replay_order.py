@@ -16,7 +16,7 @@ import ast
 
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
-from fullgraph.analysis.runs_inside import made_names
+from fullgraph.analysis.runs_inside import makers
 
 MAX_DEPTH = 8  # calls followed down from a replaying module's `forward` to tell which output comes first
 LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
@@ -139,8 +139,7 @@ def replay_classes(index: ModuleIndex, visit) -> tuple[str, ...]:
         return ()
     found = [holder]
     for name in found:
-        for cls in index.classes.values():
-            if cls.name not in found and index.is_module_class(cls.name) \
-                    and any(name in made_names(info.node) for info in cls.methods.values()):
+        for _, cls, _ in makers(index, name):
+            if cls.name not in found and index.is_module_class(cls.name):
                 found.append(cls.name)
     return tuple(found)

@@ -9,10 +9,11 @@ frame is the compiled one. Only what the source shows counts: a class made by a 
 from __future__ import annotations
 
 import ast
+from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
-from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 
 MAX_CALLERS = 32  # calls of the name in other workspace files beyond this are not resolved
 
@@ -24,9 +25,9 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo, replaying: tuple[str, .
     :func:`fullgraph.analysis.replay_order.replay_classes`), those classes are asked instead, the
     ones among them do not count, and so does the compiled entry when it is not one's ``forward``."""
     targets = replaying or (entry.cls.name if entry.cls is not None else entry.node.name,)
-    found = [f"`{info.qualname}`" for cls in index.classes.values() if cls is not entry.cls and cls.name not in replaying
-             for info in cls.methods.values() if any(t in made_names(info.node) for t in targets)
-             and index.is_module_class(cls.name)]
+    methods = {at: (cls, info) for target in targets for at, cls, info in makers(index, target)}
+    found = [f"`{info.qualname}`" for _, (cls, info) in sorted(methods.items(), key=lambda item: item[0])
+             if cls is not entry.cls and cls.name not in replaying and index.is_module_class(cls.name)]
     if replaying and (entry.module not in (index, None) or entry.cls is None or entry.cls.name not in replaying
                       or entry.node.name != "forward"):
         found.insert(0, f"`{entry.qualname}`")
@@ -43,6 +44,22 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo, replaying: tuple[str, .
             if owner and project.is_module_class(file, owner):
                 found.append(f"`{call.caller}` ({project.display_path(file)}:{call.line})")
     return tuple(dict.fromkeys(found))
+
+
+_MAKERS: WeakKeyDictionary = WeakKeyDictionary()  # ModuleIndex -> name -> [(position, class, method)]
+
+
+def makers(index: ModuleIndex, name: str) -> list[tuple[int, ClassInfo, FunctionInfo]]:
+    """The methods of `index`'s classes that may instantiate `name` (`made_names`), each with its
+    position in the file's order of methods and its class; the file's table is made once."""
+    table = _MAKERS.get(index)
+    if table is None:
+        table = _MAKERS[index] = {}
+        methods = [(cls, info) for cls in index.classes.values() for info in cls.methods.values()]
+        for at, (cls, info) in enumerate(methods):
+            for made in made_names(info.node):
+                table.setdefault(made, []).append((at, cls, info))
+    return table.get(name, [])
 
 
 @per_node
