@@ -208,7 +208,8 @@ def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
     home_lines = functools.cache(lambda p: _Lines(project.tree(p)[1]))
     sites = CallSites()
     failed: list[Finding] = []
-    outside_call_sites(index, tree, entries, sites)
+    outside_call_sites(index, tree, entries, sites,
+                       None if kept is None else lambda visit: _walk(index, visit, False, kept))
     remote_call_sites(index, entries, sites)
     guarded = entries
     library: dict[int, ast.Call] = {}  # library code this file compiles, reported at its first compile call

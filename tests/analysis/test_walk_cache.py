@@ -102,6 +102,22 @@ def test_what_an_unchanged_helper_returns_is_kept_when_its_caller_changes(monkey
     assert worked_out and [f.code for f in changed.findings if f.line == 11] == ["FG101"]  # its edit redoes it
 
 
+def test_code_outside_the_region_is_walked_once_across_keystrokes(monkeypatch):
+    # `main` is no entry by default: it is walked for the call sites it gives `Block.forward`.
+    source = MODEL + "\n\ndef main():\n    return Block()(torch.ones(2))\n"
+    parses, walks = ParseCache(), WalkCache()
+    first = analyze_document(source, "m.py", Config(), parses, None, walks)
+    runs = []
+    run = walker.Walker.run
+    monkeypatch.setattr(walker.Walker, "run", lambda self: runs.append(self.function.qualname) or run(self))
+    edited = source.replace("\n\n\nclass Other", "\n\n\n# a comment\nclass Other")
+    moved = analyze_document(edited, "m.py", Config(), parses, None, walks)
+    assert "main" not in runs
+    assert [f.code for f in moved.findings] == [f.code for f in first.findings]
+    changed = analyze_document(edited.replace("torch.ones(2)", "torch.ones(3)"), "m.py", Config(), parses, None, walks)
+    assert "main" in runs and [f.code for f in changed.findings] == [f.code for f in first.findings]
+
+
 def test_a_change_reaches_the_walks_through_a_chain_of_helpers():
     chain = textwrap.dedent("""\
         import torch

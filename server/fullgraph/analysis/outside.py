@@ -6,20 +6,24 @@ are called."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from fullgraph.analysis.callers import CallSite, CallSites, bind_arguments
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
+from fullgraph.analysis.walk_cache import Walked
 from fullgraph.analysis.walker import Visit, Walker
 
 _NO_ARGS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
-def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[FunctionInfo], sites: CallSites) -> None:
+def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[FunctionInfo], sites: CallSites,
+                       walk: Callable[[Visit], Walker | Walked] | None = None) -> None:
     """Add to `sites` the calls of in-file functions (and the sample-input tuples) found in
     module-level code and in the module-level functions that are not `entries` (the walk of a
-    function in the region replaces the call sites found here in it)."""
+    function in the region replaces the call sites found here in it). A function with no sample
+    input is walked by `walk` when given (the editor's kept walks)."""
     body = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     module = ast.FunctionDef(name="<module>", args=_NO_ARGS, body=body, decorator_list=[], returns=None,
                              type_params=[], lineno=1, col_offset=0)
@@ -29,15 +33,19 @@ def outside_call_sites(index: ModuleIndex, tree: ast.Module, entries: list[Funct
     for function in outside:
         if not _mentions(function.node, names):
             continue
-        walker = Walker(index, Visit(function, function, guesses=False), {})
+        visit, samples = Visit(function, function, guesses=False), _sample_calls(function.node)
         try:
-            walker.run()
+            if walk is None or samples or function.node is module:
+                walker = Walker(index, visit, {})
+                walker.run()
+            else:
+                walker = walk(visit)
         except Exception:  # noqa: BLE001, S112 - call sites are a refinement: without them the guesses apply
             continue
         for target, call, passed, _ in walker.calls:
             if passed is not None:  # (an autograd Function's `backward` is run, not called with arguments)
                 sites.add(target.node, CallSite(function.qualname, call, passed))
-        for call in _sample_calls(function.node):
+        for call in samples:
             call = walker.called_through(call) or call
             target = walker.callee(call)
             if target is not None:
