@@ -20,6 +20,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
+from scaling import generated_model
 from transformers_models import models_dir
 
 SERVER = [sys.executable, "-m", "fullgraph", "serve", "--stdio"]
@@ -34,11 +35,8 @@ def largest_modeling_file() -> tuple[Path, str]:
     if models is not None:
         path = max(models.rglob("modeling_*.py"), key=lambda p: p.stat().st_size)
         return path, f"transformers {path.relative_to(models.parent)}"
-    block = ("class Block{i}(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n"
-             "            x = x * 2\n        print(x.shape)\n        return torch.relu(x) + {i}\n\n\n")
-    text = "import torch\nimport torch.nn as nn\n\n\n" + "".join(block.format(i=i) for i in range(1500))
     path = Path(tempfile.mkdtemp()) / "generated_model.py"
-    path.write_text(text)
+    path.write_text(generated_model(1500))
     return path, "generated file (transformers not installed)"
 
 

@@ -58,3 +58,17 @@ def test_an_expression_too_deep_to_analyse_is_reported_not_dropped():
     assert [(f.code, f.line) for f in found] == [("FG001", 4), ("FG201", 11)]
     assert "`f` was not analysed: an expression in it is nested too deeply" in found[0].message
     assert (found[0].col, found[0].end_col) == (0, len("def f(x):"))
+
+
+def test_work_is_linear_in_the_number_of_module_classes():
+    # Each class has a tensor branch and a print before more tensor work: the deferral's checks
+    # once scanned every class of the file for each print, so the work grew with the square of the
+    # number of classes (15.9x for 8x the classes).
+    block = ("class Block{i}(nn.Module):\n    def forward(self, x):\n        if x.sum() > 0:\n"
+             "            x = x * 2\n        print(x.shape)\n        return torch.relu(x) + {i}\n\n\n")
+
+    def model(classes: int) -> str:
+        return "import torch\nimport torch.nn as nn\n\n\n" + "".join(block.format(i=i) for i in range(classes))
+    assert [f.code for f in analyze(model(1))] == ["FG101", "FG301"]
+    small, large = calls(model(40)), calls(model(320))
+    assert large < 10 * small, (small, large)  # 8x the classes
