@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/corpus_accuracy.py
 	$(BIN)/python bench/analysis_speed.py
 	$(BIN)/python bench/function_length.py
+	$(BIN)/python bench/scaling.py
 
 # Ecosystem bench (bench/ecosystem/README.md): real models of transformers, diffusers,
 # torch-geometric, pyro, kornia and x-transformers under Dynamo, in their own pinned venv.
