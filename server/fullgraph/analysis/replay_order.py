@@ -19,6 +19,7 @@ from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.runs_inside import makers
 
 MAX_DEPTH = 8  # calls followed down from a replaying module's `forward` to tell which output comes first
+MAX_CHECKS = 256  # (replaying module, other output) pairs ordered for one deferred call, at most
 LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
 
 
@@ -97,12 +98,16 @@ class ReplayOrder:
         """The functions (qualified names) whose output may run after ``site`` within a call of one
         of ``roots``, before the replay when that call returns (``target``'s own are the fix's question)."""
         found: dict[str, None] = {}
+        checks = 0
         for root in roots:
             reached = self.reach(id(root))
             if id(target) not in reached:
                 continue
             for fid in reached:
-                if fid in self.outputs and fid != id(target) and not self.before(id(root), fid, id(target), site):
+                if fid not in self.outputs or fid == id(target) or self.functions[fid].qualname in found:
+                    continue
+                checks += 1  # past MAX_CHECKS, an output is taken to follow (the deferral is declined)
+                if checks > MAX_CHECKS or not self.before(id(root), fid, id(target), site):
                     found[self.functions[fid].qualname] = None
         return sorted(found)  # the same data every analysis (function ids follow memory addresses)
 

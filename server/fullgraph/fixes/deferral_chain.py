@@ -12,7 +12,7 @@ import ast
 
 from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
-from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class
+from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class, per_file
 from fullgraph.fixes.project_torch import bases, mentions
 
 QUEUE = "_fullgraph_deferred"
@@ -40,7 +40,7 @@ def entry_function(tree: ast.AST, qualname: str):
 
 def _calls_of(tree: ast.AST, helper: ast.FunctionDef, method: bool) -> list[ast.Call]:
     """Every call of ``helper`` in the file (``self.helper(...)`` for a method, ``helper(...)`` else)."""
-    return _calls_by_name(tree).get((helper.name, method), [])
+    return per_file(tree, "calls", lambda: _calls_by_name(tree)).get((helper.name, method), [])
 
 
 @per_node

@@ -56,10 +56,19 @@ def _top_level(tree: ast.AST, kind: str, node_type: type) -> dict:
     index = getattr(tree, "module_index", None)
     if index is None:
         return {node.name: node for node in getattr(tree, "body", []) if isinstance(node, node_type)}
-    memo = f"_fix_{kind}"  # built once per analysis, shared by every scope
+    return per_file(tree, kind, lambda: {name: info.node for name, info in getattr(index, kind).items()
+                                         if isinstance(info.node, node_type)})
+
+
+def per_file(tree: ast.AST, name: str, compute):
+    """``compute()`` once per analysis of the file: kept on the module index the engine attaches to
+    its small fix scopes and shared by every scope (without one, computed each time)."""
+    index = getattr(tree, "module_index", None)
+    if index is None:
+        return compute()
+    memo = f"_fix_{name}"
     if not hasattr(index, memo):
-        setattr(index, memo, {name: info.node for name, info in getattr(index, kind).items()
-                              if isinstance(info.node, node_type)})
+        setattr(index, memo, compute())
     return getattr(index, memo)
 
 
