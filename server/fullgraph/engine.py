@@ -595,7 +595,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
             if scope is None:
                 scope = scopes[id(visit.function)] = _fix_scope(visit.function, index)
             return fix_check(scope, finding, calling_files(visit.function, index, visit.params,
-                                                           functools.partial(_still_known, raw, visit, index)))
+                                                           functools.partial(_still_known, raw, visit, index, kept)))
         try:
             reason, unsafe = kept.declined(visit.function, visit, raw, finding, declined) if kept is not None \
                 else declined()
@@ -608,12 +608,12 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
     return finding
 
 
-def _still_known(raw: Raw, visit: Visit, index: ModuleIndex, params: dict[str, Passed]) -> bool:
+def _still_known(raw: Raw, visit: Visit, index: ModuleIndex, kept: WalkCache | None, params: dict[str, Passed]) -> bool:
     """Whether `raw` is found again, knowing every tensor it knew and resting on no guess, when its
-    function is walked with `params` (the facts every call of it agrees on)."""
-    walker = Walker(index, replace(visit, params=params), CHECKS, TENSOR_FIXES)
+    function is walked with `params` (the facts every call of it agrees on; in the editor the walk is
+    kept, so the other findings of the function and later keystrokes reuse it)."""
     try:
-        walker.run()
+        walker = _walk(index, replace(visit, params=params), False, kept)
     except Exception:  # noqa: BLE001 - not shown to hold: the rewrite is declined
         return False
     return any(r.code == raw.code and r.node is raw.node and not r.guess and set(raw.tensors) <= set(r.tensors)

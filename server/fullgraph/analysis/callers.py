@@ -60,7 +60,7 @@ class CallSites:
         return callees
 
 
-def _is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
+def is_method(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool) -> bool:
     return in_class and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
@@ -85,7 +85,7 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
     args = node.args
     positional = args.posonlyargs + args.args
     every = with_defaults(node)
-    if _is_method(node, in_class) and positional:
+    if is_method(node, in_class) and positional:
         positional, every = positional[1:], every[1:]
     passed: dict[str, Passed] = {}
     values = _positional_values(call, evaluate, facts)

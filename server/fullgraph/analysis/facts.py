@@ -288,15 +288,16 @@ def annotation_fact(node: ast.expr | None, resolve):
         return None if parsed is None or isinstance(parsed, ast.Constant) else annotation_fact(parsed, resolve)
     if isinstance(node, ast.Subscript):  # Optional[Tensor], dict[str, Tensor]
         head = resolve(node.value) or getattr(node.value, "id", "") or getattr(node.value, "attr", "")
-        if head.endswith("Optional"):
+        name = head.rpartition(".")[2]
+        if name == "Optional":
             return annotation_fact(node.slice, resolve)
-        if head.rpartition(".")[2] == "Literal":  # `Literal["warn", "nan"]`
+        if name == "Literal":  # `Literal["warn", "nan"]`
             return VALUE
-        if head.rpartition(".")[2] == "Union":  # `Union[float, Literal["warn"]]`: the fact all members share
+        if name == "Union":  # `Union[float, Literal["warn"]]`: the fact all members share
             members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             facts = [annotation_fact(m, resolve) for m in members if not (isinstance(m, ast.Constant) and m.value is None)]
             return facts[0] if facts and all(f == facts[0] for f in facts) else None
-        return _container_fact(head.rpartition(".")[2], node.slice, resolve)
+        return _container_fact(name, node.slice, resolve)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         sides = [annotation_fact(s, resolve) for s in (node.left, node.right)]
         if any(isinstance(s, ast.Constant) and s.value is None for s in (node.left, node.right)):

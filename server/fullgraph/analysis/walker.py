@@ -9,7 +9,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import local_bindings, stored_names
-from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments, with_defaults
+from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments, is_method, with_defaults
 from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
@@ -475,13 +475,12 @@ class Walker:
     def _bind_params(self) -> None:
         node = self.function.node
         args = node.args
-        is_method = self.function.cls is not None and not any(
-            isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
-        is_forward = is_method and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
+        bound = is_method(node, self.function.cls is not None)
+        is_forward = bound and node.name == "forward" and self.index.is_module_class(self.function.cls.name)
         passed = self.visit_info.params
         guess_tensors = self.visit_info.guesses and (is_forward or self.is_entry)  # what torch.compile is given
         parameters = with_defaults(node)
-        if is_method and args.posonlyargs + args.args:
+        if bound and args.posonlyargs + args.args:
             parameters = parameters[1:]
         sizes = None
         for arg, default in parameters:
