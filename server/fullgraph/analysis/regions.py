@@ -128,7 +128,7 @@ class ModuleIndex:
         self.instances: dict[str, str] = {}  # module variable -> in-file class it was built from
         self._module_memo: dict[str, bool] = {}
         self._getters: dict[tuple[str, str], FunctionInfo | None] = {}
-        self.return_memo: dict[tuple, object] = {}  # (function id, argument facts) -> return fact
+        self.return_memo: dict[tuple, object] = {}  # return facts (walker.return_fact)
         self.kept_returns = None  # return facts kept across edits (the editor's `WalkCache`), or None
         self.strings = module_strings(tree)
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch

@@ -1045,9 +1045,6 @@ def _record_return(node: ast.Return, walker: Walker) -> None:
 
 _RETURN_CHECKS = {ast.Return: [_record_return]}
 MAX_RETURN_DEPTH = 4  # helpers of helpers (in any file): deeper chains are left unknown
-_return_depth = threading.local()  # per thread: the language server analyses on two
-_partial = threading.local()  # per thread: return facts cut short by recursion or depth so far
-_PENDING = object()  # the memo's mark of a return fact being computed (a recursive call gives unknown)
 TRAINING = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr="training", ctx=ast.Load())
 
 
@@ -1098,32 +1095,64 @@ def _elements(value: ast.expr) -> list[ast.expr]:
 
 
 def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Passed]):
-    """The fact of what `function` returns for what a call passes (memoised on the index;
-    recursion and deep helper chains give unknown)."""
+    """The fact of what `function` returns for what a call passes; recursion and helper chains
+    deeper than `MAX_RETURN_DEPTH` give unknown. Memoised on the index so that the answer never
+    depends on what was asked before: a whole answer with the depth its helper chain needs, one cut
+    by depth for that depth only, and one cut by recursion (or a lacking file) not at all."""
     index = function.module or index
     key = (id(function), tuple(passed.items()))
+    state = _RETURN
+    budget = MAX_RETURN_DEPTH - state.depth
     memo = index.return_memo
-    if key in memo:
-        _partial.value = getattr(_partial, "value", 0) + (memo[key] is _PENDING)
-        return None if memo[key] is _PENDING else memo[key]
     kept = index.kept_returns
-    if kept is not None and (found := kept.return_of(function, key[1])) is not None:
-        memo[key] = found[0]
-        return found[0]
-    depth = getattr(_return_depth, "value", 0)
-    if depth >= MAX_RETURN_DEPTH:
-        _partial.value = getattr(_partial, "value", 0) + 1
+    whole = memo.get(key)
+    if whole is None and kept is not None and (found := kept.return_of(function, key[1])) is not None:
+        whole = memo[key] = found[0]
+    if whole is not None and whole[1] <= budget:
+        state.need = max(state.need, whole[1])
+        return whole[0]
+    if (key, budget) in memo:
+        state.cut = True
+        return memo[key, budget]
+    if budget <= 0:
+        state.cut = True
         return None
-    memo[key] = _PENDING  # recursion
-    partial, misses = getattr(_partial, "value", 0), index.project.misses() if index.project is not None else 0
-    _return_depth.value = depth + 1
+    if key in state.pending:
+        state.cyclic = True
+        return None
+    outer = (state.need, state.cut, state.cyclic)
+    misses = index.project.misses() if index.project is not None else 0
+    state.need, state.cut, state.cyclic = 0, False, False
+    state.depth += 1
+    state.pending.add(key)
     try:
         walker = Walker(index, Visit(function, function, params=passed, guesses=False), _RETURN_CHECKS)
         walker.run()
     finally:
-        _return_depth.value = depth
-    memo[key] = fact = combine_returns(walker.returns)
-    whole = getattr(_partial, "value", 0) == partial and (index.project is None or index.project.misses() == misses)
-    if kept is not None and whole:  # an answer cut by recursion, depth or a lacking file is not kept
-        kept.keep_return(function, key[1], fact, index)
+        state.depth -= 1
+        state.pending.discard(key)
+        need, cut, cyclic = state.need + 1, state.cut, state.cyclic
+        state.need, state.cut, state.cyclic = max(outer[0], need), outer[1] or cut, outer[2] or cyclic
+    fact = combine_returns(walker.returns)
+    if cyclic or (index.project is not None and index.project.misses() != misses):
+        return fact
+    if cut:
+        memo[key, budget] = fact
+        return fact
+    memo[key] = (fact, need)
+    if kept is not None:
+        kept.keep_return(function, key[1], (fact, need), index)
     return fact
+
+
+class _ReturnState(threading.local):
+    """Per thread (the language server analyses on two): the depth of the return facts being
+    worked out, which of them are (recursion gives unknown), and what the innermost one has
+    met so far: the deepest helper chain it needed, a cut by depth, a cut by recursion."""
+
+    def __init__(self) -> None:
+        self.depth, self.need, self.cut, self.cyclic = 0, 0, False, False
+        self.pending: set[tuple] = set()
+
+
+_RETURN = _ReturnState()
