@@ -432,3 +432,45 @@ def test_an_attribute_of_an_object_of_a_library_class_has_the_fact_its_init_give
     project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 7)]
+
+
+def test_indexing_an_object_runs_its_item_methods_wherever_its_class_is_defined(tmp_path):
+    """`x[i]` on an object of a known class runs its `__getitem__` (`x[i] = v`, `__setitem__`), as
+    Dynamo inlines them: a break inside is reported at the user's subscript. A subscript of a
+    tensor, or of an object whose class defines no item method, calls nothing."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+        import torch
+
+        def _batched(count: torch.Tensor):
+            return torch.arange(count.numel()).repeat_interleave(count)
+
+        class Ragged:
+            def __init__(self, values, offset):
+                self.values, self.offset = values, offset
+
+            def __getitem__(self, i):
+                return self.values[_batched(self.offset[1:] - self.offset[:-1])]
+
+            def __setitem__(self, i, value):
+                print("storing", i)
+
+        class Plain:
+            pass
+        """))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text(textwrap.dedent("""\
+        import torch
+        from fglib import Plain, Ragged
+
+        @torch.compile
+        def step(x, feat: Ragged, other: Plain):
+            y = feat[0] + x[0]
+            feat[1] = y
+            return other[0], y
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line, f.col) for f in report.findings] == [("FG455", 6, 8), ("FG301", 7, 4)]
+    assert report.findings[0].message.startswith("calls `feat.__getitem__`, which breaks in library code at fglib/__init__.py:4")

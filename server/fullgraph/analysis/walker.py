@@ -854,6 +854,17 @@ class Walker:
             if getter is not None and not (getter.disabled or getter.constant):
                 self.calls.append((getter, _getter_call(node), {}, self.in_loop))
 
+    def _subscript(self, node: ast.Subscript) -> None:
+        """`x[i]` on an object of a known class runs its `__getitem__` (Dynamo inlines it; `x[i] = v`,
+        `__setitem__`), as a call with the index as its argument."""
+        self._children(node)
+        owner = self.kind(node.value)
+        name = _ITEM_METHODS.get(type(node.ctx))
+        method = self.index.instance_method(owner, name) if isinstance(owner, Instance) and name else None
+        if method is not None and not (method.disabled or method.constant):
+            call = _item_call(node)
+            self.calls.append((method, call, bind_arguments(method.node, True, call, self.passed), self.in_loop))
+
     def _record(self, call: ast.Call) -> bool:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
         if id(call) in self.epilogue:
@@ -957,6 +968,17 @@ def _function_apply(call: ast.Call) -> bool:
     return isinstance(call.func, ast.Attribute) and call.func.attr == "apply" and isinstance(call.func.value, ast.Name)
 
 
+_ITEM_METHODS = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}
+
+
+@per_node
+def _item_call(node: ast.Subscript) -> ast.Call:
+    """`x[i]` as the call `x.__getitem__(i)` of its item method (one node per subscript, as
+    `_getter_call`); a stored value is not passed."""
+    func = ast.copy_location(ast.Attribute(value=node.value, attr=_ITEM_METHODS[type(node.ctx)], ctx=ast.Load()), node)
+    return ast.copy_location(ast.Call(func=func, args=[node.slice], keywords=[]), node)
+
+
 @per_node
 def _getter_call(node: ast.Attribute) -> ast.Call:
     """A property read as the call of its getter: one node per read, so a loop walked twice, and
@@ -1025,6 +1047,7 @@ _HANDLERS = {
     ast.AugAssign: Walker._augassign, ast.NamedExpr: Walker._namedexpr, ast.With: Walker._with,
     ast.AsyncWith: Walker._with, ast.FunctionDef: Walker._nested_def, ast.AsyncFunctionDef: Walker._nested_def,
     ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call, ast.Attribute: Walker._attribute,
+    ast.Subscript: Walker._subscript,
     **{c: Walker._comprehension for c in _COMPREHENSIONS},
 }
 
