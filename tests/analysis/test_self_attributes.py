@@ -116,3 +116,38 @@ TORCH_VALUES = """
 def test_a_torch_function_that_returns_a_python_value_makes_no_tensor_attribute(tmp_path):
     found = findings(tmp_path, {"masked.py": TORCH_VALUES}, "masked.py")
     assert found == [(15, "FG101")], found  # `torch.equal` gives a bool: no FG107 at 13
+
+
+ANNOTATED = """
+    import torch
+    from torch import nn
+
+    class Ragged:
+        def __init__(self, values: torch.Tensor, offset: "torch.Tensor", count: int, lengths: torch.Tensor,
+                     scale: torch.Tensor = 1.0):
+            self.values = values
+            self.offset = offset
+            self.count = count
+            lengths = list(lengths)
+            self.lengths = lengths
+            self.scale = scale
+
+        def check(self):
+            if self.offset.sum() > 0:
+                return self.values
+            if self.count > 0 and self.lengths and self.scale:
+                return self.offset
+            return self.values
+
+    class Head(nn.Module):
+        def forward(self, feat: Ragged):
+            return feat.check()
+    """
+
+
+def test_an_attribute_set_from_an_annotated_parameter_has_the_fact_the_annotation_declares(tmp_path):
+    """A type checker's reading: `self.offset = offset` with `offset: Tensor` holds a tensor, however
+    the object was made; a parameter `__init__` rebinds, or whose default contradicts its annotation,
+    declares nothing."""
+    found = findings(tmp_path, {"ragged.py": ANNOTATED}, "ragged.py")
+    assert found == [(16, "FG101")], found

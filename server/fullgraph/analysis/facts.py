@@ -278,6 +278,14 @@ def is_tensor_qualname(q: str) -> bool:
     return name.islower() or name.endswith("Tensor")
 
 
+def declared_fact(arg: ast.arg, default: ast.expr | None, resolve):
+    """The fact a parameter's annotation declares, which the walk takes whatever a call passes."""
+    fact = annotation_fact(arg.annotation, resolve)
+    if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
+        return None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
+    return fact
+
+
 def annotation_fact(node: ast.expr | None, resolve):
     """The fact an annotation gives: Tensor / Optional[Tensor] / Tensor | None, scalars, or a
     container of tensors (`Elements`, `Items`)."""

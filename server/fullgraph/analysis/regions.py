@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.bindings import stored_names
+from fullgraph.analysis.callers import with_defaults
 from fullgraph.analysis.facts import (
     CONFIG_NAMES,
     ENUM_BASES,
@@ -18,6 +19,7 @@ from fullgraph.analysis.facts import (
     VALUE,
     Instance,
     Module,
+    declared_fact,
     external_call,
     is_tensor_qualname,
     name_pattern,
@@ -217,19 +219,23 @@ class ModuleIndex:
         return False
 
     def _class_attrs(self, info: ClassInfo) -> None:
-        """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks)."""
+        """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks); a
+        parameter it never rebinds has the fact its annotation declares."""
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
         local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
         annotated = {a.arg: a.annotation for a in (*init.node.args.args, *init.node.args.kwonlyargs)
                      if a.annotation is not None} if init is not None else {}
+        declared = {a.arg: fact for a, default in with_defaults(init.node) if a.arg not in stored_names(init.node)
+                    and (fact := declared_fact(a, default, self.aliases.resolve)) is not None} if init is not None else {}
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
-                        info.attrs[target.attr] = self.value_fact(stmt.value, local)
+                        info.attrs[target.attr] = declared[stmt.value.id] if isinstance(stmt.value, ast.Name) \
+                            and stmt.value.id in declared else self.value_fact(stmt.value, local)
                         spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling

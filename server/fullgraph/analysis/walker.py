@@ -20,6 +20,7 @@ from fullgraph.analysis.facts import (
     Instance,
     Module,
     annotation_fact,
+    declared_fact,
     bool_annotation,
     boolean_leaves,
     combine_returns,
@@ -79,14 +80,6 @@ class Raw:
     guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
     tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
     guards: frozenset[int] = frozenset()  # ids of the tests in `conditions` that an early `return` passed
-
-
-def declared_fact(arg: ast.arg, default: ast.expr | None, resolve):
-    """The fact a parameter's annotation declares, which the walk takes whatever a call passes."""
-    fact = annotation_fact(arg.annotation, resolve)
-    if fact == TENSOR and isinstance(default, ast.Constant) and default.value is not None:
-        return None  # `flag: Tensor | None = False`: the annotation is wrong, the default is not
-    return fact
 
 
 def declared_params(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> set[str]:
