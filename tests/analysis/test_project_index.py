@@ -163,3 +163,21 @@ def test_an_answer_that_lacked_a_file_again_is_not_kept(tmp_path):
         assert p.summary(b) is None and use.missing == {b}
         assert p.derived(a, "b's names", lambda: p.summary(b)) is None  # lacked b again: partial
     assert p.derived(a, "b's names", lambda: sorted(p.summary(b).constants)) == ["y"]
+
+
+def test_what_a_chain_of_functions_returns_does_not_depend_on_where_it_was_first_asked(tmp_path):
+    """`f0` returns `f1(...)` ... and the last a logger; `g` and `h` return each other's calls.
+    Each answers as if asked first (a chain was cut at a depth counted from where it was first
+    asked, and the cut answer was kept for the functions further down)."""
+    chain = [f"def f{i}(name):\n    return f{i + 1}(name)\n" for i in range(12)]
+    cycle = "def g(name):\n    return h(name)\n\ndef h(name):\n    return g(name) if name else f0(name)\n"
+    write(tmp_path, {"ws/chain.py": "\n".join(["import logging\n", *chain, cycle,
+                                              "def f12(name):\n    return logging.getLogger(name)\n"])})
+    path = str(tmp_path / "ws/chain.py")
+
+    def asked(order):
+        p = ProjectIndex(roots=[tmp_path / "ws"])
+        return [p.returns(path, name) for name in order]
+
+    assert asked(["f0", "f6", "g", "h"]) == ["logger", "logger", None, None]
+    assert asked(["h", "g", "f6", "f0"]) == [None, None, "logger", "logger"]

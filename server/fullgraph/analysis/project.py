@@ -266,7 +266,8 @@ class ProjectIndex:
                 self._resolver.clear()  # a new or deleted file changes what imports resolve to
 
     def derived(self, path: str, key, compute):
-        """`compute()` memoised with the current version of `path` (None when unreadable)."""
+        """`compute()` memoised with the current version of `path` (None when unreadable); an answer
+        cut short by a lacking file or by recursion (`returns_symbol`) is not memoised."""
         entry = self._files.get(path)
         if entry is None or (entry.stamp[0] >= 0 and entry.stamp != self._stamp_once(path)):
             entry = self._entry(path)
@@ -274,9 +275,9 @@ class ProjectIndex:
             return None
         if key in entry.derived:
             return entry.derived[key]
-        before = self.misses()
+        before, cuts = self.misses(), getattr(self._local, "cuts", 0)
         value = compute()
-        if self.misses() == before:
+        if self.misses() == before and getattr(self._local, "cuts", 0) == cuts:
             entry.derived[key] = value
         return value
 
@@ -339,7 +340,7 @@ class ProjectIndex:
             return self.lookup(path, s.aliases[name], depth + 1)
         if name in s.assigned_calls:
             made = self.lookup(path, s.assigned_calls[name], depth + 1)
-            if made is not None and self.returns_symbol(made, depth + 1) == LOGGER:
+            if made is not None and self.returns_symbol(made) == LOGGER:
                 return Symbol(path, name, "logger")
             return Symbol(path, name, "value")
         if name in s.constants:
@@ -541,7 +542,8 @@ class ProjectIndex:
         kind = "method" if "." in qualname else "function"
         return self.returns_symbol(Symbol(path, qualname, kind))
 
-    def returns_symbol(self, symbol: Symbol, depth: int = 0) -> str | None:
+    def returns_symbol(self, symbol: Symbol) -> str | None:
+        """What a function symbol returns, through the functions whose calls it returns (any number)."""
         if symbol.kind == "external":
             q = symbol.qualname
             if q.rpartition(".")[2] == "getLogger" or q in ("logging.Logger", "logging.LoggerAdapter"):
@@ -549,11 +551,22 @@ class ProjectIndex:
             return TENSOR if is_tensor_qualname(q) else None
         if symbol.kind == "class":
             return MODULE if self.is_module_class(symbol.path, symbol.qualname) else None
-        if symbol.kind not in ("function", "method") or depth > 6:
+        if symbol.kind not in ("function", "method"):
             return None
-        return self.derived(symbol.path, ("returns", symbol.qualname), lambda: self._returns(symbol, depth))
+        pending = getattr(self._local, "returns_pending", None)
+        if pending is None:
+            pending = self._local.returns_pending = set()
+        key = (symbol.path, symbol.qualname)
+        if key in pending:  # recursion: unknown, and what it cut short depends on where it began (not memoised)
+            self._local.cuts = getattr(self._local, "cuts", 0) + 1
+            return None
+        pending.add(key)
+        try:
+            return self.derived(symbol.path, ("returns", symbol.qualname), lambda: self._returns(symbol))
+        finally:
+            pending.discard(key)
 
-    def _returns(self, symbol: Symbol, depth: int) -> str | None:
+    def _returns(self, symbol: Symbol) -> str | None:
         function = self.function(symbol)
         if function is None or not function.returns:
             return None
@@ -561,10 +574,10 @@ class ProjectIndex:
         for shape in function.returns:
             kind, _, spelling = shape.partition(":")
             if kind == "call":
-                target = self.lookup(symbol.path, spelling, depth + 1) if spelling else None
-                kinds.add(self.returns_symbol(target, depth + 1) if target is not None else None)
+                target = self.lookup(symbol.path, spelling) if spelling else None
+                kinds.add(self.returns_symbol(target) if target is not None else None)
             elif kind == "name":
-                target = self.lookup(symbol.path, spelling, depth + 1)
+                target = self.lookup(symbol.path, spelling)
                 kinds.add(LOGGER if target is not None and target.kind == "logger" else None)
             else:
                 kinds.add(shape or None)
