@@ -20,11 +20,11 @@ from fullgraph.analysis.facts import (
     Instance,
     Module,
     annotation_fact,
-    declared_fact,
     bool_annotation,
     boolean_leaves,
     combine_returns,
     comprehension_targets,
+    declared_fact,
     may_be_tensor,
     tensor_parameter,
     unquoted,
@@ -32,7 +32,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
-from fullgraph.analysis.nodes import code_fields, statements, walk
+from fullgraph.analysis.nodes import code_fields, statements
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
