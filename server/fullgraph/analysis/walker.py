@@ -1111,10 +1111,10 @@ def _elements(value: ast.expr) -> list[ast.expr]:
 
 
 def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Passed]):
-    """The fact of what `function` returns for what a call passes; recursion and helper chains
-    deeper than `MAX_RETURN_DEPTH` give unknown. Memoised on the index so that the answer never
+    """The fact of what `function` returns for what a call passes; helper chains deeper than
+    `MAX_RETURN_DEPTH` (recursion too) give unknown. Memoised on the index so that the answer never
     depends on what was asked before: a whole answer with the depth its helper chain needs, one cut
-    by depth for that depth only, and one cut by recursion (or a lacking file) not at all."""
+    by depth for that depth only, one cut by a file the editor's index lacks not at all."""
     index = function.module or index
     key = (id(function), tuple(passed.items()))
     state = _RETURN
@@ -1127,30 +1127,25 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Pa
     if whole is not None and whole[1] <= budget:
         state.need = max(state.need, whole[1])
         return whole[0]
-    if (key, budget) in memo:
-        state.cut = True
-        return memo[key, budget]
     if budget <= 0:
         state.cut = True
         return None
-    if key in state.pending:
-        state.cyclic = True
-        return None
-    outer = (state.need, state.cut, state.cyclic)
+    if (key, budget) in memo:
+        state.cut = True
+        return memo[key, budget]
+    outer = (state.need, state.cut)
     misses = index.project.misses() if index.project is not None else 0
-    state.need, state.cut, state.cyclic = 0, False, False
+    state.need, state.cut = 0, False
     state.depth += 1
-    state.pending.add(key)
     try:
         walker = Walker(index, Visit(function, function, params=passed, guesses=False), _RETURN_CHECKS)
         walker.run()
     finally:
         state.depth -= 1
-        state.pending.discard(key)
-        need, cut, cyclic = state.need + 1, state.cut, state.cyclic
-        state.need, state.cut, state.cyclic = max(outer[0], need), outer[1] or cut, outer[2] or cyclic
+        need, cut = state.need + 1, state.cut
+        state.need, state.cut = max(outer[0], need), outer[1] or cut
     fact = combine_returns(walker.returns)
-    if cyclic or (index.project is not None and index.project.misses() != misses):
+    if index.project is not None and index.project.misses() != misses:
         return fact
     if cut:
         memo[key, budget] = fact
@@ -1163,12 +1158,11 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Pa
 
 class _ReturnState(threading.local):
     """Per thread (the language server analyses on two): the depth of the return facts being
-    worked out, which of them are (recursion gives unknown), and what the innermost one has
-    met so far: the deepest helper chain it needed, a cut by depth, a cut by recursion."""
+    worked out, and what the innermost one has met so far: the deepest helper chain it needed,
+    and whether the depth cut one short."""
 
     def __init__(self) -> None:
-        self.depth, self.need, self.cut, self.cyclic = 0, 0, False, False
-        self.pending: set[tuple] = set()
+        self.depth, self.need, self.cut = 0, 0, False
 
 
 _RETURN = _ReturnState()
