@@ -474,3 +474,50 @@ def test_indexing_an_object_runs_its_item_methods_wherever_its_class_is_defined(
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line, f.col) for f in report.findings] == [("FG455", 6, 8), ("FG301", 7, 4)]
     assert report.findings[0].message.startswith("calls `feat.__getitem__`, which breaks in library code at fglib/__init__.py:4")
+
+
+def test_len_iteration_and_membership_run_special_methods_wherever_the_class_is_defined(tmp_path):
+    """`len(x)`, `for v in x` (a comprehension too) and `a in x` on an object of a known class run
+    its `__len__`, `__iter__` and `__contains__`, as Dynamo inlines them; a class without them, a
+    tensor, and a `len` the file defines run nothing."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+        class Bag:
+            def __len__(self):
+                print("len")
+                return 2
+
+            def __iter__(self):
+                print("iter")
+                return iter([1, 2])
+
+            def __contains__(self, item):
+                print("contains", item)
+                return True
+
+        class Plain:
+            pass
+        """))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text(textwrap.dedent("""\
+        import torch
+        from fglib import Bag, Plain
+
+        @torch.compile
+        def step(x, bag: Bag, other: Plain):
+            n = len(bag) + len(x)
+            for v in bag:
+                x = x + v
+            ys = [v for v in bag]
+            if 3 in bag and 3 not in [1]:
+                x = x + 1
+            return x, n, ys, len(other)
+        """))
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line, f.col) for f in report.findings] == [
+        ("FG301", 6, 8), ("FG301", 7, 13), ("FG301", 9, 21), ("FG301", 10, 7)]
+    assert report.findings[1].message.startswith("calls `bag.__iter__`, which breaks in library code at fglib/__init__.py:7")
+    shadowed = model.read_text().replace("import torch\n", "import torch\n\ndef len(x):\n    return 1\n", 1)
+    assert [f.line for f in analyze_document(shadowed, str(model), project=project).findings] == [10, 12, 13]

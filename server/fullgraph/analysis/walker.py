@@ -750,6 +750,8 @@ class Walker:
 
     def _for(self, node: ast.For) -> None:
         self.visit(node.iter)
+        if isinstance(node, ast.For):  # `async for` runs `__aiter__`
+            self._special_method(node)
         self.facts.bind_loop(node.target, node.iter)
         self.visit(node.target)
         self._loop_body(node)
@@ -820,6 +822,8 @@ class Walker:
         with self.facts.binding(dict.fromkeys(comprehension_targets(node)), {}):  # its own scope
             for gen in node.generators:
                 self.visit(gen.iter)
+                if not gen.is_async:
+                    self._special_method(gen)
                 self.facts.bind_loop(gen.target, gen.iter)
                 self.parents.append(gen)
                 for check in self.checks.get(ast.comprehension, ()):
@@ -836,6 +840,8 @@ class Walker:
         self._children(node)
         if not self._record(node):
             self._lambda_calls(node)
+            if _is_len(node, self):
+                self._special_method(node)
 
     def _attribute(self, node: ast.Attribute) -> None:
         """Reading `self.<property>` runs its getter (Dynamo inlines it), as a call with no arguments."""
@@ -848,14 +854,22 @@ class Walker:
                 self.calls.append((getter, _getter_call(node), {}, self.in_loop))
 
     def _subscript(self, node: ast.Subscript) -> None:
-        """`x[i]` on an object of a known class runs its `__getitem__` (Dynamo inlines it; `x[i] = v`,
-        `__setitem__`), as a call with the index as its argument."""
         self._children(node)
-        owner = self.kind(node.value)
-        name = _ITEM_METHODS.get(type(node.ctx))
-        method = self.index.instance_method(owner, name) if isinstance(owner, Instance) and name else None
+        self._special_method(node)
+
+    def _compare(self, node: ast.Compare) -> None:
+        self._children(node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            self._special_method(node)
+
+    def _special_method(self, at: ast.AST) -> None:
+        """`x[i]`, `for v in x`, `a in x` or `len(x)` on an object of a known class runs its special
+        method (`__getitem__`, `__iter__`, `__contains__`, `__len__`; Dynamo inlines it), as a call."""
+        owner, name, _ = _special(at)
+        fact = self.kind(owner)
+        method = self.index.instance_method(fact, name) if isinstance(fact, Instance) else None
         if method is not None and not (method.disabled or method.constant):
-            call = _item_call(node)
+            call = _special_call(at)
             self.calls.append((method, call, bind_arguments(method.node, True, call, self.passed), self.in_loop))
 
     def _record(self, call: ast.Call) -> bool:
@@ -964,12 +978,33 @@ def _function_apply(call: ast.Call) -> bool:
 _ITEM_METHODS = {ast.Load: "__getitem__", ast.Store: "__setitem__", ast.Del: "__delitem__"}
 
 
+def _special(at: ast.AST) -> tuple[ast.expr, str, list[ast.expr]]:
+    """The object, special method and arguments of what `at` runs: `x[i]` (`x[i] = v`, `del x[i]`:
+    the stored value is not passed), `for v in x`, `a in x`, `len(x)`."""
+    if isinstance(at, ast.Subscript):
+        return at.value, _ITEM_METHODS[type(at.ctx)], [at.slice]
+    if isinstance(at, (ast.For, ast.comprehension)):
+        return at.iter, "__iter__", []
+    if isinstance(at, ast.Compare):
+        return at.comparators[0], "__contains__", [at.left]
+    return at.args[0], "__len__", []
+
+
 @per_node
-def _item_call(node: ast.Subscript) -> ast.Call:
-    """`x[i]` as the call `x.__getitem__(i)` of its item method (one node per subscript, as
-    `_getter_call`); a stored value is not passed."""
-    func = ast.copy_location(ast.Attribute(value=node.value, attr=_ITEM_METHODS[type(node.ctx)], ctx=ast.Load()), node)
-    return ast.copy_location(ast.Call(func=func, args=[node.slice], keywords=[]), node)
+def _special_call(at: ast.AST) -> ast.Call:
+    """What `at` runs as the call of its special method (`x.__getitem__(i)`): one node per `at`, as
+    `_getter_call`, placed at the object for a loop."""
+    owner, name, args = _special(at)
+    where = owner if isinstance(at, (ast.For, ast.comprehension)) else at
+    func = ast.copy_location(ast.Attribute(value=owner, attr=name, ctx=ast.Load()), where)
+    return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), where)
+
+
+def _is_len(call: ast.Call, walker: Walker) -> bool:
+    """`len(x)` of the builtin (not a local or module-level `len`)."""
+    return isinstance(call.func, ast.Name) and call.func.id == "len" and len(call.args) == 1 \
+        and not isinstance(call.args[0], ast.Starred) and not call.keywords \
+        and "len" not in walker.facts.env and "len" not in walker.index.functions
 
 
 @per_node
@@ -1040,7 +1075,7 @@ _HANDLERS = {
     ast.AugAssign: Walker._augassign, ast.NamedExpr: Walker._namedexpr, ast.With: Walker._with,
     ast.AsyncWith: Walker._with, ast.FunctionDef: Walker._nested_def, ast.AsyncFunctionDef: Walker._nested_def,
     ast.Lambda: Walker._skip, ast.ClassDef: Walker._skip, ast.Call: Walker._call, ast.Attribute: Walker._attribute,
-    ast.Subscript: Walker._subscript,
+    ast.Subscript: Walker._subscript, ast.Compare: Walker._compare,
     **{c: Walker._comprehension for c in _COMPREHENSIONS},
 }
 
