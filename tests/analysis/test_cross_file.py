@@ -434,13 +434,22 @@ def test_an_attribute_of_an_object_of_a_library_class_has_the_fact_its_init_give
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 7)]
 
 
+def _library_and_model(tmp_path, library: str, model: str):
+    """A library package `fglib` (its `__init__.py`) on the search path and the workspace file
+    `model.py`; the model's path and the project index."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent(library))
+    path = tmp_path / "ws" / "model.py"
+    path.write_text(textwrap.dedent(model))
+    return path, ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+
+
 def test_indexing_an_object_runs_its_item_methods_wherever_its_class_is_defined(tmp_path):
     """`x[i]` on an object of a known class runs its `__getitem__` (`x[i] = v`, `__setitem__`), as
     Dynamo inlines them: a break inside is reported at the user's subscript. A subscript of a
     tensor, or of an object whose class defines no item method, calls nothing."""
-    (tmp_path / "lib" / "fglib").mkdir(parents=True)
-    (tmp_path / "ws").mkdir()
-    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+    model, project = _library_and_model(tmp_path, """\
         import torch
 
         def _batched(count: torch.Tensor):
@@ -458,9 +467,7 @@ def test_indexing_an_object_runs_its_item_methods_wherever_its_class_is_defined(
 
         class Plain:
             pass
-        """))
-    model = tmp_path / "ws" / "model.py"
-    model.write_text(textwrap.dedent("""\
+        """, """\
         import torch
         from fglib import Plain, Ragged
 
@@ -469,8 +476,7 @@ def test_indexing_an_object_runs_its_item_methods_wherever_its_class_is_defined(
             y = feat[0] + x[0]
             feat[1] = y
             return other[0], y
-        """))
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+        """)
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line, f.col) for f in report.findings] == [("FG455", 6, 8), ("FG301", 7, 4)]
     assert report.findings[0].message.startswith("calls `feat.__getitem__`, which breaks in library code at fglib/__init__.py:4")
@@ -480,9 +486,7 @@ def test_len_iteration_and_membership_run_special_methods_wherever_the_class_is_
     """`len(x)`, `for v in x` (a comprehension too) and `a in x` on an object of a known class run
     its `__len__`, `__iter__` and `__contains__`, as Dynamo inlines them; a class without them, a
     tensor, and a `len` the file defines run nothing."""
-    (tmp_path / "lib" / "fglib").mkdir(parents=True)
-    (tmp_path / "ws").mkdir()
-    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent("""\
+    model, project = _library_and_model(tmp_path, """\
         class Bag:
             def __len__(self):
                 print("len")
@@ -498,9 +502,7 @@ def test_len_iteration_and_membership_run_special_methods_wherever_the_class_is_
 
         class Plain:
             pass
-        """))
-    model = tmp_path / "ws" / "model.py"
-    model.write_text(textwrap.dedent("""\
+        """, """\
         import torch
         from fglib import Bag, Plain
 
@@ -513,8 +515,7 @@ def test_len_iteration_and_membership_run_special_methods_wherever_the_class_is_
             if 3 in bag and 3 not in [1]:
                 x = x + 1
             return x, n, ys, len(other)
-        """))
-    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+        """)
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line, f.col) for f in report.findings] == [
         ("FG301", 6, 8), ("FG301", 7, 13), ("FG301", 9, 21), ("FG301", 10, 7)]
