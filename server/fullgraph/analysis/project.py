@@ -95,6 +95,17 @@ class CompileTarget:
     target: Symbol
 
 
+class _PerThread(threading.local):
+    """One thread's analysis in progress (the language server analyses on two): its read-only or
+    recorded use of the index, the functions whose return is being followed, and how many answers
+    recursion cut short (those are not memoised)."""
+
+    def __init__(self) -> None:
+        self.use: IndexUse | None = None
+        self.returns_pending: set[tuple[str, str]] = set()
+        self.cuts = 0
+
+
 class ProjectIndex:
     """Summaries of the files an analysis reaches, resolved across imports."""
 
@@ -114,7 +125,7 @@ class ProjectIndex:
         self._calls: _CalledNames | None = None  # which workspace files call a name
         self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
         self._elements: dict[str, tuple[tuple, tuple]] = {}  # element_callers() answers, with what they read
-        self._local = threading.local()  # per thread: a read-only analysis in progress
+        self._local = _PerThread()
         self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
         self._resolutions = 0  # how many of those changes were None
 
@@ -142,18 +153,18 @@ class ProjectIndex:
 
     @property
     def eager(self) -> bool:
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         return use is None or not use.readonly
 
     def touch(self, paths) -> None:
         """Record `paths` as used by the analysis in progress in this thread (results it reuses read them)."""
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         if use is not None:
             use.touched.update(paths)
 
     def used(self) -> set[str]:
         """The files the analysis in progress in this thread has used so far (empty outside one)."""
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         return use.touched if use is not None else set()
 
     @property
@@ -206,7 +217,7 @@ class ProjectIndex:
         stamp = self._stamp_once(path)
         if stamp is None:
             return None
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         if use is not None:
             use.touched.add(path)
         with self._lock:
@@ -275,16 +286,16 @@ class ProjectIndex:
             return None
         if key in entry.derived:
             return entry.derived[key]
-        before, cuts = self.misses(), getattr(self._local, "cuts", 0)
+        before, cuts = self.misses(), self._local.cuts
         value = compute()
-        if self.misses() == before and getattr(self._local, "cuts", 0) == cuts:
+        if self.misses() == before and self._local.cuts == cuts:
             entry.derived[key] = value
         return value
 
     def _stamp_once(self, path: str) -> tuple[int, int] | None:
         """The file's stamp, read once per read-only or recorded analysis (files do not change
         under one analysis; the next one looks again)."""
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         if use is None:
             return _stamp(path)
         if path not in use.stamps:
@@ -553,12 +564,10 @@ class ProjectIndex:
             return MODULE if self.is_module_class(symbol.path, symbol.qualname) else None
         if symbol.kind not in ("function", "method"):
             return None
-        pending = getattr(self._local, "returns_pending", None)
-        if pending is None:
-            pending = self._local.returns_pending = set()
+        pending = self._local.returns_pending
         key = (symbol.path, symbol.qualname)
         if key in pending:  # recursion: unknown, and what it cut short depends on where it began (not memoised)
-            self._local.cuts = getattr(self._local, "cuts", 0) + 1
+            self._local.cuts += 1
             return None
         pending.add(key)
         try:
@@ -660,7 +669,7 @@ class ProjectIndex:
         many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
         name = qualname.rpartition(".")[2]
         target = os.path.abspath(path), qualname
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         if use is not None:
             use.names.add(name)
         calls = self._called()
@@ -698,7 +707,7 @@ class ProjectIndex:
         through calls on `self`, that call method `name` on an element of a container they hold
         (`self.flows[i].inverse(z)`): (file, qualname, line) each. Empty when more than
         `ELEMENT_FILES` files call the name; in a read-only analysis, only files the index has."""
-        use = getattr(self._local, "use", None)
+        use = self._local.use
         if use is not None:
             use.names.add(name)
         calls = self._called()

@@ -840,7 +840,7 @@ class Walker:
         self._children(node)
         if not self._record(node):
             self._lambda_calls(node)
-            if _is_len(node, self):
+            if self._builtin_len(node):
                 self._special_method(node)
 
     def _attribute(self, node: ast.Attribute) -> None:
@@ -861,6 +861,12 @@ class Walker:
         self._children(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
             self._special_method(node)
+
+    def _builtin_len(self, call: ast.Call) -> bool:
+        """`len(x)` of the builtin (not a local or module-level `len`)."""
+        return isinstance(call.func, ast.Name) and call.func.id == "len" and len(call.args) == 1 \
+            and not isinstance(call.args[0], ast.Starred) and not call.keywords \
+            and "len" not in self.facts.env and "len" not in self.index.functions
 
     def _special_method(self, at: ast.AST) -> None:
         """`x[i]`, `for v in x`, `a in x` or `len(x)` on an object of a known class runs its special
@@ -998,13 +1004,6 @@ def _special_call(at: ast.AST) -> ast.Call:
     where = owner if isinstance(at, (ast.For, ast.comprehension)) else at
     func = ast.copy_location(ast.Attribute(value=owner, attr=name, ctx=ast.Load()), where)
     return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), where)
-
-
-def _is_len(call: ast.Call, walker: Walker) -> bool:
-    """`len(x)` of the builtin (not a local or module-level `len`)."""
-    return isinstance(call.func, ast.Name) and call.func.id == "len" and len(call.args) == 1 \
-        and not isinstance(call.args[0], ast.Starred) and not call.keywords \
-        and "len" not in walker.facts.env and "len" not in walker.index.functions
 
 
 @per_node
