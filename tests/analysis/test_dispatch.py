@@ -237,3 +237,52 @@ def test_a_method_the_base_fetches_by_a_computed_name_runs_the_override(tmp_path
     # pytorch-metric-learning's `BaseReducer`: `getattr(self, "{}_reduction".format(reduction_type))`
     found = findings(tmp_path, {"base.py": NAMED_BASE, "reducer.py": NAMED_SUBCLASS}, "reducer.py")
     assert found == [(6, "FG453")]  # `count` matches no name the base computes
+
+
+PLAIN_BASE = """
+    import torch
+
+    class Table:
+        def __init__(self, values: torch.Tensor):
+            self.values = values
+
+        def row(self, i):
+            return self.select(i)
+
+        def select(self, i):
+            print("select", i)
+            return self.values[i]
+
+    class Ragged(Table):
+        def select(self, i):
+            n = int(self.values.sum())
+            return self.values[:n]
+    """
+
+
+def test_a_base_method_called_on_an_object_of_a_subclass_runs_its_overrides(tmp_path):
+    """`ragged.row(i)` runs the `row` `Table` defines, whose `self.select(i)` is `Ragged.select`,
+    as Dynamo dispatches it, in this file or in the library the class comes from."""
+    here = findings(tmp_path, {"m.py": PLAIN_BASE + "\n    @torch.compile\n    def step(x):\n"
+                               "        return Ragged(x).row(0)\n"}, "m.py")
+    assert here == [(17, "FG204")]  # the override's `int(...)`, not the base's print
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(textwrap.dedent(PLAIN_BASE))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text("import torch\nfrom fglib import Ragged\n\n@torch.compile\ndef step(x):\n"
+                     "    return Ragged(x).row(0)\n")
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    found = analyze_document(model.read_text(), str(model), project=project).findings
+    assert [(f.line, f.code) for f in found] == [(6, "FG204")]
+    assert "fglib/__init__.py:17" in found[0].message
+
+
+def test_calls_on_objects_of_different_classes_run_the_base_method_as_written(tmp_path):
+    """The object a method runs on is taken only when every call passes the same one: called on a
+    `Table` too, `row` is walked as its class defines it (and `Ragged.select` is not reached)."""
+    source = PLAIN_BASE + """
+    @torch.compile
+    def step(x):
+        return Ragged(x).row(0) + Table(x).row(1)
+    """
+    assert findings(tmp_path, {"m.py": source}, "m.py") == [(12, "FG301")]

@@ -161,8 +161,13 @@ def combine(passed: list[Passed]) -> Passed:
 
 def parameter_facts(sites: list[CallSite]) -> dict[str, Passed] | None:
     """Each parameter's fact over `sites`; None when no call site is known. Where no site knows
-    what it passes, the parameter is unknown, and an entry's guess applies."""
+    what it passes, the parameter is unknown, and an entry's guess applies. The object a method
+    runs on (`self`, passed only for an object of a subclass of its class) is known only when
+    every site passes the same one."""
     if not sites:
         return None
     names = dict.fromkeys(name for site in sites for name in site.passed)
+    receivers = [site.passed.get("self", UNKNOWN)[0] for site in sites]
+    if "self" in names and any(r != receivers[0] for r in receivers):
+        del names["self"]
     return {name: combine([site.passed.get(name, UNKNOWN) for site in sites]) for name in names}

@@ -128,6 +128,26 @@ class Walker:
     def in_loop(self) -> bool:
         return self.loop_depth > 0 or self.visit_info.in_loop
 
+    def receiver(self) -> Instance | None:
+        """The object `self` is when every call of this method is made on an object of one
+        subclass of its class (`ragged.get(i)` running the `get` a base defines): `self.m()`
+        runs that subclass's `m`, as Dynamo dispatches it. Not for a subclass in the analysed
+        file seen from another file's code (that file's version in the index may be older)."""
+        fact = (self.visit_info.params or {}).get("self", UNKNOWN)[0]
+        entry = self.visit_info.entry.module or self.index
+        if not isinstance(fact, Instance) or fact.path != self.index.path and fact.path == entry.path:
+            return None
+        return fact
+
+    def _with_receiver(self, passed: dict[str, Passed], method: FunctionInfo, owner: ast.expr | None) -> dict:
+        """`passed`, with `self` when `method` is called on an object of a subclass of its class."""
+        fact = self.receiver() if isinstance(owner, ast.Name) and owner.id == "self" \
+            else self.kind(owner) if owner is not None else None
+        if not isinstance(fact, Instance) or not is_method(method.node, method.cls is not None) \
+                or (fact.path, fact.cls) == ((method.module or self.index).path, method.cls.name):
+            return passed
+        return {**passed, "self": (fact, ())}
+
     def kind(self, node: ast.AST):
         return self.facts.kind(node)
 
@@ -260,7 +280,9 @@ class Walker:
             return index.local_def(self.function, func.id) or self._forward_of(self.facts.env[func.id])
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
-            method = index.method(self.function.cls.name, func.attr)
+            receiver = self.receiver()
+            method = (index.instance_method(receiver, func.attr) if receiver is not None else None) \
+                or index.method(self.function.cls.name, func.attr)
             if method is not None:
                 return method
             fact = index.attr(self.function.cls, func.attr)
@@ -876,7 +898,8 @@ class Walker:
         method = self.index.instance_method(fact, name) if isinstance(fact, Instance) else None
         if method is not None and not (method.disabled or method.constant):
             call = _special_call(at)
-            self.calls.append((method, call, bind_arguments(method.node, True, call, self.passed), self.in_loop))
+            passed = bind_arguments(method.node, True, call, self.passed)
+            self.calls.append((method, call, self._with_receiver(passed, method, owner), self.in_loop))
 
     def _record(self, call: ast.Call) -> bool:
         """Keep the functions `call` runs, with what it passes them; whether it runs any known one."""
@@ -886,10 +909,11 @@ class Walker:
         target = self.callee(call)
         held = [target] if target is not None else self._held(call)
         bound = _with_context(call) if held and _function_apply(call) else call  # `apply(x)` runs `forward(ctx, x)`
+        owner = call.func.value if isinstance(call.func, ast.Attribute) else None
         for each in held:
             if not (each.disabled or each.constant):  # Dynamo traces neither (a constant: it runs it while tracing)
-                self.calls.append((each, call, bind_arguments(each.node, each.cls is not None, bound, self.passed),
-                                   self.in_loop))
+                passed = bind_arguments(each.node, each.cls is not None, bound, self.passed)
+                self.calls.append((each, call, self._with_receiver(passed, each, owner), self.in_loop))
         backward = self.index.method(call.func.value.id, "backward") if target is not None \
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
