@@ -141,10 +141,11 @@ class Walker:
 
     def _with_receiver(self, passed: dict[str, Passed], method: FunctionInfo, owner: ast.expr | None) -> dict:
         """`passed`, with `self` when `method` is called on an object of a subclass of its class."""
-        fact = self.receiver() if isinstance(owner, ast.Name) and owner.id == "self" \
-            else self.kind(owner) if owner is not None else None
-        if not isinstance(fact, Instance) or not is_method(method.node, method.cls is not None) \
-                or (fact.path, fact.cls) == ((method.module or self.index).path, method.cls.name):
+        if owner is None or method.cls is None or not is_method(method.node, True):
+            return passed
+        fact = self.receiver() if isinstance(owner, ast.Name) and owner.id == "self" else self.kind(owner)
+        home = (method.module or self.index).path
+        if not isinstance(fact, Instance) or (fact.path, fact.cls) == (home, method.cls.name):
             return passed
         return {**passed, "self": (fact, ())}
 
