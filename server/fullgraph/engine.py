@@ -16,6 +16,7 @@ from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, pass
 from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.analysis.moved_report import moved_report, remember
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
@@ -158,7 +159,16 @@ def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None
         parsed = _parse(to_lf(text), path, cache)  # same tree; CPython's messages count CRLF lines differently
         if isinstance(parsed, Finding):
             return _filtered(Report([_inside(parsed, text)]), config)
-        return _analyze_tree(parsed, text, path, config, project, walks)
+        if walks is None:
+            return _analyze_tree(parsed, text, path, config, project)
+        lines = split_lines(text)
+        moved = moved_report(walks.last, parsed.body, lines, path, config, project)
+        if moved is not None:
+            return moved
+        walks.last = None
+        report = _analyze_tree(parsed, text, path, config, project, walks)
+        walks.last = remember(parsed.body, lines, path, config, project, report)
+        return report
     except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
         finding = _not_analyzed(path, "the file", exc)
         return Report([finding] if config.selects(finding.code) else [])

@@ -34,7 +34,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from fullgraph.analysis.nodes import same_code
-from fullgraph.text import split_lines
+from fullgraph.text import common_prefix, split_lines
 
 _ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
 
@@ -138,24 +138,11 @@ def _same(new: ast.stmt, old: ast.stmt) -> bool:
 def _span(old: list[str], new: list[str], blocks: list[_Block]) -> tuple[int, int]:
     """The first and last block to re-parse: those holding the unchanged line on each side of the change."""
     size = min(len(old), len(new))
-    prefix = _common_prefix(old, new, size)
-    suffix = _common_prefix(old[::-1], new[::-1], size - prefix)
+    prefix = common_prefix(old, new, size)
+    suffix = common_prefix(old[::-1], new[::-1], size - prefix)
     starts = [b.start for b in blocks]
     before, after = max(prefix, 1), min(len(old) - suffix + 1, len(old))
     return bisect_right(starts, before) - 1, bisect_right(starts, after) - 1
-
-
-def _common_prefix(a: list[str], b: list[str], most: int) -> int:
-    """How many leading lines `a` and `b` share, at most `most` (a binary search over slice
-    comparisons, which run in C: a line-by-line loop cost milliseconds per keystroke)."""
-    low, high = 0, most
-    while low < high:
-        mid = (low + high + 1) // 2
-        if a[low:mid] == b[low:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
 
 
 def _block_end(blocks: list[_Block], index: int, line_count: int) -> int:

@@ -20,7 +20,7 @@ import os
 import re
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from fullgraph.analysis.facts import external_call, is_tensor_qualname, torch_module_class
 from fullgraph.analysis.resolver import Resolver, is_known, package_folder
@@ -161,6 +161,21 @@ class ProjectIndex:
         use = self._local.use
         if use is not None:
             use.touched.update(paths)
+
+    def current_use(self) -> IndexUse | None:
+        """A copy of what the analysis in progress in this thread has used and lacked so far."""
+        use = self._local.use
+        return None if use is None else replace(use, missing=set(use.missing), touched=set(use.touched),
+                                                stamps=dict(use.stamps), names=set(use.names))
+
+    def replay(self, use: IndexUse) -> None:
+        """Record what an earlier analysis used, for the one in progress in this thread, which
+        stands on that one's results."""
+        current = self._local.use
+        if current is not None:
+            current.touched |= use.touched
+            current.stamps.update(use.stamps)
+            current.names |= use.names
 
     def used(self) -> set[str]:
         """The files the analysis in progress in this thread has used so far (empty outside one)."""

@@ -32,6 +32,7 @@ from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.moved_report import LastAnalysis
 from fullgraph.analysis.nodes import same_code, walk
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
@@ -83,6 +84,7 @@ class WalkCache:
         self._path: str | None = None
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
+        self.last: LastAnalysis | None = None  # the last analysis, for edits of comments and blank lines
         self.walks = 0  # walks not found here (so done) since the cache was made, for tests and benches
 
     def __len__(self) -> int:
