@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 
 from fullgraph.analysis.moved_report import LastAnalysis
 from fullgraph.analysis.nodes import same_code, walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import false_flags
@@ -283,15 +284,36 @@ def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:
     """A class's header (key "") and methods (key: their name), or the statement as one part."""
     if not isinstance(stmt, ast.ClassDef):
         binds = {stmt.name} if isinstance(stmt, _DEFS) else _binds(stmt)
-        return {"": _Part(frozenset(binds), _uses([stmt]), (stmt,) if code else None)}
-    methods = [m for m in stmt.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    header = [*stmt.bases, *stmt.keywords, *stmt.decorator_list, *(s for s in stmt.body if s not in methods)]
-    parts = {"": _Part(frozenset((stmt.name,)), _uses(header), tuple(header) if code else None)}
+        return {"": _Part(frozenset(binds), _uses_of(stmt), (stmt,) if code else None)}
+    methods = _methods(stmt)
+    header = _header(stmt)
+    parts = {"": _Part(frozenset((stmt.name,)), _header_uses(stmt), tuple(header) if code else None)}
     for i, method in enumerate(methods):  # keyed by position too: a property's getter and setter share a name
         names = frozenset((stmt.name,) if _UNNAMED.match(method.name) else (method.name,))
         parts[f"{method.name}#{sum(m.name == method.name for m in methods[:i])}"] = \
-            _Part(names, _uses([method]), (method,) if code else None)
+            _Part(names, _uses_of(method), (method,) if code else None)
     return parts
+
+
+def _methods(cls: ast.ClassDef) -> list[ast.stmt]:
+    return [m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+
+
+def _header(cls: ast.ClassDef) -> list[ast.AST]:
+    """A class's bases, keywords, decorators and class-level statements (all but its methods)."""
+    methods = _methods(cls)
+    return [*cls.bases, *cls.keywords, *cls.decorator_list, *(s for s in cls.body if s not in methods)]
+
+
+@per_node
+def _uses_of(node: ast.AST) -> frozenset[str]:
+    """:func:`_uses` of one statement, once per node (an edit elsewhere keeps its nodes)."""
+    return _uses([node])
+
+
+@per_node
+def _header_uses(cls: ast.ClassDef) -> frozenset[str]:
+    return _uses(_header(cls))
 
 
 def _uses(nodes: list[ast.AST]) -> frozenset[str]:
