@@ -63,9 +63,9 @@ class Report:
 class _Lines:
     """The source split into lines on demand; converts UTF-8 byte columns to code points."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lines: list[str] | None = None) -> None:
         self.text = text
-        self._lines: list[str] | None = None
+        self._lines = lines  # split_lines(text), when the caller has it
 
     def line(self, number: int) -> str:
         if self._lines is None:
@@ -160,13 +160,13 @@ def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None
         if isinstance(parsed, Finding):
             return _filtered(Report([_inside(parsed, text)]), config)
         if walks is None:
-            return _analyze_tree(parsed, text, path, config, project)
+            return _analyze_tree(parsed, _Lines(text), path, config, project)
         lines = split_lines(text)
         moved = moved_report(walks.last, parsed.body, lines, path, config, project)
         if moved is not None:
             return moved
         walks.last = None
-        report = _analyze_tree(parsed, text, path, config, project, walks)
+        report = _analyze_tree(parsed, _Lines(text, lines), path, config, project, walks)
         walks.last = remember(parsed.body, lines, path, config, project, report)
         return report
     except Exception as exc:  # noqa: BLE001 - a checker bug must not take the caller down
@@ -204,10 +204,9 @@ def _filtered(report: Report, config: Config) -> Report:
     return report
 
 
-def _analyze_tree(tree: ast.Module, text: str, path: str, config: Config,
+def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                   project: ProjectIndex | None = None, kept: WalkCache | None = None) -> Report:
-    index = ModuleIndex(tree, text, _index_path(path, project), project)
-    lines = _Lines(text)
+    index = ModuleIndex(tree, lines.text, _index_path(path, project), project)
     if kept is not None:
         kept.begin(tree.body, index.path, project)
         index.kept_returns = kept

@@ -70,7 +70,7 @@ def moved_report(last: LastAnalysis | None, body: list[ast.stmt], lines: list[st
 
     try:
         findings = [_finding(f, move) for f in last.report.findings]
-        elsewhere = [replace(f, related=tuple(move(r) for r in f.related)) for f in last.report.elsewhere]
+        elsewhere = [_finding(f, move) for f in last.report.elsewhere]  # in other files: their related locations
         entries = [move(e) for e in last.report.entries]
     except _Unmovable:
         return None
@@ -89,5 +89,5 @@ def _no_code(line: str) -> bool:
 
 
 def _finding(finding: Finding, move) -> Finding:
-    moved = move(finding)
-    return replace(moved, related=tuple(move(r) for r in finding.related))
+    """`finding` and its related locations, each moved if it is in the analysed file."""
+    return replace(move(finding), related=tuple(move(r) for r in finding.related))

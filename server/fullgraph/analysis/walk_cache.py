@@ -286,8 +286,7 @@ def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:
         binds = {stmt.name} if isinstance(stmt, _DEFS) else _binds(stmt)
         return {"": _Part(frozenset(binds), _uses_of(stmt), (stmt,) if code else None)}
     methods = _methods(stmt)
-    header = _header(stmt)
-    parts = {"": _Part(frozenset((stmt.name,)), _header_uses(stmt), tuple(header) if code else None)}
+    parts = {"": _Part(frozenset((stmt.name,)), _header_uses(stmt), tuple(_header(stmt)) if code else None)}
     for i, method in enumerate(methods):  # keyed by position too: a property's getter and setter share a name
         names = frozenset((stmt.name,) if _UNNAMED.match(method.name) else (method.name,))
         parts[f"{method.name}#{sum(m.name == method.name for m in methods[:i])}"] = \
