@@ -52,6 +52,11 @@ class Finding:
     confirmed: bool | None = None  # None: static only; True: Dynamo broke here; False: not reached
     data: dict = field(default_factory=dict, compare=False, hash=False)
 
+    def rewritable(self, unsafe: bool = False) -> bool:
+        """Whether fix-all tries a rewrite for it: it has a fix kind and no reason blocks it (with
+        ``unsafe``, a blocked one may still have an unsafe fix)."""
+        return bool(self.fix) and (unsafe or not self.fix_blocked)
+
     def with_(self, **changes) -> "Finding":
         """A copy with some fields changed."""
         return replace(self, **changes)

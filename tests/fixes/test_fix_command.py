@@ -53,3 +53,35 @@ def test_folder_and_missing_path(tmp_path, capsys):
     (tmp_path / "broken.py").write_text("def f(:\n")
     assert main(["fix", str(tmp_path)]) == 1
     assert main(["fix", str(tmp_path / "nope.py")]) == 2
+
+
+def _fixture_folder(root: Path) -> Path:
+    """Every predication fixture input (more files than `check` takes to start workers) and a clean file."""
+    root.mkdir()
+    for source in sorted((FIXTURES / "predicate").glob("*.in.py")):
+        shutil.copy(source, root / source.name.replace(".in.py", ".py"))
+    (root / "clean.py").write_text("def add(a, b):\n    return a + b\n")
+    return root
+
+
+def test_a_folder_is_analysed_in_parallel_first_and_fixed_as_one_file_at_a_time(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    one, two = _fixture_folder(tmp_path / "one"), _fixture_folder(tmp_path / "two")
+    main(["fix", "--jobs", "1", str(one)])
+    serial = capsys.readouterr().out.replace(str(one), "<dir>")
+    main(["fix", "--jobs", "2", str(two)])
+    parallel = capsys.readouterr().out.replace(str(two), "<dir>")
+    assert parallel == serial and "fixed " in parallel and " left." in parallel
+    for path in sorted(one.iterdir()):
+        assert (two / path.name).read_text() == path.read_text()
+    changed = [p.name for p in one.iterdir() if p.name != "clean.py"
+               and p.read_text() != (FIXTURES / "predicate" / p.name.replace(".py", ".in.py")).read_text()]
+    assert len(changed) > 1
+    # what it says is left is what `check` finds in the fixed files
+    main(["check", "--output-format", "concise", "--exit-zero", str(two)])
+    found = {line for line in capsys.readouterr().out.splitlines() if ": FG" in line}
+    left = {line.split(" (not fixed: ")[0] for line in parallel.replace("<dir>", str(two)).splitlines() if " (not fixed: " in line}
+    assert left == found and left
+    main(["fix", "--jobs", "2", str(two)])  # nothing more to do, the same left
+    again = capsys.readouterr().out
+    assert "fixed 0 findings in 0 files" in again and again.count(" (not fixed: ") == len(left)

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fullgraph.engine import analyze
 from fullgraph.fixes import apply_edits, fix_all
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
@@ -68,6 +69,8 @@ def modules(draw) -> str:
 def check_fix_all(source: str, path: str) -> None:
     result = fix_all(source, path)
     ast.parse(result.source)
+    if result.findings is not None:  # what `fullgraph fix` reports as left without analysing again
+        assert list(result.findings) == analyze(result.source, path)
     assert apply_edits(source, result.edits) == result.source
     assert fix_all(result.source, path).source == result.source
     missing = comments(source) - comments(result.source)

@@ -111,17 +111,19 @@ def _compile_deps(path: str) -> set[str]:
     return {t.site_path for (target, _), sites in targets.items() if target == here for t in sites}
 
 
-def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[Finding]:
+def check_files(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[list[Finding]]:
+    """:func:`check_file` of each file, in order, in `jobs` worker processes (0: one per CPU)."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(files) < PARALLEL_MIN_FILES:
         _start(config, paths, index)
-        found = [f for path in files for f in check_file(path, config)]
-    else:
-        compiled = project_for(config, paths).compile_targets() if index else None  # one scan, not one per worker
-        with ProcessPoolExecutor(max_workers=workers, initializer=_start,
-                                 initargs=(config, paths, index, compiled)) as pool:
-            chunks = pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8)))
-            found = [f for chunk in chunks for f in chunk]
+        return [check_file(path, config) for path in files]
+    compiled = project_for(config, paths).compile_targets() if index else None  # one scan, not one per worker
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(config, paths, index, compiled)) as pool:
+        return list(pool.map(check_file, files, [config] * len(files), chunksize=max(1, len(files) // (workers * 8))))
+
+
+def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[Finding]:
+    found = [f for chunk in check_files(files, config, jobs, paths, index) for f in chunk]
     unique = {(f.path, f.line, f.col, f.code): f for f in found}  # a helper reached from two files
     order = {p: i for i, p in enumerate(files)}
     return sorted(unique.values(), key=lambda f: (order.get(f.path, len(order)), f.path, f.line, f.col, f.code))

@@ -1,5 +1,7 @@
 """`fullgraph fix [PATH...]`: apply every safe rewrite in place, or print a unified diff with --diff.
 
+The files are analysed first as `check` analyses them (in worker processes, from its results
+cache when fresh); fix-all then runs, one file at a time, on those where it has a rewrite to try.
 Lists what it could not fix, with why. Exit code 0 when no finding is left, 1 when some remain
 (with --diff: 1 when something would change, as `ruff --diff`), 2 on usage errors.
 """
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 from fullgraph.analysis.workspace import project_for
-from fullgraph.commands.check import collect_files
+from fullgraph.commands.check import check_files, collect_files
 from fullgraph.commands.options import (
     add_config_arguments,
     add_index_argument,
@@ -41,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
+    parser.add_argument("--jobs", "-j", type=int, default=0,
+                        help="worker processes that analyse the files first (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
 
@@ -79,7 +83,16 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
             handle.write(fixed)
         if project is not None:
             project.forget(os.path.abspath(path))  # read again from disk
-    return (max(result.applied, 1) if fixed != source else 0), analyze(fixed, name, config, project=project)
+    unchanged = result.findings is not None and fixed == result.source == source  # (the index still has this text)
+    left = list(result.findings) if unchanged else analyze(fixed, name, config, project=project)
+    return (max(result.applied, 1) if fixed != source else 0), left
+
+
+def _own_findings(files: list[str], config, jobs: int, paths: list[str], index: bool) -> dict[str, list]:
+    """Each file's findings as `check` finds them (in parallel, from its results cache when fresh),
+    without those its compiled code places in other files."""
+    found = check_files(files, config, jobs, paths, index)
+    return {path: [f for f in mine if f.path == path] for path, mine in zip(files, found)}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,23 +100,30 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     changed = fixed = 0
-    left: list = []
     verifier = None
     if args.verify:
         from fullgraph.confirm.verify import CliVerifier
 
         verifier = CliVerifier(config)
-    project = None if args.no_index else project_for(config, [p for p in args.paths if p != "-"])
+    paths = [p for p in args.paths if p != "-"]
+    project = None if args.no_index else project_for(config, paths)
+    files = collect_files(args.paths, config)
+    on_disk = [p for p in files if p != "-"]
+    first = _own_findings(on_disk, config, args.jobs, paths, not args.no_index)
+    left_in: dict[str, list] = {}
     try:
-        for path in collect_files(args.paths, config):
-            count, remaining = fix_file(path, config, args.diff, verifier, args.stdin_filename, project,
-                                        args.unsafe_fixes)
+        for path in files:
+            if path in first and not any(f.rewritable(args.unsafe_fixes) for f in first[path]):
+                left_in[path] = first[path]  # fix-all would change nothing here (found before any file was fixed)
+                continue
+            count, left_in[path] = fix_file(path, config, args.diff, verifier, args.stdin_filename, project,
+                                            args.unsafe_fixes)
             changed += bool(count)
             fixed += count
-            left += remaining
     finally:
         if verifier is not None:
             verifier.close()
+    left = [f for path in files for f in left_in[path]]
     report = sys.stderr if args.diff or "-" in args.paths else sys.stdout
     paint = Paint(use_colour(report))
     for line, finding in zip(concise(left, paint), left):

@@ -19,7 +19,7 @@ GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint
 
 def fixable(finding: Finding) -> bool:
     """Whether `fullgraph fix` has a safe rewrite for the finding."""
-    return bool(finding.fix) and not finding.fix_blocked
+    return finding.rewritable()
 
 
 def use_colour(stream) -> bool:

@@ -18,11 +18,13 @@ MAX_ROUNDS = 50
 
 @dataclass(frozen=True)
 class FixAllResult:
-    """The fixed text, the edits that turn the original into it, and how many fixes went in."""
+    """The fixed text, the edits that turn the original into it, how many fixes went in, and the
+    findings of the fixed text when the last round analysed that very text (else None)."""
 
     source: str
     edits: tuple[TextEdit, ...]
     applied: int
+    findings: tuple | None = None
 
 
 def _span(positions: Text, edit: TextEdit) -> tuple[int, int]:
@@ -48,8 +50,7 @@ def _round(text: str, tree: ast.Module, findings, failed: set[tuple],
     seen_functions: set[int] = set()
     for finding in findings:
         # with `unsafe`, a blocked finding may still have an unsafe fix (a deferral keeps its replay's break)
-        if not finding.fix or (finding.fix_blocked and not unsafe) or _identity(finding) in failed \
-                or budget[_identity(finding)] < 0:
+        if not finding.rewritable(unsafe) or _identity(finding) in failed or budget[_identity(finding)] < 0:
             continue
         node = finding_node(tree, finding)
         fn = enclosing_function(tree, node) if node is not None else None
@@ -113,6 +114,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
     text, applied, failed = to_lf(original), 0, set()  # rewrites run on LF text; line ends go back at the end
     start = text
     budget: Counter | None = None
+    settled = None  # the findings of `text`, once a round changes nothing
     for _ in range(MAX_ROUNDS):
         findings = analyze(text, path, config, project=project)
         if budget is None:
@@ -120,9 +122,12 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
         edits, count, dropped = _round(text, tree, findings, failed, budget, unsafe)
         failed |= dropped
         if not edits and not dropped:
+            settled = tuple(findings)
             break
         text = apply_edits(text, edits)
         tree = ast.parse(text)
         applied += count
     edits = with_line_ends(diff_edits(start, text), original)
-    return FixAllResult(apply_edits(original, edits) if "\r" in original else text, edits, applied)
+    if "\r" in original:  # the rounds analysed the text with LF line ends
+        return FixAllResult(apply_edits(original, edits), edits, applied)
+    return FixAllResult(text, edits, applied, settled)

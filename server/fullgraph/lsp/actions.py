@@ -63,7 +63,7 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         finding = _finding_of(diag, version, known, enc)
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
-        rewrites = finding.fix and not finding.fix_blocked
+        rewrites = finding.rewritable()
         found = fixes.fixes_for(source, finding, _parse_of(uri, version, source)) \
             if rewrites or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
@@ -104,4 +104,4 @@ def wants(only: list[str] | None, kind: str) -> bool:
 
 def has_fixable(findings) -> bool:
     """Whether fix-all can possibly change anything."""
-    return any(f.fix and not f.fix_blocked for f in findings)
+    return any(f.rewritable() for f in findings)

@@ -33,7 +33,7 @@ def lens_counts(analysis: Analysis) -> list[tuple]:
     for entry in analysis.entries:
         mine = [f for f in analysis.findings if is_break(f) and _belongs(f, entry)]
         if mine:
-            out.append((entry, len(mine), sum(1 for f in mine if f.fix and not f.fix_blocked)))
+            out.append((entry, len(mine), sum(1 for f in mine if f.rewritable())))
     return out
 
 
