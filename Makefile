@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix
+.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix ecosystem-sweep
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -71,6 +71,11 @@ ecosystem-score: $(ECO_STAMP) $(STAMP)
 # Re-runs the models that broke, original and fixed (tens of minutes).
 ecosystem-fix: $(ECO_STAMP) $(STAMP)
 	$(BIN)/python $(ECO)/fixmode.py
+
+# Minutes: check and fix-all on installed packages no run was recorded for (crashes, files that
+# no longer compile or import, fix-all idempotence).
+ecosystem-sweep: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/sweep.py
 
 # Share of transformers model types `fullgraph confirm` runs without a factory, and its break lines
 # against the ecosystem ground truth (the bench venv's interpreter has transformers).

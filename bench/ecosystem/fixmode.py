@@ -19,7 +19,6 @@ import argparse
 import difflib
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -59,6 +58,20 @@ def run_fix(root: Path, files: list[str], extra: list[str]) -> str:
     return out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""
 
 
+def fix_twice(root: Path, scratch: Path, top: str, files: list[str], extra: list[str],
+              python: Path = BENCH_PYTHON) -> tuple[str, list[str], list[str], list[str]]:
+    """``fullgraph fix`` on ``files`` of the copy ``scratch`` of ``root``, then again: its summary
+    line, the files it changed, those the second run changed again, and the modules (``top`` and
+    every changed one) that no longer import in ``python``."""
+    summary = run_fix(scratch, files, extra)
+    changed = [f for f in files if digest(scratch / f) != digest(root / f)]
+    hashes = {f: digest(scratch / f) for f in files}
+    run_fix(scratch, files, extra)
+    not_idempotent = [f for f in files if digest(scratch / f) != hashes[f]]
+    modules = [f[:-3].replace("/", ".").removesuffix(".__init__") for f in changed]
+    return summary, changed, not_idempotent, import_check(scratch, [top, *modules], python) if changed else []
+
+
 def line_map(before: str, after: str) -> dict[int, int]:
     """Fixed-file line -> original line (a rewritten block maps to the start of what it replaced)."""
     out = {}
@@ -69,13 +82,13 @@ def line_map(before: str, after: str) -> dict[int, int]:
     return out
 
 
-def import_check(scratch: Path, modules: list[str]) -> list[str]:
-    """Modules of the fixed copy that no longer import (each: 'module: error')."""
+def import_check(scratch: Path, modules: list[str], python: Path = BENCH_PYTHON) -> list[str]:
+    """Modules of the fixed copy that no longer import in ``python`` (each: 'module: error')."""
     code = ("import importlib, json, sys\nbad = []\nfor m in sys.argv[1:]:\n    try:\n        importlib.import_module(m)\n"
             "    except Exception as e:\n        bad.append(f'{m}: {type(e).__name__}: {e}'[:300])\nprint(json.dumps(bad))\n")
     env = bench_env()
     env["PYTHONPATH"] = str(scratch)
-    out = subprocess.run([str(BENCH_PYTHON), "-c", code, *modules], env=env, capture_output=True, text=True, timeout=900)
+    out = subprocess.run([str(python), "-c", code, *modules], env=env, capture_output=True, text=True, timeout=900)
     try:
         return json.loads(out.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
@@ -159,15 +172,9 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
     findings = run_check(root, package_files(root, truth_files(runs)), extra, jobs)
     t = time.monotonic()
-    fix_extra = [*extra, "--unsafe-fixes"] if unsafe else extra
-    summary = run_fix(scratch, site_files, fix_extra)
+    summary, changed, not_idempotent, import_errors = fix_twice(root, scratch, top, site_files,
+                                                                [*extra, "--unsafe-fixes"] if unsafe else extra)
     fix_seconds = time.monotonic() - t
-    changed = [f for f in site_files if digest(scratch / f) != digest(root / f)]
-    hashes = {f: digest(scratch / f) for f in site_files}
-    run_fix(scratch, site_files, fix_extra)
-    not_idempotent = [f for f in site_files if digest(scratch / f) != hashes[f]]
-    modules = [f[:-3].replace("/", ".").removesuffix(".__init__") for f in changed]
-    import_errors = import_check(scratch, [top, *modules]) if changed else []
 
     broke: dict[str, list[str]] = {}
     for s in sites.values():
