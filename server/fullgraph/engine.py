@@ -436,7 +436,7 @@ def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         if kept is not None and (project is None or project.misses() == before):
-            kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.modes)
+            kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.modes, walker.consults)
         return walker
     params = tuple(sorted(visit.params.items())) if visit.params else None
     key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop, visit.training,

@@ -193,6 +193,56 @@ def test_a_method_change_reaches_the_classes_that_call_it_by_name():
     assert doc.walks.walks - done == 4  # Gate's three and User.forward (it calls score); Bystander kept
 
 
+INSIDE = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    class Leaf(nn.Module):
+        def score(self, x):
+            h = 1
+            return h
+
+        def forward(self, x):
+            return x
+
+
+    class Mid(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.leaf = Leaf()
+
+        def forward(self, x):
+            if self.leaf.score(x) > 0:
+                x = x + 1
+            return self.leaf(x)
+
+
+    class Top(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.mid = Mid()
+
+        def forward(self, x):
+            return self.mid(x)
+    """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(30))
+
+
+def test_an_edit_inside_a_function_keeps_the_walks_of_its_users_while_what_it_returns_stays():
+    doc = Document()
+    assert not doc.analyze(INSIDE).findings
+    done = doc.walks.walks
+    doc.analyze(INSIDE.replace("        h = 1\n", "        h = 1\n        y = x * 2\n"))  # typed into Leaf.score
+    assert doc.walks.walks - done == 2  # Leaf's two methods; Mid and Top read only what score returns: the same
+    done = doc.walks.walks
+    changed = doc.analyze(INSIDE.replace("        h = 1\n", "        h = x.sum()\n"))  # same `return h`, a tensor now
+    assert [(f.line, f.code) for f in changed.findings] == [(20, "FG101")]  # Mid.forward branches on it
+    assert doc.walks.walks - done == 3  # Leaf's two and Mid.forward; Top reads what Mid.forward returns: the same
+    done = doc.walks.walks
+    doc.analyze(INSIDE.replace("        h = 1\n", "        h = 1\n        self.h = h\n"))  # an attribute stored
+    assert doc.walks.walks - done == 4  # Leaf's two, Mid.forward and Top.forward: every user, as without the check
+
+
 def test_a_class_named_in_a_string_annotation_is_used():
     model = textwrap.dedent("""\
         import torch
@@ -311,5 +361,5 @@ def test_a_walk_whose_facts_cannot_be_a_key_is_walked_and_not_kept():
     function = index.functions["flag"]
     visit = Visit(function, function, params={"x": ([1], ())})  # a list: not hashable
     assert cache.get(function, visit, index) is None
-    cache.put(function, visit, [], [], index, {})
+    cache.put(function, visit, [], [], index, {}, [])
     assert len(cache) == 0 and cache.declined(function, visit, None, None, lambda: "why") == "why"

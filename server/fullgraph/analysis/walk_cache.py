@@ -11,7 +11,11 @@ the changed statements are those whose nodes are new. A kept walk is reused when
   its class-level statements (what its name stands for) and each method. A changed part makes
   its name changed: a function's or class's name, a method's name (the class's name for
   `__init__`, `forward` and other dunders, which run without being named), what a statement
-  binds; a part that uses a changed name (a `Name`, an attribute, an import) is changed in turn;
+  binds; a part that uses a changed name (a `Name`, an attribute, an import) is changed in turn.
+  A function changed only inside (its signature, decorators, returns and the statements whose
+  effects other code reads unchanged, see `_interface`) does not change its name: the walks of
+  its users, direct or not, are kept as suspect, and used again only once every return fact
+  they read of this file's functions is worked out again (or confirmed in turn) and found equal;
 - every module-level statement that is not a `def` or `class` is the same code as before,
   positions aside (else nothing is kept);
 - no file the kept walks used in the project index has changed since (nor what imports
@@ -37,8 +41,8 @@ from fullgraph.analysis.nodes import same_code, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
-from fullgraph.analysis.summary import false_flags
-from fullgraph.analysis.walker import Raw, Visit
+from fullgraph.analysis.summary import false_flags, false_when_compiling, true_when_compiling
+from fullgraph.analysis.walker import Raw, Visit, restore_return_state, return_fact, return_state
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 VARIANTS = 8
@@ -70,7 +74,18 @@ class _Kept:
     raws: list[Raw]
     calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
     modes: dict[int, bool]
+    consults: list[tuple[str, tuple, object]]  # what it read of this file's functions' return facts
     declined: dict = field(default_factory=dict)  # finding key -> its fix check (decline reason, ...)
+    suspect: bool = False  # a function it calls changed inside: kept only while what it read stays
+
+
+@dataclass
+class _Return:
+    node: ast.AST  # the function's def node
+    statement: ast.stmt  # the top-level statement that holds it
+    fact: object  # (return fact, the depth its helper chain needs)
+    consults: list[tuple[str, tuple, object]]
+    suspect: bool = False
 
 
 class WalkCache:
@@ -81,12 +96,13 @@ class WalkCache:
         self._starts: list[int] | None = None  # the first line of each statement of the body
         self._parts: dict[int, tuple[ast.stmt, dict[str, _Part]]] = {}  # statement id -> its parts by key
         self._kept: dict[tuple, _Kept] = {}
-        self._returns: dict[tuple, tuple[ast.AST, ast.stmt, object]] = {}  # key -> def node, holder, return fact
+        self._returns: dict[tuple, _Return] = {}
         self._path: str | None = None
         self._project: tuple[ProjectIndex | None, int] = (None, 0)  # the index and its generation at the last analysis
         self.touched: set[str] = set()  # project files the kept walks read
         self.last: LastAnalysis | None = None  # the last analysis, for edits of comments and blank lines
         self.walks = 0  # walks not found here (so done) since the cache was made, for tests and benches
+        self._confirming: set[int] = set()  # kept walks and returns being confirmed (against recursion)
 
     def __len__(self) -> int:
         """How many walks are kept."""
@@ -131,22 +147,36 @@ class WalkCache:
         if any(others.values()):  # imports, module variables, module-level code changed
             self._clear()
             return
-        dirty = _changed_names([s for s in removed if isinstance(s, _DEFS)], [s for s in added if isinstance(s, _DEFS)])
-        stale = {id(s) for s in added}
-        if dirty:
-            parts = [(id(stmt), part) for stmt in self._body for part in self._describe(stmt).values()]
-            grew = True
-            while grew:
-                grew = False
-                for holder, part in parts:
-                    if not part.mentions.isdisjoint(dirty):
-                        stale.add(holder)
-                        if not part.defines <= dirty:
-                            dirty |= part.defines
-                            grew = True
-        live = {id(s) for s in self._body if id(s) not in stale}
+        dirty, inside = _changed_names([s for s in removed if isinstance(s, _DEFS)],
+                                       [s for s in added if isinstance(s, _DEFS)])
+        new = {id(s) for s in added}
+        stale = new | self._users(dirty)
+        suspect = self._users(dirty | inside) - stale  # they call a function changed inside: checked when used
+        live = {id(s) for s in self._body} - stale
         self._kept = {k: v for k, v in self._kept.items() if id(v.statement) in live}
-        self._returns = {k: v for k, v in self._returns.items() if id(v[1]) in live}
+        self._returns = {k: v for k, v in self._returns.items() if id(v.statement) in live}
+        for kept in [*self._kept.values(), *self._returns.values()]:
+            if id(kept.statement) in suspect:
+                kept.suspect = True
+
+    def _users(self, dirty: set[str]) -> set[int]:
+        """The ids of the statements of the body that use a name of `dirty`, directly or through the
+        parts of other statements that do."""
+        if not dirty:
+            return set()
+        dirty = set(dirty)
+        users: set[int] = set()
+        parts = [(id(stmt), part) for stmt in self._body for part in self._describe(stmt).values()]
+        grew = True
+        while grew:
+            grew = False
+            for holder, part in parts:
+                if not part.mentions.isdisjoint(dirty):
+                    users.add(holder)
+                    if not part.defines <= dirty:
+                        dirty |= part.defines
+                        grew = True
+        return users
 
     def _describe(self, stmt: ast.stmt) -> dict[str, _Part]:
         found = self._parts.get(id(stmt))
@@ -166,7 +196,9 @@ class WalkCache:
         """The kept walk of `function` (a function of this file) for `visit`, or None (it is walked then)."""
         key = _key(function, visit)
         kept = self._kept.get(key) if key is not None else None
-        if kept is None or kept.node is not function.node:
+        if kept is not None and kept.node is function.node and kept.suspect and self._confirmed(kept, index):
+            kept.suspect, kept.declined = False, {}  # (a fix check may read the changed function)
+        if kept is None or kept.node is not function.node or kept.suspect:
             self.walks += 1
             return None
         calls = []
@@ -180,7 +212,7 @@ class WalkCache:
         return Walked(kept.raws, calls, kept.modes)
 
     def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex,
-            modes: dict[int, bool]) -> None:
+            modes: dict[int, bool], consults: list) -> None:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
         holder, key = self._holder(function.node), _key(function, visit)
         if holder is None or key is None:
@@ -191,7 +223,7 @@ class WalkCache:
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
-        self._kept[key] = _Kept(function.node, holder, raws, local, modes)
+        self._kept[key] = _Kept(function.node, holder, raws, local, modes, consults)
 
     def _touch(self, index: ModuleIndex) -> None:
         """Note the project files the analysis in progress has read (the own file's changes reach
@@ -203,15 +235,37 @@ class WalkCache:
         """The kept return fact of `function` (of this file) for the argument facts `passed`, in a
         1-tuple, or None."""
         found = self._returns.get((id(function.node), function.qualname, passed))
-        return (found[2],) if found is not None and found[0] is function.node else None
+        if found is None or found.node is not function.node:
+            return None
+        if found.suspect and function.module is not None and self._confirmed(found, function.module):
+            found.suspect = False
+        return None if found.suspect else (found.fact,)
 
-    def keep_return(self, function: FunctionInfo, passed: tuple, fact: object, index: ModuleIndex) -> None:
+    def keep_return(self, function: FunctionInfo, passed: tuple, fact: object, index: ModuleIndex,
+                    consults: list) -> None:
         """Keep what `function` returns for `passed` (worked out with every file it needed)."""
         holder = self._holder(function.node)
         if holder is None:
             return
         self._touch(index)
-        self._returns[(id(function.node), function.qualname, passed)] = (function.node, holder, fact)
+        self._returns[(id(function.node), function.qualname, passed)] = _Return(function.node, holder, fact, consults)
+
+    def _confirmed(self, kept: _Kept | _Return, index: ModuleIndex) -> bool:
+        """Whether every return fact a kept walk read of this file's functions is still what they
+        return (each worked out again, or taken from what is kept and confirmed in turn)."""
+        if id(kept) in self._confirming:  # a recursion: not confirmed through itself
+            return False
+        self._confirming.add(id(kept))
+        saved = return_state()
+        try:
+            for qualname, passed, fact in kept.consults:
+                target = _local(index, qualname)
+                if target is None or return_fact(index, target, dict(passed)) != fact:
+                    return False
+            return True
+        finally:
+            self._confirming.discard(id(kept))
+            restore_return_state(saved)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
         """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk."""
@@ -256,9 +310,11 @@ _IDENTIFIER = re.compile(r"[^\W\d]\w*")
 _UNNAMED = re.compile(r"^(__\w+__|forward)$")  # methods that run without their name in the caller's code
 
 
-def _changed_names(removed: list[ast.stmt], added: list[ast.stmt]) -> set[str]:
+def _changed_names(removed: list[ast.stmt], added: list[ast.stmt]) -> tuple[set[str], set[str]]:
     """The names changed by replacing the `def`/`class` statements `removed` by `added`: a class
-    of the same name on both sides changes only through its parts that differ."""
+    of the same name on both sides changes only through its parts that differ. Second, apart, the
+    names of functions changed only inside (the same :func:`_interface`): what other walks read
+    of those is the return facts they consulted, checked before such a walk is used again."""
     before = Counter(s.name for s in removed)
     after = Counter(s.name for s in added)
     twice = {name for name, count in (before + after).items() if before[name] > 1 or after[name] > 1}
@@ -268,16 +324,53 @@ def _changed_names(removed: list[ast.stmt], added: list[ast.stmt]) -> set[str]:
             dirty |= {name for part in _parts(stmt).values() for name in part.defines}
     before = {s.name: s for s in removed if s.name not in twice}
     after = {s.name: s for s in added if s.name not in twice}
+    inside: set[str] = set()
     for name in before.keys() | after.keys():
         old = _parts(before[name], code=True) if name in before else {}
         new = _parts(after[name], code=True) if name in after else {}
         for key in old.keys() | new.keys():
-            if key not in old or key not in new or not same_code(old[key].code, new[key].code):
-                dirty |= (old.get(key) or new[key]).defines | (new.get(key) or old[key]).defines
+            if key in old and key in new and same_code(old[key].code, new[key].code):
+                continue
+            names = (old.get(key) or new[key]).defines | (new.get(key) or old[key]).defines
+            same = key in old and key in new and (face := _interface(old[key].code)) is not None \
+                and face == _interface(new[key].code)
+            (inside if same else dirty).update(names)
         if isinstance(before.get(name), ast.ClassDef) and isinstance(after.get(name), ast.ClassDef) \
                 and false_flags(before[name]) != false_flags(after[name]):
             dirty |= {name, *(n for key, part in new.items() if key for n in part.defines)}  # every method's branches
-    return dirty
+    return dirty, inside
+
+
+def _interface(code: tuple[ast.AST, ...] | None) -> tuple | None:
+    """What other functions' walks read of a function besides the return facts they consult: its
+    name, signature, decorators and kind, whether it answers the compile checks, and every node
+    with an effect other code reads (a `return`, an attribute stored or deleted, `setattr`, a nested
+    def, class or lambda, `yield`, `global`). None for any other part (a class header, `__init__`)."""
+    fn = code[0] if code and len(code) == 1 else None
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name == "__init__":
+        return None
+    effects = [ast.dump(node) for node in walk(fn) if node is not fn and _has_effect(node)]
+    return (type(fn).__name__, fn.name, ast.dump(fn.args), [ast.dump(d) for d in fn.decorator_list],
+            ast.dump(fn.returns) if fn.returns is not None else None, true_when_compiling(fn),
+            false_when_compiling(fn), effects)
+
+
+_EFFECTS = (ast.Return, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Yield, ast.YieldFrom,
+            ast.Global, ast.Nonlocal)
+
+
+def _has_effect(node: ast.AST) -> bool:
+    """A node other code reads the effect of (see :func:`_interface`): a statement storing or
+    deleting through an attribute or subscript, a `setattr`/`delattr` call, or one of `_EFFECTS`."""
+    if isinstance(node, _EFFECTS):
+        return True
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr")
+    targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else \
+        [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)) else \
+        [item.optional_vars for item in node.items if item.optional_vars is not None] \
+        if isinstance(node, (ast.With, ast.AsyncWith)) else []
+    return any(isinstance(sub, (ast.Attribute, ast.Subscript)) for target in targets for sub in walk(target))
 
 
 def _parts(stmt: ast.stmt, code: bool = False) -> dict[str, _Part]:

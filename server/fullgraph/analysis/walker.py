@@ -109,6 +109,7 @@ class Walker:
         self.path_ended = False  # a `return` under a test decided while tracing was just walked
         self.epilogue: set[int] = set()  # ids of calls in epilogue position (see analysis.epilogue)
         self.returns: list = []  # facts of `return` values (for helpers' return facts)
+        self.consults: list[tuple[str, tuple, object]] = []  # (this file's function, passed, what it returned)
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
         self.conditions: list[tuple[ast.expr, bool]] = [] if visit.training is None \
             else [(TRAINING, visit.training)]  # trace-time tests around the current node (its calls' mode)
@@ -357,8 +358,13 @@ class Walker:
             return self._lambda_result(call)
         if any(t.disabled for t in held):
             return None
-        return _agreed([return_fact(self.index, t, bind_arguments(t.node, t.cls is not None, call, lambda a: (self.kind(a), ())))
-                        for t in held])  # what every function it may run returns
+        returned = []
+        for t in held:  # what every function it may run returns
+            passed = bind_arguments(t.node, t.cls is not None, call, lambda a: (self.kind(a), ()))
+            returned.append(return_fact(self.index, t, passed))
+            if t.module is self.index:
+                self.consults.append((t.qualname, tuple(passed.items()), returned[-1]))
+        return _agreed(returned)
 
     def _lambda_result(self, call: ast.Call):
         """What calling a local name every assignment binds to a lambda gives (`act = lambda h:
@@ -1211,7 +1217,7 @@ def return_fact(index: ModuleIndex, function: FunctionInfo, passed: dict[str, Pa
         return fact
     memo[key] = (fact, need)
     if kept is not None:
-        kept.keep_return(function, key[1], (fact, need), index)
+        kept.keep_return(function, key[1], (fact, need), index, walker.consults)
     return fact
 
 
@@ -1225,3 +1231,13 @@ class _ReturnState(threading.local):
 
 
 _RETURN = _ReturnState()
+
+
+def return_state() -> tuple[int, bool]:
+    """What the return fact being worked out on this thread has met so far (see `_ReturnState`)."""
+    return _RETURN.need, _RETURN.cut
+
+
+def restore_return_state(saved: tuple[int, bool]) -> None:
+    """Put back what `return_state` gave: work done meanwhile is not the outer answer's."""
+    _RETURN.need, _RETURN.cut = saved
