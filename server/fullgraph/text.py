@@ -22,6 +22,15 @@ def split_lines(text: str) -> list[str]:
     return LINE_BREAK.split(text)
 
 
+def names_a_line(text: str) -> bool:
+    """Whether `text` (a decline reason) names a line of its file ("... (line 355)"): it goes
+    stale when an edit moves that line."""
+    return NAMES_LINE.search(text) is not None
+
+
+NAMES_LINE = re.compile(r"\bline (\d+)")
+
+
 def common_prefix(a: list[str], b: list[str], most: int) -> int:
     """How many leading lines `a` and `b` share, at most `most` (a binary search over slice
     comparisons, which run in C: a loop over the lines cost milliseconds per keystroke)."""

@@ -102,3 +102,30 @@ def test_a_moved_analysis_records_the_index_files_it_stands_on(tmp_path, monkeyp
     project.update(helpers, "def scale(x):\n    return x * 2\n")
     changed, _ = doc.analyze("# edit 2\n" + MODEL)
     assert doc.full == 2 and changed.elsewhere == []
+
+
+CHAIN = textwrap.dedent("""\
+    import torch
+    from torch import nn
+
+
+    class M(nn.Module):
+        def forward(self, x: torch.Tensor):
+            if x.sum() > 0:
+                x = x + 1
+            elif x.mean() > 1:
+                x = x * 2
+            return x
+    """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))
+
+
+def test_a_decline_reason_that_names_a_line_moves_with_it(monkeypatch):
+    doc = Document(monkeypatch)
+    first, _ = doc.analyze(CHAIN)
+    assert [f.fix_blocked for f in first.findings if f.line == 9] == [
+        "an `elif` is rewritten only with the `if` chain it continues (line 7)"]
+    full = doc.full
+    moved, _ = doc.analyze(CHAIN.replace("    def forward", "\n    # the model\n    def forward"))  # compared with a fresh one
+    assert doc.full == full  # still the moved report
+    assert [f.fix_blocked for f in moved.findings if f.line == 11] == [
+        "an `elif` is rewritten only with the `if` chain it continues (line 9)"]

@@ -243,6 +243,31 @@ def test_an_edit_inside_a_function_keeps_the_walks_of_its_users_while_what_it_re
     assert doc.walks.walks - done == 4  # Leaf's two, Mid.forward and Top.forward: every user, as without the check
 
 
+def test_a_kept_decline_reason_that_names_a_line_follows_an_edit_above_it():
+    chain = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class Other(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x + 1
+
+
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor):
+                if x.sum() > 0:
+                    x = x + 1
+                elif x.mean() > 1:
+                    x = x * 2
+                return x
+        """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))
+    doc = Document()
+    assert any(f.fix_blocked and "(line 12)" in f.fix_blocked for f in doc.analyze(chain).findings)
+    edited = doc.analyze(chain.replace("        return x + 1\n", "        y = x * 2\n        return x + y\n"))
+    assert any(f.fix_blocked and "(line 13)" in f.fix_blocked for f in edited.findings)  # (and as a fresh analysis)
+
+
 def test_a_class_named_in_a_string_annotation_is_used():
     model = textwrap.dedent("""\
         import torch

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from fullgraph.analysis.project import IndexUse, ProjectIndex
 from fullgraph.findings import Finding
-from fullgraph.text import common_prefix
+from fullgraph.text import NAMES_LINE, common_prefix, names_a_line
 
 
 @dataclass
@@ -66,7 +66,14 @@ def moved_report(last: LastAnalysis | None, body: list[ast.stmt], lines: list[st
         raise _Unmovable  # on a changed line (none holds code, so none should be)
 
     def move(item):
-        return item if item.path != path else replace(item, line=line_of(item.line), end_line=line_of(item.end_line))
+        if item.path != path:
+            return item
+        if isinstance(item, Finding) and names_a_line(repr(item.data)):
+            raise _Unmovable  # a line named in its data (not rewritten below)
+        moved = replace(item, line=line_of(item.line), end_line=line_of(item.end_line))
+        if isinstance(item, Finding) and item.fix_blocked:  # "(line 355)" in a decline reason moves too
+            moved = replace(moved, fix_blocked=NAMES_LINE.sub(lambda m: f"line {line_of(int(m[1]))}", item.fix_blocked))
+        return moved
 
     try:
         findings = [_finding(f, move) for f in last.report.findings]

@@ -25,7 +25,8 @@ the changed statements are those whose nodes are new. A kept walk is reused when
 A function keeps at most VARIANTS walks (callers that change what they pass make new ones).
 What a function returns for the facts a call passes is kept on the same terms.
 
-Decline reasons of fixable findings are kept with the walk that produced the finding.
+Decline reasons of fixable findings are kept with the walk that produced the finding (one that
+names a line is worked out again once an edit moved statements).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import false_flags, false_when_compiling, true_when_compiling
 from fullgraph.analysis.walker import Raw, Visit, restore_return_state, return_fact, return_state
+from fullgraph.text import names_a_line
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 VARIANTS = 8
@@ -94,6 +96,8 @@ class WalkCache:
     def __init__(self) -> None:
         self._body: list[ast.stmt] = []
         self._starts: list[int] | None = None  # the first line of each statement of the body
+        self._lines: dict[int, int] = {}  # id of each statement of the body -> its first line then
+        self._moved = False  # whether statements kept by the last edit moved (a fix check may name a line)
         self._parts: dict[int, tuple[ast.stmt, dict[str, _Part]]] = {}  # statement id -> its parts by key
         self._kept: dict[tuple, _Kept] = {}
         self._returns: dict[tuple, _Return] = {}
@@ -112,6 +116,8 @@ class WalkCache:
         """Start an analysis of the module `body` (of `path`): drop the walks that the changes since
         the last analysis, in the text or in the project index, may affect."""
         old = self._body
+        moved = any(self._lines.get(id(s), s.lineno) != s.lineno for s in body)  # (the parse cache moves nodes)
+        self._lines = {id(s): s.lineno for s in body}
         self._body, self._starts = list(body), None
         if self._stale(path, project):
             self._clear()
@@ -124,6 +130,7 @@ class WalkCache:
                 self._invalidate(added, removed)
         kept = {id(s) for s in body}
         self._parts = {k: v for k, v in self._parts.items() if k in kept}
+        self._moved = moved
 
     def _stale(self, path: str, project: ProjectIndex | None) -> bool:
         """Whether nothing kept can stay: another path or index, or a change of a file the walks used."""
@@ -268,15 +275,17 @@ class WalkCache:
             restore_return_state(saved)
 
     def declined(self, function: FunctionInfo, visit: Visit, raw: Raw, finding, compute):
-        """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk."""
+        """`compute()` (the fix check of `finding`, made from `raw` of a kept walk), kept with the walk;
+        again when it names a line and the last edit moved statements."""
         key = _key(function, visit)
         kept = self._kept.get(key) if key is not None else None
         if kept is None or kept.node is not function.node or not any(r is raw for r in kept.raws):
             return compute()
         known = (id(raw), _finding_key(finding))
-        if known not in kept.declined:
-            kept.declined[known] = compute()
-        return kept.declined[known]
+        found = kept.declined.get(known)
+        if found is None or self._moved and names_a_line(str(found)):  # "(line 355)": worked out again
+            found = kept.declined[known] = compute()
+        return found
 
 
 def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
