@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from transformers_models import models_dir
+from transformers_models import models_or_say
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -39,9 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folders", type=int, default=60, help="the first N model folders, by name")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
-    root = models_dir()
+    root = models_or_say()
     if root is None:
-        print("transformers is needed: pip install -e '.[bench]'", file=sys.stderr)
         return 1
     folders = [str(p) for p in sorted(root.iterdir()) if p.is_dir() and not p.name.startswith("_")][:args.folders]
     files = sum(1 for f in folders for _ in Path(f).rglob("*.py"))

@@ -17,6 +17,14 @@ def models_dir() -> Path | None:
     return Path(list(spec.submodule_search_locations)[0]) / "models"
 
 
+def models_or_say() -> Path | None:
+    """The models folder, or None after saying how to install transformers."""
+    root = models_dir()
+    if root is None:
+        print("transformers is needed: pip install -e '.[bench]'", file=sys.stderr)
+    return root
+
+
 def ruff_binary() -> str | None:
     return shutil.which("ruff", path=sysconfig.get_path("scripts")) or shutil.which("ruff")
 

@@ -14,6 +14,7 @@ from fullgraph.config import Config
 from fullgraph.engine import analyze_document
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_moved_report import CHAIN
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CONFIG = Config(assume_compiled="all")
@@ -244,24 +245,8 @@ def test_an_edit_inside_a_function_keeps_the_walks_of_its_users_while_what_it_re
 
 
 def test_a_kept_decline_reason_that_names_a_line_follows_an_edit_above_it():
-    chain = textwrap.dedent("""\
-        import torch
-        from torch import nn
-
-
-        class Other(nn.Module):
-            def forward(self, x: torch.Tensor):
-                return x + 1
-
-
-        class M(nn.Module):
-            def forward(self, x: torch.Tensor):
-                if x.sum() > 0:
-                    x = x + 1
-                elif x.mean() > 1:
-                    x = x * 2
-                return x
-        """) + "".join(f"\nLIMIT_{i} = {i}\n" for i in range(20))
+    other = "\n\nclass Other(nn.Module):\n    def forward(self, x: torch.Tensor):\n        return x + 1\n"
+    chain = CHAIN.replace("\n\nclass M", other + "\n\nclass M")  # the elif's reason names line 12
     doc = Document()
     assert any(f.fix_blocked and "(line 12)" in f.fix_blocked for f in doc.analyze(chain).findings)
     edited = doc.analyze(chain.replace("        return x + 1\n", "        y = x * 2\n        return x + y\n"))
