@@ -71,11 +71,11 @@ _project: ProjectIndex | None = None  # one per process (the workers build their
 _results: ResultsCache | None = None
 
 
-def _start(config: Config, paths: list[str], index: bool, compiled=None) -> None:
-    """Set up this process: its project index (with the workspace's compile calls when the
-    parent found them already) and the results cache."""
+def _start(config: Config, paths: list[str], index: bool, compiled=None, project: ProjectIndex | None = None) -> None:
+    """Set up this process: its project index (`project` when the caller has one, with the
+    workspace's compile calls when the parent found them already) and the results cache."""
     global _project, _results
-    _project = project_for(config, paths) if index else None
+    _project = (project or project_for(config, paths)) if index else None
     _results = ResultsCache() if index else None
     if _project is not None and compiled is not None:
         _project.set_compile_targets(compiled)
@@ -111,11 +111,13 @@ def _compile_deps(path: str) -> set[str]:
     return {t.site_path for (target, _), sites in targets.items() if target == here for t in sites}
 
 
-def check_files(files: list[str], config: Config, jobs: int, paths: list[str], index: bool) -> list[list[Finding]]:
-    """:func:`check_file` of each file, in order, in `jobs` worker processes (0: one per CPU)."""
+def check_files(files: list[str], config: Config, jobs: int, paths: list[str], index: bool,
+                project: ProjectIndex | None = None) -> list[list[Finding]]:
+    """:func:`check_file` of each file, in order, in `jobs` worker processes (0: one per CPU); in
+    this process (few files, or one job) with `project` when given (the caller's index, reused)."""
     workers = jobs or os.cpu_count() or 1
     if workers == 1 or len(files) < PARALLEL_MIN_FILES:
-        _start(config, paths, index)
+        _start(config, paths, index, project=project)
         return [check_file(path, config) for path in files]
     compiled = project_for(config, paths).compile_targets() if index else None  # one scan, not one per worker
     with ProcessPoolExecutor(max_workers=workers, initializer=_start, initargs=(config, paths, index, compiled)) as pool:

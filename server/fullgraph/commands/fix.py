@@ -88,10 +88,10 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
     return (max(result.applied, 1) if fixed != source else 0), left
 
 
-def _own_findings(files: list[str], config, jobs: int, paths: list[str], index: bool) -> dict[str, list]:
-    """Each file's findings as `check` finds them (in parallel, from its results cache when fresh),
-    without those its compiled code places in other files."""
-    found = check_files(files, config, jobs, paths, index)
+def _own_findings(files: list[str], config, jobs: int, paths: list[str], project) -> dict[str, list]:
+    """Each file's findings as `check` finds them (in parallel, from its results cache when fresh;
+    in this process with `project`, the index fix-all uses), without those it places in other files."""
+    found = check_files(files, config, jobs, paths, project is not None, project)
     return {path: [f for f in mine if f.path == path] for path, mine in zip(files, found)}
 
 
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     project = None if args.no_index else project_for(config, paths)
     files = collect_files(args.paths, config)
     on_disk = [p for p in files if p != "-"]
-    first = _own_findings(on_disk, config, args.jobs, paths, not args.no_index)
+    first = _own_findings(on_disk, config, args.jobs, paths, project)
     left_in: dict[str, list] = {}
     try:
         for path in files:
