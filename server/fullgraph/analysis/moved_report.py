@@ -66,18 +66,23 @@ def moved_report(last: LastAnalysis | None, body: list[ast.stmt], lines: list[st
         raise _Unmovable  # on a changed line (none holds code, so none should be)
 
     def move(item):
-        if item.path != path:
-            return item
-        if isinstance(item, Finding) and names_a_line(repr(item.data)):
-            raise _Unmovable  # a line named in its data (not rewritten below)
-        moved = replace(item, line=line_of(item.line), end_line=line_of(item.end_line))
-        if isinstance(item, Finding) and item.fix_blocked:  # "(line 355)" in a decline reason moves too
-            moved = replace(moved, fix_blocked=NAMES_LINE.sub(lambda m: f"line {line_of(int(m[1]))}", item.fix_blocked))
-        return moved
+        return item if item.path != path else replace(item, line=line_of(item.line), end_line=line_of(item.end_line))
+
+    def moved(finding: Finding) -> Finding:
+        """`finding` and its related locations moved; a decline reason that names a line of this
+        file ("(line 355)") names where that line went."""
+        out = replace(move(finding), related=tuple(move(r) for r in finding.related))
+        if not delta or finding.path != path:
+            return out
+        if names_a_line(repr(finding.data)):
+            raise _Unmovable  # a line named in its data, which is not rewritten
+        if finding.fix_blocked:
+            out = replace(out, fix_blocked=NAMES_LINE.sub(lambda m: f"line {line_of(int(m[1]))}", finding.fix_blocked))
+        return out
 
     try:
-        findings = [_finding(f, move) for f in last.report.findings]
-        elsewhere = [_finding(f, move) for f in last.report.elsewhere]  # in other files: their related locations
+        findings = [moved(f) for f in last.report.findings]
+        elsewhere = [moved(f) for f in last.report.elsewhere]  # in other files: their related locations
         entries = [move(e) for e in last.report.entries]
     except _Unmovable:
         return None
@@ -87,14 +92,10 @@ def moved_report(last: LastAnalysis | None, body: list[ast.stmt], lines: list[st
 
 
 class _Unmovable(Exception):
-    """A position on a changed line."""
+    """A position on a changed line, or a line named in a finding's data."""
 
 
 def _no_code(line: str) -> bool:
     stripped = line.strip()
     return not stripped or stripped.startswith("#")
 
-
-def _finding(finding: Finding, move) -> Finding:
-    """`finding` and its related locations, each moved if it is in the analysed file."""
-    return replace(move(finding), related=tuple(move(r) for r in finding.related))

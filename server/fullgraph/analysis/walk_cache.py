@@ -156,34 +156,16 @@ class WalkCache:
             return
         dirty, inside = _changed_names([s for s in removed if isinstance(s, _DEFS)],
                                        [s for s in added if isinstance(s, _DEFS)])
-        new = {id(s) for s in added}
-        stale = new | self._users(dirty)
-        suspect = self._users(dirty | inside) - stale  # they call a function changed inside: checked when used
+        parts = [(id(stmt), part) for stmt in self._body for part in self._describe(stmt).values()] \
+            if dirty or inside else []
+        stale = {id(s) for s in added} | _users(parts, dirty)
+        suspect = _users(parts, dirty | inside) - stale if inside else set()  # they call a function changed inside
         live = {id(s) for s in self._body} - stale
         self._kept = {k: v for k, v in self._kept.items() if id(v.statement) in live}
         self._returns = {k: v for k, v in self._returns.items() if id(v.statement) in live}
         for kept in [*self._kept.values(), *self._returns.values()]:
             if id(kept.statement) in suspect:
                 kept.suspect = True
-
-    def _users(self, dirty: set[str]) -> set[int]:
-        """The ids of the statements of the body that use a name of `dirty`, directly or through the
-        parts of other statements that do."""
-        if not dirty:
-            return set()
-        dirty = set(dirty)
-        users: set[int] = set()
-        parts = [(id(stmt), part) for stmt in self._body for part in self._describe(stmt).values()]
-        grew = True
-        while grew:
-            grew = False
-            for holder, part in parts:
-                if not part.mentions.isdisjoint(dirty):
-                    users.add(holder)
-                    if not part.defines <= dirty:
-                        dirty |= part.defines
-                        grew = True
-        return users
 
     def _describe(self, stmt: ast.stmt) -> dict[str, _Part]:
         found = self._parts.get(id(stmt))
@@ -286,6 +268,23 @@ class WalkCache:
         if found is None or self._moved and names_a_line(str(found)):  # "(line 355)": worked out again
             found = kept.declined[known] = compute()
         return found
+
+
+def _users(parts: list[tuple[int, _Part]], dirty: set[str]) -> set[int]:
+    """The ids of the statements (holders of `parts`) that use a name of `dirty`, directly or
+    through the parts of other statements that do."""
+    dirty = set(dirty)
+    users: set[int] = set()
+    grew = bool(dirty)
+    while grew:
+        grew = False
+        for holder, part in parts:
+            if not part.mentions.isdisjoint(dirty):
+                users.add(holder)
+                if not part.defines <= dirty:
+                    dirty |= part.defines
+                    grew = True
+    return users
 
 
 def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
