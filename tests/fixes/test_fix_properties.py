@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from fullgraph.engine import analyze
 from fullgraph.fixes import apply_edits, fix_all
+from fullgraph.fixes.fixpoint import diff_edits
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures"
 NAMES = ["x", "y", "h", "self.buf"]
@@ -72,6 +73,7 @@ def check_fix_all(source: str, path: str) -> None:
     if result.findings is not None:  # what `fullgraph fix` reports as left without analysing again
         assert list(result.findings) == analyze(result.source, path)
     assert apply_edits(source, result.edits) == result.source
+    assert fix_all(source, path, findings=analyze(source, path)) == result  # as the editor calls it
     assert fix_all(result.source, path).source == result.source
     missing = comments(source) - comments(result.source)
     assert not missing, f"dropped comments: {missing}"
@@ -90,3 +92,15 @@ FIXTURE_FILES = sorted(p for p in ROOT.rglob("*.py"))
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=[str(p.relative_to(ROOT)) for p in FIXTURE_FILES])
 def test_fix_all_on_fixtures(path):
     check_fix_all(path.read_text(encoding="utf-8"), str(path))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a\n", "b\n", "\n", ")\n", "c"]), max_size=12),
+       st.lists(st.sampled_from(["a\n", "b\n", "\n", ")\n", "d\n"]), max_size=12), st.integers(0, 12), st.integers(0, 12))
+def test_fix_alls_edits_turn_the_old_text_into_the_new(old, inserted, at, cut):
+    """`diff_edits` (what fix-all reports as its edits) leaves out the lines both texts start and
+    end with, and its edits still give the new text exactly; none for an unchanged text."""
+    old_text, new_text = "".join(old), "".join(old[:at] + inserted + old[at + cut:])
+    edits = diff_edits(old_text, new_text)
+    assert apply_edits(old_text, edits) == new_text
+    assert (edits == ()) == (old_text == new_text)

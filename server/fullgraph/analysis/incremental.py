@@ -81,11 +81,21 @@ class ParseCache:
             return tree
         return ast.Module(body=body, type_ignores=[])
 
+    def tree_of(self, text: str) -> ast.Module | None:
+        """The tree of `text` when it is the last text that parsed, else None (hold `lock` while
+        using it: the next parse moves its nodes)."""
+        if not self._blocks or split_lines(text) != self._lines:
+            return None
+        return ast.Module(body=self._body(), type_ignores=[])
+
+    def _body(self) -> list[ast.stmt]:
+        return [s for b in self._blocks for s in b.stmts]
+
     def _reparse(self, lines: list[str], path: str) -> list[ast.stmt] | None:
         """The new module body, or None when a full parse is needed."""
         old, blocks = self._lines, self._blocks
         if lines == old:
-            return [s for b in blocks for s in b.stmts]
+            return self._body()
         first, last = _span(old, lines, blocks)
         delta = len(lines) - len(old)
         start, end = blocks[first].start, _block_end(blocks, last, len(old)) + delta
@@ -105,7 +115,7 @@ class ParseCache:
         self._lines = lines
         # a span left without statements leaves its lines to the block before it
         self._blocks = [*blocks[:first], *middle, *blocks[last + 1:]]
-        return [s for b in self._blocks for s in b.stmts]
+        return self._body()
 
 
 def _same_code(new: list[ast.stmt], old: list[ast.stmt]) -> list[ast.stmt]:

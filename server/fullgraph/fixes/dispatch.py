@@ -12,7 +12,7 @@ from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.masked_store import masked_store
-from fullgraph.fixes.names import taken_names
+from fullgraph.fixes.names import ModuleNames, taken_names
 from fullgraph.fixes.preconditions import (
     DEFER_CODES,
     decline_reason,
@@ -45,13 +45,16 @@ class Parsed:
     taken: frozenset[str]
 
 
-def parse_for_fixes(source: str | bytes) -> Parsed | None:
-    """`source` parsed for :func:`fixes_for`, with its identifiers; None when it does not parse."""
-    parsed = parse(source)
-    if parsed is None:
-        return None
-    text, tree = parsed
-    return Parsed(text, tree, frozenset(taken_names(tree)))
+def parse_for_fixes(source: str | bytes, tree: ast.Module | None = None, names: ModuleNames | None = None) -> Parsed | None:
+    """`source` parsed for :func:`fixes_for`, with its identifiers; None when it does not parse.
+    ``tree``: the tree of ``source`` (a str) when the caller has it; ``names`` then finds its
+    identifiers walking only the top-level statements it has not seen."""
+    if tree is None:
+        parsed = parse(source)
+        if parsed is None:
+            return None
+        source, tree = parsed
+    return Parsed(source, tree, names.of(tree) if names is not None else frozenset(taken_names(tree)))
 
 
 def fixes_for(source: str | bytes, finding, parsed: Parsed | None = None) -> list[Fix]:

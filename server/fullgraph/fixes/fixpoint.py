@@ -11,7 +11,7 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
 from fullgraph.fixes.sites import enclosing_function, finding_node
-from fullgraph.text import Text, split_lines_keepends, to_lf
+from fullgraph.text import Text, common_prefix, split_lines_keepends, to_lf
 
 MAX_ROUNDS = 50
 
@@ -91,19 +91,26 @@ def _parsable(text: str, every: list[TextEdit], groups: list[tuple[tuple, tuple[
 
 
 def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
-    """Line-granular, non-overlapping edits turning ``old`` into ``new``."""
+    """Line-granular, non-overlapping edits turning ``old`` into ``new`` (lines both start or end
+    with are left out of the matching, which is quadratic on repeated lines)."""
     a, b = split_lines_keepends(old), split_lines_keepends(new)
+    most = min(len(a), len(b))
+    head = common_prefix(a, b, most)
+    tail = common_prefix(a[::-1], b[::-1], most - head)
+    a, b = a[head:len(a) - tail], b[head:len(b) - tail]
     edits = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if tag != "equal":
-            edits.append(TextEdit(i1 + 1, 0, i2 + 1, 0, "".join(b[j1:j2])))
+            edits.append(TextEdit(head + i1 + 1, 0, head + i2 + 1, 0, "".join(b[j1:j2])))
     return tuple(edits)
 
 
-def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None, unsafe: bool = False) -> FixAllResult:
+def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None, unsafe: bool = False,
+            findings=None) -> FixAllResult:
     """Apply every safe fix to a fixpoint (with ``unsafe``, the unsafe ones too: deferrals). Never
     raises; unparsable input comes back unchanged. ``project`` (the project index `check` and the
-    editor use) makes each round find what they find."""
+    editor use) makes each round find what they find; ``findings``: those of ``source`` with
+    that index (the editor's analysis of this text), which the first round then uses."""
     from fullgraph.engine import analyze
 
     parsed = parse(source)
@@ -115,8 +122,10 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
     start = text
     budget: Counter | None = None
     settled = None  # the findings of `text`, once a round changes nothing
+    if original != text:  # they were found on the text with its CR line ends: analyse the LF one
+        findings = None
     for _ in range(MAX_ROUNDS):
-        findings = analyze(text, path, config, project=project)
+        findings = analyze(text, path, config, project=project) if findings is None else findings
         if budget is None:
             budget = Counter(_identity(f) for f in findings if f.fix)  # spent below zero: stop
         edits, count, dropped = _round(text, tree, findings, failed, budget, unsafe)
@@ -127,6 +136,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
         text = apply_edits(text, edits)
         tree = ast.parse(text)
         applied += count
+        findings = None
     edits = with_line_ends(diff_edits(start, text), original)
     if "\r" in original:  # the rounds analysed the text with LF line ends
         return FixAllResult(apply_edits(original, edits), edits, applied)

@@ -25,6 +25,22 @@ def taken_names(tree: ast.AST) -> set[str]:
     return names
 
 
+class ModuleNames:
+    """`taken_names` of successive versions of one module whose unchanged top-level statements
+    are the same nodes (the language server's incremental parse): each statement is walked once."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[ast.stmt, frozenset[str]]] = {}
+
+    def of(self, tree: ast.Module) -> frozenset[str]:
+        known = {}
+        for stmt in tree.body:
+            hit = self._known.get(id(stmt))
+            known[id(stmt)] = hit if hit is not None and hit[0] is stmt else (stmt, frozenset(taken_names(stmt)))
+        self._known = known
+        return frozenset().union(*(names for _, names in known.values()))
+
+
 class NameMaker:
     """Hands out identifiers that collide with nothing in the module nor with each other."""
 

@@ -7,8 +7,10 @@ from contextlib import nullcontext
 from lsprotocol import types
 
 from fullgraph import fixes  # its names import libcst on first use
+from fullgraph.analysis.incremental import ParseCache
 from fullgraph.fixes.config_alternatives import has_alternatives
 from fullgraph.fixes.edits import minimal_edit
+from fullgraph.fixes.names import ModuleNames
 from fullgraph.lsp.convert import (
     SOURCE,
     to_text_edits,
@@ -22,14 +24,17 @@ FIX_ALL_KIND = "source.fixAll.fullgraph"
 FIX_ALL_TITLE = "fullgraph: Fix all likely graph breaks"
 APPLY_FIX_ALL = "fullgraph.applyFixAll"
 _parses: dict[str, tuple] = {}  # uri -> (version, source, parse): the editor asks diagnostic by diagnostic
+_names: dict[str, ModuleNames] = {}  # uri -> the identifiers of its versions' statements
 
 
-def _parse_of(uri: str, version: int | None, source: str):
-    """The parse the quick fixes of this version of `uri` share (parsed on the first request)."""
+def _parse_of(uri: str, version: int | None, source: str, cache: ParseCache | None):
+    """The parse the quick fixes of this version of `uri` share: the analysis's tree when ``cache``
+    (held locked) has it, else parsed on the first request."""
     known = _parses.get(uri)
     if known is not None and known[0] == version and known[1] is source:
         return known[2]
-    parsed = fixes.parse_for_fixes(source)
+    tree = cache.tree_of(source) if cache is not None else None
+    parsed = fixes.parse_for_fixes(source, tree, _names.setdefault(uri, ModuleNames()) if tree else None)
     _parses[uri] = (version, source, parsed)
     return parsed
 
@@ -38,6 +43,12 @@ def forget(uri: str) -> None:
     """Drop the quick fixes' parse of `uri` (it changed or closed), and what the fix checks kept of it."""
     if _parses.pop(uri, None) is not None:
         fixes.forget_trees()
+
+
+def closed(uri: str) -> None:
+    """Drop all that the quick fixes keep of `uri`."""
+    forget(uri)
+    _names.pop(uri, None)
 
 
 def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
@@ -51,11 +62,18 @@ def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder
                  and enc.range(f.line, f.col, f.end_line, f.end_col) == diag.range), None)
 
 
+def fixes_of(uri: str, version: int | None, source: str, cache: ParseCache | None, finding) -> list:
+    """The fixes of one finding of this version of `uri`, on the parse its quick fixes share;
+    ``cache``: the document's parse cache, whose tree is used when it is this version's."""
+    with cache.lock if cache is not None else nullcontext():  # the next analysis moves its tree's nodes
+        return fixes.fixes_for(source, finding, _parse_of(uri, version, source, cache))
+
+
 def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
-                encoding: str, known=()) -> list[types.CodeAction]:
+                encoding: str, known=(), cache: ParseCache | None = None) -> list[types.CodeAction]:
     """Actions for our diagnostics computed on this very version (runs in a worker thread).
 
-    ``known`` are the findings of this version.
+    ``known`` are the findings of this version; ``cache`` the document's parse cache.
     """
     enc = Encoder(split_lines(source), encoding)
     actions = []
@@ -64,8 +82,7 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
         rewrites = finding.rewritable()
-        found = fixes.fixes_for(source, finding, _parse_of(uri, version, source)) \
-            if rewrites or has_alternatives(finding.code) else []
+        found = fixes_of(uri, version, source, cache, finding) if rewrites or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
         for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
             actions.append(types.CodeAction(
@@ -82,11 +99,12 @@ def rewrite_edit(uri: str, version: int | None, source: str, new_source: str, en
 
 
 def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, encoding: str,
-                 project=None) -> types.WorkspaceEdit | None:
+                 project=None, known=None) -> types.WorkspaceEdit | None:
     """The file's fix-all as one minimal edit, or None when nothing changes (worker thread); with
-    the project index as the diagnostics use it (read-only: it never waits for the index)."""
+    the project index as the diagnostics use it (read-only: it never waits for the index), and
+    ``known``, the findings of this very text when the caller has them."""
     with project.readonly() if project is not None else nullcontext():
-        fixed = fixes.fix_all(source, path, config, project).source
+        fixed = fixes.fix_all(source, path, config, project, findings=known).source
     return rewrite_edit(uri, version, source, fixed, encoding)
 
 

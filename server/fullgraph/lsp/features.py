@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import importlib.util
+from functools import partial
 
 from lsprotocol import types
 from pygls.uris import to_fs_path
@@ -137,7 +138,7 @@ def _register_documents(server: FullgraphServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: FullgraphServer, params: types.DidCloseTextDocumentParams):
         ls.scheduler.forget(params.text_document.uri)
-        actions.forget(params.text_document.uri)
+        actions.closed(params.text_document.uri)
         ls.index.changed(params.text_document.uri, None)  # the file on disk is the truth again
         ls.index.forget(params.text_document.uri)
         ls.clear(params.text_document.uri)
@@ -181,8 +182,11 @@ async def pull_diagnostics(ls: FullgraphServer, params: types.DocumentDiagnostic
 async def _fix_all_edit(ls: FullgraphServer, uri: str, version, source: str):
     """The document's fix-all edit for this text, computed in the worker pool (None: nothing to fix)."""
     path = ls.document_path(uri)
+    analysis = ls.fresh_analysis(uri)  # the first round of fix-all uses its findings
+    known = analysis.findings if analysis is not None and analysis.source == source and not analysis.broken else None
     return await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri,
-                                ls.settings.for_path(path).config, ls.workspace.position_encoding, ls.index.project)
+                                ls.settings.for_path(path).config, ls.workspace.position_encoding, ls.index.project,
+                                known)
 
 
 async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, version, source: str) -> list:
@@ -215,7 +219,7 @@ def _register_actions(server: FullgraphServer) -> None:
                 analysis = await _published_for_current_version(ls, uri)
                 known = analysis.findings if analysis is not None and analysis.version == version else []
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
-                                           ls.workspace.position_encoding, known)
+                                           ls.workspace.position_encoding, known, ls.parse_cache(uri))
         result += await _fix_all_actions(ls, params, version, source)
         if actions.wants(params.context.only, types.CodeActionKind.RefactorRewrite):
             for provider in list(ls.action_providers):
@@ -269,7 +273,8 @@ def _register_views(server: FullgraphServer) -> None:
         under = [f for f in analysis.findings if covers(f, line, col)]
         if not under:
             return None
-        text = await ls.run_in_pool(hover_markdown, analysis.source, under)
+        fixes_of = partial(actions.fixes_of, uri, analysis.version, analysis.source, ls.parse_cache(uri))
+        text = await ls.run_in_pool(hover_markdown, analysis.source, under, fixes_of)
         first = under[0]
         return types.Hover(
             contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),

@@ -19,11 +19,12 @@ def covers(finding: Finding, line: int, col: int) -> bool:
     return (finding.line, finding.col) <= (line, col) <= (finding.end_line, finding.end_col)
 
 
-def preview(source: str, finding: Finding) -> str | None:
-    """A unified diff of the main fix, or None when the finding has no safe fix."""
+def preview(source: str, finding: Finding, fixes_of) -> str | None:
+    """A unified diff of the main fix, or None when the finding has no safe fix; ``fixes_of``
+    (finding → its fixes) computes them on a parse the quick fixes share."""
     if not finding.fix or finding.fix_blocked:
         return None
-    found = fixes.fixes_for(source, finding)
+    found = fixes_of(finding)
     if not found:
         return None
     fixed = fixes.apply_edits(source, found[0].edits)
@@ -51,7 +52,7 @@ def _links(finding: Finding, rule) -> str:
     return " · ".join(links)
 
 
-def hover_markdown(source: str, findings: list[Finding]) -> str:
+def hover_markdown(source: str, findings: list[Finding], fixes_of) -> str:
     """Markdown for the findings under the cursor (runs in a worker thread).
 
     The editor already shows each diagnostic's message above the hover, so this adds only
@@ -68,7 +69,7 @@ def hover_markdown(source: str, findings: list[Finding]) -> str:
         if finding.fix_blocked:
             parts.append(f"No safe fix here: {finding.fix_blocked}")
     for finding in findings:
-        diff = preview(source, finding)
+        diff = preview(source, finding, fixes_of)
         if diff:
             rule = get_rule(finding.code)
             title = rule.fix_title if rule and rule.fix_title else "Fix"

@@ -30,6 +30,7 @@ from pygls.uris import to_fs_path
 
 from fullgraph import __version__
 from fullgraph.lsp.convert import to_diagnostic
+from fullgraph.analysis.incremental import ParseCache
 from fullgraph.lsp.documents import Analysis, DocumentStore
 from fullgraph.lsp.elsewhere import Elsewhere, disk_lines
 from fullgraph.lsp.index_feature import IndexService
@@ -106,6 +107,11 @@ class FullgraphServer(LanguageServer):
         """The last published analysis of ``uri``."""
         state = self.scheduler.states.get(uri)
         return state.current if state else None
+
+    def parse_cache(self, uri: str) -> ParseCache | None:
+        """The parse cache of an open document (its tree is the last analysed text's)."""
+        state = self.scheduler.states.get(uri)
+        return state.parse_cache if state else None
 
     def fresh_analysis(self, uri: str) -> Analysis | None:
         """The last analysis, only if it describes the document's current version."""
