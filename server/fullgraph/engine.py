@@ -19,6 +19,7 @@ from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
@@ -113,7 +114,7 @@ def _inside(finding: Finding, text: str) -> Finding:
 
 def _parse(text: str, path: str, cache: ParseCache | None) -> ast.Module | Finding:
     try:
-        return cache.parse(text, path) if cache is not None else ast.parse(text, filename=path)
+        return cache.parse(text, path) if cache is not None else parse_tree(text, filename=path)
     except SyntaxError as exc:
         line = exc.lineno or 1
         col = (exc.offset or 1) - 1

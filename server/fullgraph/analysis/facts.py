@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 
 TENSOR = "tensor"
@@ -323,7 +324,7 @@ def unquoted(node: ast.expr | None) -> ast.expr | None:
     if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
         return node
     try:
-        return ast.parse(node.value.strip(), mode="eval").body
+        return parse_tree(node.value.strip(), mode="eval").body
     except (SyntaxError, ValueError):
         return None
 

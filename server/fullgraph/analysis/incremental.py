@@ -34,6 +34,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from fullgraph.analysis.nodes import same_code
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.text import common_prefix, split_lines
 
 _ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
@@ -68,7 +69,7 @@ class ParseCache:
         self._blocks: list[_Block] = []
 
     def parse(self, text: str, path: str) -> ast.Module:
-        """`ast.parse(text, filename=path)`, re-parsing only the blocks changed since the last good text."""
+        """`parse_tree(text, filename=path)`, re-parsing only the blocks changed since the last good text."""
         lines = split_lines(text)
         try:
             body = self._reparse(lines, path) if self._blocks else None
@@ -76,7 +77,7 @@ class ParseCache:
             self._blocks = []  # never leave a half-moved tree behind
             raise
         if body is None:
-            tree = ast.parse(text, filename=path)
+            tree = parse_tree(text, filename=path)
             self._lines, self._blocks = lines, _blocks(tree.body, lines)
             return tree
         return ast.Module(body=body, type_ignores=[])
@@ -103,7 +104,7 @@ class ParseCache:
         if 2 * (end - start + 1) > len(lines) or "__future__" in span:
             return None
         try:
-            stmts = ast.parse(span, filename=path).body
+            stmts = parse_tree(span, filename=path).body
         except _ERRORS:
             return None
         stmts = _same_code(stmts, [s for b in blocks[first:last + 1] for s in b.stmts])

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from fullgraph.analysis.facts import external_call, is_tensor_qualname, torch_module_class
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.resolver import Resolver, is_known, package_folder
 from fullgraph.analysis.search_paths import interpreter_paths
 from fullgraph.analysis.summary import (
@@ -267,7 +268,7 @@ class ProjectIndex:
     def update(self, path: str, text: str) -> None:
         """Use `text` (an editor buffer) for `path` instead of the file on disk, until it changes."""
         try:
-            tree = ast.parse(text)
+            tree = parse_tree(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return
         entry = _Entry((-1, hash(text)), summarize(tree, text), {"tree": (tree, text)})
@@ -880,7 +881,7 @@ def _read_and_parse(path: str) -> tuple[ast.Module, str] | None:
         with open(path, "rb") as f:
             data = f.read()
         text = data.decode("utf-8")
-        return ast.parse(text, filename=path), text
+        return parse_tree(text, filename=path), text
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

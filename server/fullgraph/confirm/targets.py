@@ -19,6 +19,7 @@ import os
 from dataclasses import dataclass
 
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.parsing import parse_tree
 
 PREFIX = "fullgraph_example"
 SETTINGS = {"severity", "on_save", "onsave", "python", "interpreter", "timeout", "rss_cap_mb", "enable", "src"}
@@ -69,7 +70,7 @@ def factories(source: str | bytes) -> dict[str | None, int]:
     A text that does not parse gets the default target, so that running it reports why.
     """
     try:
-        tree = ast.parse(source)
+        tree = parse_tree(source)
     except (SyntaxError, ValueError):
         return {None: 1}
     found: dict[str | None, int] = {}
@@ -91,7 +92,7 @@ def compile_sites(source: str | bytes) -> dict[str, tuple]:
     name it compiles: ``@torch.compile(...)`` on a def or class, ``torch.compile(Model(), ...)``,
     ``torch.compile(fn, ...)``, ``torch.compile(model, ...)`` after ``model = Model(...)``."""
     try:
-        tree = ast.parse(source)
+        tree = parse_tree(source)
     except (SyntaxError, ValueError):
         return {}
     built: dict[str, str] = {}  # variable -> the class it was built from

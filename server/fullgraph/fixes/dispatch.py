@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, replace
 
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.config_alternatives import config_fix
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
@@ -30,7 +31,7 @@ def parse(source: str | bytes) -> tuple[str, ast.Module] | None:
     """Decoded text and its ``ast``, or None for undecodable or invalid code."""
     try:
         text = source.decode("utf-8") if isinstance(source, bytes) else source
-        return text, ast.parse(text)
+        return text, parse_tree(text)
     except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
         return None
 

@@ -7,6 +7,7 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass
 
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
@@ -134,7 +135,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
             settled = tuple(findings)
             break
         text = apply_edits(text, edits)
-        tree = ast.parse(text)
+        tree = parse_tree(text)
         applied += count
         findings = None
     edits = with_line_ends(diff_edits(start, text), original)

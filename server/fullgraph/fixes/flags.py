@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix, apply_edits, minimal_edit
 from fullgraph.fixes.keep_tensor import converted
@@ -30,7 +31,7 @@ def keep_and_predicate(ctx: FixContext, call: ast.Call, branches: list[ast.If]) 
     text = apply_edits(ctx.source, [edit])
     shift = edit.new_text.count("\n") - (call.end_lineno - call.lineno)
     for branch in sorted(branches, key=lambda b: -b.lineno):
-        step = FixContext(text, ast.parse(text))
+        step = FixContext(text, parse_tree(text))
         node = _if_at(step.tree, branch.lineno + shift, branch.col_offset)
         fixes = predicate_if(step, node) if node is not None else []
         if not fixes:
