@@ -249,8 +249,7 @@ class ProjectIndex:
             parsed = _read_and_parse(path)
             if parsed is not None:
                 tree, text = parsed
-                entry.summary = summarize(tree, text)
-                entry.derived["tree"] = parsed
+                entry.summary = summarize(tree, text)  # the tree is not kept: most files are only summarised
                 if self.store is not None:
                     self.store.put(path, stamp, entry.summary)
         with self._lock:
