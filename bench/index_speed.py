@@ -8,7 +8,7 @@ against `ruff check --select ALL --no-cache` on the same files in the same run.
 * no index: `--no-index` (each file on its own), for reference.
 
 Each tool runs `--rounds` times, alternating, the best wall time counts (targets: cold <= 1.0x
-ruff, warm <= 0.5x). Needs the bench extra: pip install -e '.[bench]'.
+ruff, warm <= 0.5x); the last column is the peak memory of the largest process of each (a worker). Needs the bench extra: pip install -e '.[bench]'.
 Usage: python bench/index_speed.py [--rounds R]
 """
 
@@ -26,10 +26,18 @@ import time
 from transformers_models import models_and_ruff
 
 
-def wall(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:
+def wall(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess, float]:
+    """Wall seconds, the finished process, and the peak memory (MB) of the largest process it
+    ran (itself or a worker: Linux keeps the largest of the processes each one waited for)."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    return time.perf_counter() - start, proc
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        proc = subprocess.CompletedProcess(cmd, child.returncode, out.read(), err.read())
+    return seconds, proc, usage.ru_maxrss / 1024
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,13 +54,15 @@ def main(argv: list[str] | None = None) -> int:
     check = [sys.executable, "-m", "fullgraph", "check", "--format", "json", *files]
     ruff_cmd = [ruff, "check", "--select", "ALL", "--no-cache", "--exit-zero", "--quiet", *files]
     times: dict[str, list[float]] = {"ruff": [], "cold": [], "warm": [], "no index": []}
+    peaks: dict[str, float] = {}
     counts: dict[str, int] = {}
     for _ in range(args.rounds):
         with tempfile.TemporaryDirectory() as cache:
             env = {**os.environ, "XDG_CACHE_HOME": cache}
             for name, cmd in (("ruff", ruff_cmd), ("cold", check), ("warm", check),
                               ("no index", [*check, "--no-index"])):
-                seconds, proc = wall(cmd, env)
+                seconds, proc, peak = wall(cmd, env)
+                peaks[name] = max(peaks.get(name, 0.0), peak)
                 if name != "ruff":
                     if proc.returncode not in (0, 1):
                         print(f"{name}: fullgraph exited {proc.returncode}: {proc.stderr[-500:]}", file=sys.stderr)
@@ -65,13 +75,13 @@ def main(argv: list[str] | None = None) -> int:
             ast.parse(handle.read())
     times["parse"] = [time.perf_counter() - start]
     best = {name: min(values) for name, values in times.items()}
-    print("| measure | wall (s) | / ruff | target | findings |")
-    print("|---|---|---|---|---|")
-    print(f"| `ruff check --select ALL --no-cache` | {best['ruff']:.2f} | 1.00x | | |")
+    print("| measure | wall (s) | / ruff | target | findings | largest process (MB) |")
+    print("|---|---|---|---|---|---|")
+    print(f"| `ruff check --select ALL --no-cache` | {best['ruff']:.2f} | 1.00x | | | {peaks['ruff']:,.0f} |")
     for name, target in (("cold", "<= 1.0x"), ("warm", "<= 0.5x"), ("no index", "")):
         print(f"| `fullgraph check`, {name} | {best[name]:.2f} | {best[name] / best['ruff']:.2f}x | {target} "
-              f"| {counts[name]:,} |")
-    print(f"| `ast.parse` of the files, one core | {best['parse']:.2f} | {best['parse'] / best['ruff']:.2f}x | | |")
+              f"| {counts[name]:,} | {peaks[name]:,.0f} |")
+    print(f"| `ast.parse` of the files, one core | {best['parse']:.2f} | {best['parse'] / best['ruff']:.2f}x | | | |")
     return 0
 
 
