@@ -4,7 +4,8 @@ Built on a background thread after ``initialized`` (with ``$/progress`` when the
 it): the interpreter's ``sys.path`` first, then a summary of every workspace file and the
 workspace's ``torch.compile`` calls; then the open documents are analysed again. Analysis
 never waits for it: it runs read-only on what the index holds (``ProjectIndex.readonly``);
-the files it lacked are read here, after which that document is analysed again. Buffers are
+the files it lacked are read here (between two files of the build too: until they are, every
+edit is analysed afresh), after which that document is analysed again. Buffers are
 summarised here on didChange/didSave (coalesced), files on watched-file events, and every
 open document that used a changed file is analysed again.
 """
@@ -39,6 +40,7 @@ class IndexService:
         self.asked: dict[str, set[str]] = {}  # uri -> names whose workspace callers it asked for
         self.waiting: dict[str, set[str]] = {}  # uri -> files its last analysis lacked
         self._jobs: queue.Queue = queue.Queue()
+        self._fills: queue.Queue = queue.Queue()  # (uri, files its analysis lacked): served first, also mid-build
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: dict[str, asyncio.TimerHandle] = {}
 
@@ -63,7 +65,8 @@ class IndexService:
         missing = set(state.missing) - self.waiting.get(uri, set())
         self.waiting[uri] = set(state.missing)
         if missing and self.project is not None:
-            self._jobs.put((self._fill, (uri, missing)))
+            self._fills.put((uri, missing))
+            self._jobs.put((self._drain_fills, ()))
 
     def changed(self, uri: str, text: str | None) -> None:
         """A document changed (text: its buffer) or a watched file changed on disk (None)."""
@@ -107,6 +110,7 @@ class IndexService:
             progress.begin(f"indexing {len(files)} files")
         for i, path in enumerate(files):
             project.summary(path)
+            self._drain_fills()  # what an open document lacks comes before the rest of the workspace
             if progress and i % PROGRESS_EVERY == 0:
                 progress.report(f"{i}/{len(files)} files", 100 * i // max(len(files), 1))
         compiled = project.compile_targets()
@@ -118,6 +122,14 @@ class IndexService:
         # lacked a file, or if the workspace compiles something.
         self._call(lambda: self._reanalyze([u for u in self.server.workspace.text_documents
                                             if compiled or u not in self.deps or self.waiting.get(u)]))
+
+    def _drain_fills(self) -> None:
+        while True:
+            try:
+                uri, paths = self._fills.get_nowait()
+            except queue.Empty:
+                return
+            self._fill(uri, paths)
 
     def _fill(self, uri: str, paths: set[str]) -> None:
         for path in paths:

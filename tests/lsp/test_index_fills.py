@@ -1,0 +1,54 @@
+"""The files an open document's analysis lacked are read between two files of the index build,
+not after it: until they are, every edit of that document is analysed afresh (a workspace of
+2,600 files took 36 s to index, and edits took about 600 ms each meanwhile)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from fullgraph.lsp.index_feature import IndexService
+
+
+class _Loop:
+    def is_closed(self) -> bool:
+        return False
+
+    def call_soon_threadsafe(self, fn, *args) -> None:
+        pass  # the reanalysis the fill asks for: not under test here
+
+
+class _Project:
+    """Records the order of the build's summaries and the fill's reads; the first summary is
+    where an analysis of an open document reports the file it lacked."""
+
+    def __init__(self, service: IndexService) -> None:
+        self.service, self.order = service, []
+        self.resolver = None
+
+    def workspace_files(self) -> list[str]:
+        return ["a.py", "b.py", "c.py"]
+
+    def summary(self, path: str) -> None:
+        self.order.append(f"summary {path}")
+        if path == "a.py":
+            self.service.analysed("file:///open.py", SimpleNamespace(touched=set(), names=set(), missing={"lib.py"}))
+
+    def tree(self, path: str) -> None:
+        self.order.append(f"read {path}")
+
+    def compile_targets(self) -> dict:
+        return {}
+
+    def index_calls(self) -> None:
+        pass
+
+
+def test_a_lacked_file_is_read_before_the_rest_of_the_build():
+    server = SimpleNamespace(client_capabilities=None, workspace=SimpleNamespace(text_documents={}))
+    service = IndexService(server)
+    service._loop = _Loop()
+    service.project = project = _Project(service)
+    service._build()
+    assert project.order == ["summary a.py", "read lib.py", "summary b.py", "summary c.py"]
+    service._drain_fills()  # what the queued job does once the build is over: nothing left
+    assert project.order.count("read lib.py") == 1
