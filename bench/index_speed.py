@@ -8,7 +8,8 @@ against `ruff check --select ALL --no-cache` on the same files in the same run.
 * no index: `--no-index` (each file on its own), for reference.
 
 Each tool runs `--rounds` times, alternating, the best wall time counts (targets: cold <= 1.0x
-ruff, warm <= 0.5x); the last column is the peak memory of the largest process of each (a worker). Needs the bench extra: pip install -e '.[bench]'.
+ruff, warm <= 0.5x); the last column is the peak resident memory of the largest process of each
+(a worker), sampled. Needs the bench extra: pip install -e '.[bench]'.
 Usage: python bench/index_speed.py [--rounds R]
 """
 
@@ -27,17 +28,48 @@ from transformers_models import models_and_ruff
 
 
 def wall(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess, float]:
-    """Wall seconds, the finished process, and the peak memory (MB) of the largest process it
-    ran (itself or a worker: Linux keeps the largest of the processes each one waited for)."""
+    """Wall seconds, the finished process, and the peak resident memory (MB) of the largest
+    process it ran (itself or a worker), sampled from /proc every 20 ms (0 where there is none)."""
     start = time.perf_counter()
+    peak = 0.0
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env)
-        _, status, usage = os.wait4(child.pid, 0)
+        while child.poll() is None:
+            peak = max(peak, *(rss_mb(pid) for pid in process_tree(child.pid)))
+            time.sleep(0.02)
         seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0), err.seek(0)
         proc = subprocess.CompletedProcess(cmd, child.returncode, out.read(), err.read())
-    return seconds, proc, usage.ru_maxrss / 1024
+    return seconds, proc, peak
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and its descendants, from /proc (just `root` where there is no /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        todo.extend(child for child, parent in parents.items() if parent == pid)
+    return tree
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
 
 
 def main(argv: list[str] | None = None) -> int:
