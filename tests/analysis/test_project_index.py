@@ -185,8 +185,8 @@ def test_what_a_chain_of_functions_returns_does_not_depend_on_where_it_was_first
 
 def test_a_file_only_summarised_is_not_kept_parsed(tmp_path, monkeypatch):
     """The index keeps the summary of every file it reads, and the tree only of a file an
-    analysis walks (a check of a whole repository held every file's tree: 1.2 GB in one
-    process for 100 of transformers' models, 0.3 GB since)."""
+    analysis walks (it held every workspace file's tree: a language server with transformers'
+    `models/` as its workspace took 1.7 GB, 0.3 GB since)."""
     import gc
     import weakref
 
