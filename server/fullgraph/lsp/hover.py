@@ -22,7 +22,7 @@ def covers(finding: Finding, line: int, col: int) -> bool:
 def preview(source: str, finding: Finding, fixes_of) -> str | None:
     """A unified diff of the main fix, or None when the finding has no safe fix; ``fixes_of``
     (finding → its fixes) computes them on a parse the quick fixes share."""
-    if not finding.fix or finding.fix_blocked:
+    if not finding.rewritable():
         return None
     found = fixes_of(finding)
     if not found:
