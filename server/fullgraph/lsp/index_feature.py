@@ -124,6 +124,7 @@ class IndexService:
                                             if compiled or u not in self.deps or self.waiting.get(u)]))
 
     def _drain_fills(self) -> None:
+        """Read the files that analyses reported lacking, in the order they were reported."""
         while True:
             try:
                 uri, paths = self._fills.get_nowait()

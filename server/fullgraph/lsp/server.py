@@ -29,8 +29,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from fullgraph import __version__
-from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.analysis.incremental import ParseCache
+from fullgraph.lsp.convert import to_diagnostic
 from fullgraph.lsp.documents import Analysis, DocumentStore
 from fullgraph.lsp.elsewhere import Elsewhere, disk_lines
 from fullgraph.lsp.index_feature import IndexService
