@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 
+from process_memory import process_tree, rss_mb
 from transformers_models import models_and_ruff
 
 
@@ -41,35 +42,6 @@ def wall(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.Complet
         out.seek(0), err.seek(0)
         proc = subprocess.CompletedProcess(cmd, child.returncode, out.read(), err.read())
     return seconds, proc, peak
-
-
-def process_tree(root: int) -> list[int]:
-    """`root` and its descendants, from /proc (just `root` where there is no /proc)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as handle:
-                    parents[int(entry)] = int(handle.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    tree, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        tree.append(pid)
-        todo.extend(child for child, parent in parents.items() if parent == pid)
-    return tree
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as handle:
-            for line in handle:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError):
-        pass
-    return 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

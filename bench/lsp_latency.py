@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from lsprotocol import types
+from process_memory import rss_mb
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path
 from scaling import generated_model
@@ -42,13 +43,6 @@ def largest_modeling_file() -> tuple[Path, str]:
     path = Path(tempfile.mkdtemp()) / "generated_model.py"
     path.write_text(generated_model(1500))
     return path, "generated file (transformers not installed)"
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class Bench:

@@ -31,6 +31,14 @@ def names_a_line(text: str) -> bool:
 NAMES_LINE = re.compile(r"\bline (\d+)")
 
 
+def common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
+    """How many leading and trailing lines `a` and `b` share (not overlapping): what lies between
+    them is what changed."""
+    most = min(len(a), len(b))
+    head = common_prefix(a, b, most)
+    return head, common_prefix(a[::-1], b[::-1], most - head)
+
+
 def common_prefix(a: list[str], b: list[str], most: int) -> int:
     """How many leading lines `a` and `b` share, at most `most` (a binary search over slice
     comparisons, which run in C: a loop over the lines cost milliseconds per keystroke)."""

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from fullgraph.analysis.nodes import same_code
 from fullgraph.analysis.parsing import parse_tree
-from fullgraph.text import common_prefix, split_lines
+from fullgraph.text import common_ends, split_lines
 
 _ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)  # what ast.parse raises on bad input
 
@@ -148,9 +148,7 @@ def _same(new: ast.stmt, old: ast.stmt) -> bool:
 
 def _span(old: list[str], new: list[str], blocks: list[_Block]) -> tuple[int, int]:
     """The first and last block to re-parse: those holding the unchanged line on each side of the change."""
-    size = min(len(old), len(new))
-    prefix = common_prefix(old, new, size)
-    suffix = common_prefix(old[::-1], new[::-1], size - prefix)
+    prefix, suffix = common_ends(old, new)
     starts = [b.start for b in blocks]
     before, after = max(prefix, 1), min(len(old) - suffix + 1, len(old))
     return bisect_right(starts, before) - 1, bisect_right(starts, after) - 1

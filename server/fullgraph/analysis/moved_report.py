@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from fullgraph.analysis.project import IndexUse, ProjectIndex
 from fullgraph.findings import Finding
-from fullgraph.text import NAMES_LINE, common_prefix, names_a_line
+from fullgraph.text import NAMES_LINE, common_ends, names_a_line
 
 
 @dataclass
@@ -51,9 +51,7 @@ def moved_report(last: LastAnalysis | None, body: list[ast.stmt], lines: list[st
             or any(new is not old for new, old in zip(body, last.body)):
         return None
     old = last.lines
-    most = min(len(old), len(lines))
-    prefix = common_prefix(old, lines, most)
-    suffix = common_prefix(old[::-1], lines[::-1], most - prefix)
+    prefix, suffix = common_ends(old, lines)
     if not all(_no_code(line) for line in [*old[prefix:len(old) - suffix], *lines[prefix:len(lines) - suffix]]):
         return None
     delta, moved_from = len(lines) - len(old), len(old) - suffix

@@ -12,7 +12,7 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.dispatch import guarded_fixes, parse
 from fullgraph.fixes.edits import TextEdit, apply_edits, with_line_ends
 from fullgraph.fixes.sites import enclosing_function, finding_node
-from fullgraph.text import Text, common_prefix, split_lines_keepends, to_lf
+from fullgraph.text import Text, common_ends, split_lines_keepends, to_lf
 
 MAX_ROUNDS = 50
 
@@ -95,9 +95,7 @@ def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
     """Line-granular, non-overlapping edits turning ``old`` into ``new`` (lines both start or end
     with are left out of the matching, which is quadratic on repeated lines)."""
     a, b = split_lines_keepends(old), split_lines_keepends(new)
-    most = min(len(a), len(b))
-    head = common_prefix(a, b, most)
-    tail = common_prefix(a[::-1], b[::-1], most - head)
+    head, tail = common_ends(a, b)
     a, b = a[head:len(a) - tail], b[head:len(b) - tail]
     edits = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():

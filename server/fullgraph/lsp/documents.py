@@ -11,7 +11,7 @@ from pygls.workspace import TextDocument, Workspace
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.walk_cache import WalkCache
 from fullgraph.findings import Finding, Location
-from fullgraph.text import Text, col_from_units, common_prefix, split_lines_keepends
+from fullgraph.text import Text, col_from_units, common_ends, split_lines_keepends
 
 SYNTAX_ERROR = "FG000"
 
@@ -89,8 +89,7 @@ class DocumentState:
 
 def _unchanged_shift(old: list[str], new: list[str]):
     """Map a 1-based old line to its new line when its text is unchanged (None otherwise)."""
-    prefix = common_prefix(old, new, min(len(old), len(new)))
-    suffix = common_prefix(old[::-1], new[::-1], min(len(old), len(new)) - prefix)
+    prefix, suffix = common_ends(old, new)
     middle_old, middle_new = old[prefix:len(old) - suffix], new[prefix:len(new) - suffix]
     moved: dict[int, int] = {}
     for block in SequenceMatcher(None, middle_old, middle_new).get_matching_blocks():
