@@ -22,6 +22,7 @@ from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
+from fullgraph.analysis.stored_values import attribute_uses, stored_attribute
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
@@ -31,7 +32,7 @@ from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.fixes.deferral_chain import replay_supported
-from fullgraph.fixes.preconditions import fix_check
+from fullgraph.fixes.preconditions import KEEP_TENSOR_CODES, fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
@@ -479,8 +480,9 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
     or, without one, whether the entry is a module's ``forward``; what runs them inside another
     frame (``runs_inside``); other output that may run after it before the replay (``outputs_elsewhere``)."""
     forwards = {c: index.method(c, "forward") for c in replay_classes(index, visit)}
+    inherited = visit.entry.cls.name if visit.entry.dispatched and visit.entry.cls is not None else None
     if order is not None:  # a class whose `forward` does not visibly run the call could output after it, unseen
-        forwards = {c: f for c, f in forwards.items() if order.leads_to(f, visit.function)}
+        forwards = {c: f for c, f in forwards.items() if c == inherited or order.leads_to(f, visit.function)}
     classes = tuple(forwards)
     out: dict = {"replay_classes": list(classes)} if classes else {}
     if classes or _module_forward(index, visit.entry):
@@ -565,7 +567,10 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
              order: ReplayOrder | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
-    replay = _replay(raw, visit, index, order) if rule.fix_kind == "defer" else {}
+    stored = stored_attribute(visit.function.node, node) if raw.code in KEEP_TENSOR_CODES and visit.function.cls else None
+    replay = _replay(raw, visit, index, order) if rule.fix_kind == "defer" or stored else {}
+    if stored:  # what else in the module's class sees the attribute before the call returns
+        replay["stored_uses"] = attribute_uses(index, visit.function.cls, stored[1], stored[0])
     line = node.lineno
     end_node = node.test if isinstance(node, _HEADER_ONLY) else node
     end_line = end_node.end_lineno or line
@@ -592,7 +597,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
               **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
-              **({"replay_supported": True} if rule.fix_kind == "defer" and replay_supported(index.project)
+              **({"replay_supported": True} if (rule.fix_kind == "defer" or stored) and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
               **({"print_operator": True} if raw.code == "FG301" and print_operator_available(index.project) else {}),
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))

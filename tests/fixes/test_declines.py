@@ -122,6 +122,65 @@ def test_keep_tensor_declines_python_use():
     assert "outside tensor arithmetic" in blocked("return x.sum().item() * torch.equal(x, x)\n", "FG201")
 
 
+def test_deferral_declines_a_captured_value_changed_in_place_that_is_not_a_tensor():
+    """A list printed then appended to would print appended at the replay; a tensor is copied."""
+    assert "`items` is changed in place" in blocked("items = [1]\nprint(items)\nitems.append(2)\nreturn x\n", "FG301")
+    assert blocked("y = x * 2\nprint(y)\ny += 1\nreturn y\n", "FG301") is None
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("self.avg = x.mean().item()\nreturn x * self.avg\n", "`M.forward` also use"),
+    ("self.avg = x.mean().item()\nreturn x * getattr(self, 'avg')\n", "`M.forward` also use"),
+    ("try:\n    self.avg = x.mean().item()\nexcept ValueError:\n    pass\nreturn x\n", "inside a `try` block"),
+    ("with open('log') as f:\n    self.avg = x.mean().item()\nreturn x\n", "inside a `with` block"),
+    ("self.avg = x.mean().item() if x.numel() else 0.0\nreturn x\n", "still run where the store stands"),
+])
+def test_store_deferral_declines_with_reason(body, reason):
+    """A value stored on the module is set only once the call returns: nothing in the class may
+    read it before, and the replay runs outside any block but torch's grad modes."""
+    assert reason in (blocked(body, "FG201") or "")
+
+
+def test_store_deferral_sees_a_base_class_in_another_file_that_reads_the_attribute(tmp_path):
+    """The inherited `forward` (another file) reads the statistic the dispatched method stores:
+    deferred, it would read the old value, so the store stays."""
+    from fullgraph.analysis.project import ProjectIndex
+    from fullgraph.engine import analyze_document
+
+    base = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class Base(nn.Module):
+            def mine(self, x):
+                raise NotImplementedError
+
+            def forward(self, x):
+                out = self.mine(x)
+                return out * self.{name}
+        """)
+    miner = textwrap.dedent("""\
+        import torch
+
+        from base import Base
+
+
+        class Miner(Base):
+            def mine(self, x: torch.Tensor):
+                self.avg = x.mean().item()
+                return x + 1
+        """)
+    (tmp_path / "miner.py").write_text(miner)
+    for name, reason in (("avg", "`Base.forward` also use"), ("scale", None)):
+        (tmp_path / "base.py").write_text(base.replace("{name}", name))
+        project = ProjectIndex([str(tmp_path)])
+        found = [f for f in analyze_document(miner, str(tmp_path / "miner.py"), project=project).findings
+                 if f.code == "FG201"]
+        assert found and found[0].data.get("replay_classes") == ["Miner"]
+        assert (reason in (found[0].fix_blocked or "")) if reason else found[0].fix_blocked is None, found[0].fix_blocked
+
+
 # -- Harm cases from real code (issue 14): a rewrite only turns values the engine knows are tensors
 # into tensor code, and never leaves a break at another line. Each failed before the engine said
 # what it knows.

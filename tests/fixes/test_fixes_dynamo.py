@@ -112,9 +112,18 @@ def test_pair_runs(path):
             got = compiled(*args1, **kwargs1)
         assert same(got, want)
         assert text1 == text0
+        assert python_state(fn1) == python_state(fn0)  # what a deferred store sets, once the call returned
         want_grads = gradients(fn0, args0, kwargs0, compiled=False) if UNSAFE_HEADER not in path.read_text() else None
         if want_grads is not None:  # `torch.where` computes both sides: an inf there makes a NaN gradient
             assert same(gradients(fn1, args1, kwargs1, compiled=True), want_grads)
+
+
+def python_state(fn) -> dict:
+    """The Python numbers, strings and flags a module (and each of its submodules) holds."""
+    if not isinstance(fn, torch.nn.Module):
+        return {}
+    return {(name, key): value for name, module in fn.named_modules() for key, value in vars(module).items()
+            if isinstance(value, (bool, int, float, str)) and not key.startswith("_")}  # torch keeps its own flags
 
 
 def gradients(fn, args, kwargs, compiled: bool):

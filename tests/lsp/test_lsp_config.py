@@ -68,9 +68,9 @@ async def test_pulled_configuration_can_disable(session):
     uri = session.open("model.py", MODEL)
     await session.diagnostics(uri)
     session.client.set_configuration({"fullgraph": {"enable": False}})
-    assert await _reconfigure(session, uri, None) == []
+    assert await _reconfigure(session, uri, None, lambda diags: diags == []) == []
     session.client.set_configuration({"fullgraph": {"ignore": []}})
-    assert len(await _reconfigure(session, uri, None)) == 2
+    assert len(await _reconfigure(session, uri, None, lambda diags: len(diags) == 2)) == 2
 
 
 async def test_run_on_save_waits_for_save(session):

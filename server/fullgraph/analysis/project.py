@@ -524,7 +524,7 @@ class ProjectIndex:
         """The method a torch base's `__call__` runs (`facts.CALL_DISPATCH`) when a class inherits its
         call from one through `bases` (breadth first: an `nn.Module` base or a `__call__`/`forward` of
         the bases' own, met first, decides otherwise)."""
-        for c, info in self._base_classes(bases):
+        for c, info in self.base_classes(bases):
             if info is None:
                 dispatched = external_call(c.qualname)
                 if dispatched is not False:
@@ -536,7 +536,7 @@ class ProjectIndex:
     def _base_method(self, bases: tuple[Symbol, ...], name: str, entry: bool = False, depth: int = 0) -> Symbol | None:
         """Method `name` through `bases` and their bases (breadth first). For a call entry
         (`forward`, `__call__`) a `torch.nn` base ends the search: its own comes first."""
-        for c, info in self._base_classes(bases, depth):
+        for c, info in self.base_classes(bases, depth):
             if info is None:
                 if entry and c.qualname.startswith("torch.nn."):
                     return None
@@ -544,7 +544,7 @@ class ProjectIndex:
                 return Symbol(c.path, f"{c.qualname}.{name}", "method")
         return None
 
-    def _base_classes(self, bases: tuple[Symbol, ...], depth: int = 0):
+    def base_classes(self, bases: tuple[Symbol, ...], depth: int = 0):
         """`bases` and their bases, breadth first: (symbol, its ClassSummary), the summary None for
         an external class (torch, the standard library)."""
         seen = set()

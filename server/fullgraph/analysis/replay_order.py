@@ -128,7 +128,8 @@ def replay_classes(index: ModuleIndex, visit) -> tuple[str, ...]:
     """The module classes of ``index``'s file whose hooks replay a call deferred in ``visit``'s
     function: the innermost module on the call path whose ``forward`` runs it (the function itself,
     or a helper chain from it within the file), then every module class of the file that makes it,
-    directly or through others. Empty when no module's ``forward`` in this file leads to it."""
+    directly or through others; for an entry an inherited ``forward`` calls on ``self`` (dispatched),
+    the entry's class. Empty when no module's ``forward`` in this file leads to it."""
     chain = [*(caller for caller, _ in visit.path), visit.function.qualname]
     holder = None
     for qualname in reversed(chain):
@@ -140,6 +141,11 @@ def replay_classes(index: ModuleIndex, visit) -> tuple[str, ...]:
         if name == "forward" and index.is_module_class(owner):
             holder = owner
             break
+    else:  # every call on the path is this file's: an inherited `forward` runs a dispatched entry
+        entry = visit.entry.cls
+        if visit.entry.dispatched and entry is not None and entry.name in index.classes \
+                and index.is_module_class(entry.name):
+            holder = entry.name
     if holder is None:
         return ()
     found = [holder]

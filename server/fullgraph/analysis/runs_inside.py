@@ -23,13 +23,14 @@ def runs_inside(index: ModuleIndex, entry: FunctionInfo, replaying: tuple[str, .
     class (for a method of a class) or the entry itself (for a function), spelled for a message.
     With ``replaying`` (the module classes whose hooks replay a deferred call, see
     :func:`fullgraph.analysis.replay_order.replay_classes`), those classes are asked instead, the
-    ones among them do not count, and so does the compiled entry when it is not one's ``forward``."""
+    ones among them do not count, and so does the compiled entry when it is not one's ``forward``
+    (or a method their inherited ``forward`` calls)."""
     targets = replaying or (entry.cls.name if entry.cls is not None else entry.node.name,)
     methods = {at: (cls, info) for target in targets for at, cls, info in makers(index, target)}
     found = [f"`{info.qualname}`" for _, (cls, info) in sorted(methods.items(), key=lambda item: item[0])
              if cls is not entry.cls and cls.name not in replaying and index.is_module_class(cls.name)]
     if replaying and (entry.module not in (index, None) or entry.cls is None or entry.cls.name not in replaying
-                      or entry.node.name != "forward"):
+                      or entry.node.name != "forward" and not entry.dispatched):
         found.insert(0, f"`{entry.qualname}`")
     project = index.project
     for target in targets if project is not None else ():

@@ -19,8 +19,9 @@ import ast
 
 import libcst as cst
 
-from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
+from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
@@ -28,7 +29,6 @@ from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function,
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
-from fullgraph.analysis.imports import dotted
 from fullgraph.fixes.sites import enclosing_function, parents
 from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
 
@@ -39,44 +39,31 @@ class CapturePlan:
     """Which sub-expressions of a call's arguments are captured at the call site (every local one:
     the queued call may run after later code has rebound or mutated it)."""
 
-    def __init__(self, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str):
-        self.ctx, self.fn, self.call = ctx, fn, call
-        self.local = _local_names(fn)
-        self.captured: list[ast.expr] = []
-        for arg in call.args:
-            self._split(arg.value if isinstance(arg, ast.Starred) else arg)
-        for keyword in call.keywords:
-            self._split(keyword.value)
+    def __init__(self, ctx: FixContext, fn: ast.AST, node: ast.expr, parts: list[ast.expr], suffix: str):
+        self.ctx, self.fn, self.node = ctx, fn, node
+        self.captured = captured_parts(ctx.tree, fn, parts)
         self.temps = [ctx.names.fresh(f"{_base(node)}_{suffix}") for node in self.captured]
 
-    def _split(self, node: ast.expr) -> None:
-        if isinstance(node, ast.Constant) or self._global(node):
-            return
-        if _is_conversion(node):
-            for child in _operands(node):
-                self._split(child)
-            return
-        self.captured.append(node)
-
-    def _global(self, node: ast.expr) -> bool:
-        name = dotted(node)
-        return name is not None and name.split(".")[0] not in self.local
+    @classmethod
+    def of_call(cls, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str) -> CapturePlan:
+        """The plan for an output call: its arguments are split."""
+        return cls(ctx, fn, call, call_parts(call), suffix)
 
     def capture_value(self, node: ast.expr) -> str:
         """The captured expression, snapshotted when later code could mutate it in place."""
         text = self.ctx.text(node)
         name = dotted(node)
-        if name is not None and _mutated_in_place(self.fn, name):
+        if name is not None and mutated_in_place(self.fn, name):  # a tensor: `mutation_reason` said so
             return f"{text}.detach().clone()"
         return text
 
-    def replayed_call(self) -> str:
-        """The call's source with captured sub-expressions replaced by their temporaries, its
-        continuation lines relative to the indentation of the line it starts on (to be re-indented
-        where it goes)."""
+    def replayed(self) -> str:
+        """The source of the call (or value) with captured sub-expressions replaced by their
+        temporaries, its continuation lines relative to the indentation of the line it starts on
+        (to be re-indented where it goes)."""
         source = self.ctx.source
         offset = self.ctx.lowering.positions.ast_offset
-        start, end = offset(self.call.lineno, self.call.col_offset), offset(self.call.end_lineno, self.call.end_col_offset)
+        start, end = offset(self.node.lineno, self.node.col_offset), offset(self.node.end_lineno, self.node.end_col_offset)
         text = source[start:end]
         spans = sorted(((offset(n.lineno, n.col_offset) - start, offset(n.end_lineno, n.end_col_offset) - start, t)
                         for n, t in zip(self.captured, self.temps)), reverse=True)
@@ -86,45 +73,10 @@ class CapturePlan:
         return continuation(text, len(line) - len(line.lstrip()))
 
 
-def _local_names(fn: ast.AST) -> set[str]:
-    args = fn.args
-    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
-    names |= {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    return names
-
-
-def _is_conversion(node: ast.expr) -> bool:
-    """An expression that turns tensors into Python values or text."""
-    if isinstance(node, (ast.JoinedStr, ast.FormattedValue, ast.Tuple, ast.List, ast.Dict)):
-        return True
-    if isinstance(node, ast.BinOp):
-        return any(isinstance(s, (ast.JoinedStr,)) or (isinstance(s, ast.Constant) and isinstance(s.value, str))
-                   for s in (node.left, node.right)) or _is_conversion(node.left)
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Name):
-            return node.func.id in CONVERSION_CALLS
-        if isinstance(node.func, ast.Attribute):
-            receiver_is_text = isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
-            return node.func.attr in ("item", "tolist") or (receiver_is_text and node.func.attr in CONVERSION_METHODS)
-    return False
-
-
-def _operands(node: ast.expr) -> list[ast.expr]:
-    """The sub-expressions a conversion converts."""
-    if isinstance(node, ast.JoinedStr):
-        return [v for v in node.values if isinstance(v, ast.FormattedValue)]
-    if isinstance(node, ast.FormattedValue):
-        return [node.value] + ([node.format_spec] if node.format_spec is not None else [])
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return list(node.elts)
-    if isinstance(node, ast.Dict):
-        return [v for v in (*node.keys, *node.values) if v is not None]
-    if isinstance(node, ast.BinOp):
-        return [node.left, node.right]
-    if isinstance(node.func, ast.Attribute) and node.func.attr in ("item", "tolist"):
-        return [node.func.value]
-    return [*node.args, *(k.value for k in node.keywords)]
+    def lambda_head(self, *extra: str) -> str:
+        """``lambda <temporary>=<captured>, ...:`` (``extra``: more parameters, already spelled)."""
+        params = ", ".join([*(f"{t}={self.capture_value(n)}" for t, n in zip(self.temps, self.captured)), *extra])
+        return f"lambda {params}:" if params else "lambda:"
 
 
 def _base(node: ast.expr) -> str:
@@ -141,23 +93,6 @@ def _base(node: ast.expr) -> str:
     return "value"
 
 
-def _in_place_target(node: ast.AST) -> str | None:
-    """The dotted name ``node`` mutates in place (``x.add_()``, ``x[i] = ...``, ``out=x``), if any."""
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr.endswith("_"):
-            return dotted(node.func.value)
-        return next((dotted(k.value) for k in node.keywords if k.arg == "out"), None)
-    if isinstance(node, (ast.Assign, ast.AugAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return next((dotted(t.value) for t in targets if isinstance(t, ast.Subscript)), None)
-    return None
-
-
-def _mutated_in_place(fn: ast.AST, name: str) -> bool:
-    """Whether ``fn`` mutates ``name`` in place anywhere."""
-    return any(_in_place_target(node) == name for node in walk(fn))
-
-
 def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """Hand a print/logging/warnings call made while compiled to ``_fullgraph_defer`` (its values
     captured as a lambda's defaults), which queues it for the replay once the entry's call returns;
@@ -169,23 +104,32 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     planned = replay_targets(ctx.tree, entry_function(ctx.tree, replay_entry(data)), data)
     if planned is None:
         return []
-    targets, key = planned
     stmt = parents(fn)[call]
-    plan = CapturePlan(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
-    params = ", ".join(f"{t}={plan.capture_value(n)}" for t, n in zip(plan.temps, plan.captured))
-    queued = f"lambda {params}: {plan.replayed_call()}" if params else f"lambda: {plan.replayed_call()}"
+    plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
+    edits = replay_edits(ctx, fn, stmt, f"{plan.lambda_head()} {plan.replayed()}", planned)
+    if edits is None:
+        return []
+    safe = replay_reason(finding) is None and isinstance(planned[0][0], ast.ClassDef)
+    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
+
+
+def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned) -> list[TextEdit] | None:
+    """The edits that hand ``queued`` (a lambda's source) to ``_fullgraph_defer`` in place of ``stmt``
+    while compiled (``stmt`` as before when run eagerly), give the replaying targets their decorator
+    and the module the queue's definitions; None where they can't be placed."""
+    targets, key = planned
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
     site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{DEFER}({key!r}, {queued})\n") + "else:\n"
             + indent(original + "\n"))
     piece = open_slice(ctx.source, ctx.tree, fn)
     line = _line_of(piece, stmt)
     if line is None:
-        return []
+        return None
     edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
     firsts = {id(t): min([t.lineno, *(d.lineno for d in t.decorator_list)]) for t in targets}
     at = _after_definition(ctx.tree, ctx.torch.split(".")[0])  # the definitions use torch at import time
     if not has_queue(ctx.tree) and at > min(firsts.values()):
-        return []
+        return None
     edits.extend(TextEdit(firsts[id(t)], 0, firsts[id(t)], 0, " " * t.col_offset + f"@{REPLAY}\n")
                  for t in targets if not replays(t))
     extra = torch_import_edit(ctx.tree)
@@ -195,9 +139,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         imported = "import torch\n" if extra is not None else ""  # before the definitions that use it
         edits.append(TextEdit(at, 0, at, 0, imported + "\n" + replay_definitions(ctx.torch) + "\n" * max(0, 2 - blank)))
         extra = None
-    edits = [e for e in [extra, *edits] if e is not None]
-    safe = replay_reason(finding) is None and isinstance(targets[0], ast.ClassDef)
-    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
+    return [e for e in [extra, *edits] if e is not None]
 
 
 def replay_definitions(torch: str) -> str:
@@ -306,7 +248,7 @@ def config_alternative(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if callee is None or finding.code != "FG302":
         return []
     fn = enclosing_function(ctx.tree, call)
-    if fn is not None and callee.split(".")[0] in _local_names(fn):
+    if fn is not None and callee.split(".")[0] in local_names(fn):
         return []
     position = _after_definition(ctx.tree, callee.split(".")[0])
     line_text = f"{ctx.torch}._dynamo.config.ignore_logger_methods.add({callee})"

@@ -23,6 +23,8 @@ from fullgraph.fixes.preconditions import (
 from fullgraph.fixes.predication import lower_boolean, predicate_if, predicate_ternary
 from fullgraph.fixes.print_rewrite import print_operator_fix
 from fullgraph.fixes.sites import finding_node
+from fullgraph.fixes.store_deferral import defer_store
+from fullgraph.fixes.stored_values import store_of
 from fullgraph.fixes.trap import lower_trap
 from fullgraph.text import to_lf
 
@@ -116,7 +118,8 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
 
 def _scalar(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     """A conversion in an ``if`` (predicate it), an ``assert`` (lower it), a flag (keep the tensor and
-    predicate its ``if``s) or tensor arithmetic (keep the tensor)."""
+    predicate its ``if``s), a value stored on the module (defer the store) or tensor arithmetic (keep
+    the tensor)."""
     holder = test_of(ctx.tree, call)
     if isinstance(holder, ast.If):
         return predicate_if(ctx, holder)
@@ -127,4 +130,7 @@ def _scalar(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     flag = flag_uses(ctx.tree, call)
     if flag is not None:
         return keep_and_predicate(ctx, call, flag[1])
+    stored = store_of(ctx.tree, call) if finding.code != "FG105" else None
+    if stored is not None:
+        return defer_store(ctx, call, finding, stored)
     return keep_tensor(ctx, call) if finding.code != "FG105" else []

@@ -13,6 +13,7 @@ import ast
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.fixes.captures import local_names
 from fullgraph.fixes.purity import is_pure_call
 from fullgraph.fixes.sites import enclosing_function, parents
 
@@ -107,7 +108,7 @@ class Purity:
             root = root.func if isinstance(root, ast.Call) else root.value
         if not isinstance(root, ast.Name) or isinstance(call.func, ast.Name):
             return True
-        return root.id in TORCH_ROOTS or (self.fn is not None and root.id in _local_names(self.fn))
+        return root.id in TORCH_ROOTS or (self.fn is not None and root.id in local_names(self.fn))
 
     def call_reason(self, call: ast.Call) -> str | None:
         """Why ``call`` can't run on both sides (None: it is pure)."""
@@ -241,13 +242,6 @@ def _owns_parameters(cls: ast.ClassDef) -> bool:
     return init is not None and any(
         isinstance(n, ast.Call) and (dotted(n.func) or "").rpartition(".")[2] in ("Parameter", "register_parameter")
         for n in walk(init))
-
-
-def _local_names(fn: ast.AST) -> set[str]:
-    """Parameters and names assigned in ``fn``."""
-    args = fn.args
-    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a is not None}
-    return names | {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _data_index(node: ast.Subscript) -> bool:

@@ -21,6 +21,8 @@ from fullgraph.fixes.conditions import (
 )
 from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
+from fullgraph.fixes.captures import call_parts, captured_parts, mutation_reason
+from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
@@ -162,6 +164,9 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
         return deferral, reason is None
     if reason is not None:
         return reason, False
+    if finding.code in KEEP_TENSOR_CODES and isinstance(node, ast.Call) and store_of(tree, node) is not None:
+        deferral = store_replay_reason(finding, node)
+        return deferral, deferral is not None
     if finding.code in KEEP_TENSOR_CODES and isinstance(node, ast.Call):
         warned = conversion_warning(node)
         if warned is not None:
@@ -240,7 +245,8 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
         return None
     if finding.code == "FG105":
         return "`bool()` is used outside an `if` condition"
-    return keep_tensor_reason(tree, call, known)
+    stored = store_of(tree, call)
+    return store_reason(tree, call, finding, stored) if stored is not None else keep_tensor_reason(tree, call, known)
 
 
 _TESTS = {ast.If: "`if`", ast.While: "`while`", ast.IfExp: "conditional expression", ast.Assert: "`assert`"}
@@ -939,6 +945,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "an argument assigns a name (`:=`)"
     if any(isinstance(sub, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)) for sub in walk(call)):
         return "an argument holds a comprehension or lambda"
+    changed = mutation_reason(fn, captured_parts(tree, fn, call_parts(call)), known_tensors(finding))
+    if changed is not None:
+        return changed
     if _output_follows(fn).get(id(stmt)):
         return "another print, logging, warnings or stream-write call follows, which the deferred call would move past"
     node = stmt

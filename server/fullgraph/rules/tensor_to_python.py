@@ -23,6 +23,14 @@ _CAPTURE_SCALARS = (" The second quick fix sets `torch._dynamo.config.capture_sc
                     "(\"could not guard on data-dependent expression\") unless you add `torch._check`s, and "
                     "`.tolist()` of a floating tensor still breaks.")
 
+_STORED = (" A Python number a method stores on its module (`self.avg_dist = dist.mean().item()`, statistics kept "
+           "for the user to read) is stored once the module's call returns instead: while compiled, the tensor is "
+           "captured where the store stood and the conversion (with any NumPy or `math` step around it) runs when "
+           "the call returns, from the hooks FG301's deferral adds, so the attribute gets the same value. It applies "
+           "when a module `forward` of the file runs the method (its own, or the inherited one calling it on "
+           "`self`) and nothing else in the module's class, in any file, uses the attribute in between (a safe fix; "
+           "unsafe when the module also runs inside other module code, where the store stays in place).")
+
 RULES = [
     Rule(
         "FG201", "item", "`.item()` turns a tensor into a Python number", ("GB0124",),
@@ -38,8 +46,8 @@ RULES = [
                  "by `if`s keeps the tensor and those `if`s are predicated (a safe fix). In an `assert`, the check is lowered "
                  "to `torch._assert_async` on the tensor: an unsafe fix (a quick fix, or `fullgraph fix "
                  "--unsafe-fixes`), because a failing check then raises RuntimeError instead of AssertionError "
-                 "(and on a GPU fails later, as a device-side assert)." + _CAPTURE_SCALARS,
-        fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
+                 "(and on a GPU fails later, as a device-side assert)." + _STORED + _CAPTURE_SCALARS,
+        fix_kind="keep-tensor", fix_title="Keep the value as a tensor, or store it once the module's call returns",
     ),
     Rule(
         "FG202", "tolist", "`.tolist()` turns a tensor into Python lists", ("GB0109", "GB0033"),
@@ -72,8 +80,8 @@ RULES = [
                  "`fullgraph fix --unsafe-fixes`), as for `.item()` (FG201: a kept tensor takes part in type "
                  "promotion). Dropping `float(t)` is unsafe wherever it is, unless the tensor holds integers: torch "
                  "warns when `float()` converts a tensor that requires grad, and the kept tensor converts nothing, "
-                 "so that warning is no longer printed." + _CAPTURE_SCALARS,
-        fix_kind="keep-tensor", fix_title="Keep the value as a tensor",
+                 "so that warning is no longer printed." + _STORED + _CAPTURE_SCALARS,
+        fix_kind="keep-tensor", fix_title="Keep the value as a tensor, or store it once the module's call returns",
     ),
     Rule(
         "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059", "GB0088", "GB0208"),

@@ -1,0 +1,142 @@
+"""What a deferred call captures where it stood: the sub-expressions of its arguments (or of a
+stored value) that are evaluated at once, while the conversions around them (``.item()``, ``str()``,
+f-strings, ``%``, NumPy and ``math`` functions) run at the replay; and whether later code in the
+function could change a captured value in place before the replay."""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
+from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
+
+# Methods that change a Python container in place (a tensor's in-place methods end with `_`).
+CONTAINER_MUTATORS = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault",
+                                "popitem", "add", "discard", "sort", "reverse"))
+
+
+def call_parts(call: ast.Call) -> list[ast.expr]:
+    """A call's argument expressions, positional and keyword."""
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+
+
+def captured_parts(tree: ast.Module, fn: ast.AST, parts: list[ast.expr]) -> list[ast.expr]:
+    """The maximal sub-expressions of ``parts`` that are captured: every one that is not a constant,
+    a global name, or a conversion (whose operands are split in turn)."""
+    local, resolve = local_names(fn), _resolver(tree)
+    out: list[ast.expr] = []
+    todo = list(reversed(parts))
+    while todo:
+        node = todo.pop()
+        name = dotted(node)
+        if isinstance(node, ast.Constant) or name is not None and name.split(".")[0] not in local:
+            continue
+        if is_conversion(node) or _numeric(node, resolve):
+            todo.extend(reversed(_operands(node)))
+            continue
+        out.append(node)
+    return out
+
+
+def mutation_reason(fn: ast.AST, captured: list[ast.expr], tensors: set[str]) -> str | None:
+    """Why a captured value may be seen changed at the replay: later code in ``fn`` changes it in
+    place (``x += 1``, ``x.add_()``, ``x[i] = ...``, ``items.append()``) and it is not known to be a
+    tensor, which the capture copies (None: nothing captured can change)."""
+    for node in captured:
+        name = dotted(node)
+        if name is not None and name not in tensors and mutated_in_place(fn, name):
+            return (f"`{name}` is changed in place in this function and not known to be a tensor (which the deferred "
+                    "call would copy): replayed later, the call would show it changed")
+    return None
+
+
+def _resolver(tree: ast.Module):
+    """What a call's function stands for (``numpy.degrees``): by the file's imports, which the
+    engine's one-function scope carries as its ``module_index``, else by the tree's own."""
+    index = getattr(tree, "module_index", None)
+    if index is not None:
+        return index.aliases.resolve
+    modules = {(a.asname or a.name): a.name for node in tree.body if isinstance(node, ast.Import) for a in node.names}
+
+    def resolve(func: ast.expr) -> str | None:
+        head, _, rest = (dotted(func) or "").partition(".")
+        return f"{modules[head]}.{rest}" if head in modules and rest else None
+    return resolve
+
+
+def _numeric(node: ast.expr, resolve) -> bool:
+    """A call of a NumPy or `math` function (not NumPy's random generators): Python-side arithmetic
+    on converted values, as pure as the conversion itself."""
+    name = resolve(node.func) if isinstance(node, ast.Call) else None
+    return name is not None and name.startswith(("numpy.", "math.")) and not name.startswith("numpy.random")
+
+
+@per_node
+def local_names(fn: ast.AST) -> frozenset[str]:
+    """The function's parameters and the names it assigns."""
+    args = fn.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    names |= {n.id for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return frozenset(names)
+
+
+def is_conversion(node: ast.expr) -> bool:
+    """An expression that turns tensors into Python values or text."""
+    if isinstance(node, (ast.JoinedStr, ast.FormattedValue, ast.Tuple, ast.List, ast.Dict)):
+        return True
+    if isinstance(node, ast.BinOp):
+        return any(isinstance(s, (ast.JoinedStr,)) or (isinstance(s, ast.Constant) and isinstance(s.value, str))
+                   for s in (node.left, node.right)) or is_conversion(node.left)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name):
+            return node.func.id in CONVERSION_CALLS
+        if isinstance(node.func, ast.Attribute):
+            receiver_is_text = isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str)
+            return node.func.attr in ("item", "tolist") or (receiver_is_text and node.func.attr in CONVERSION_METHODS)
+    return False
+
+
+def _operands(node: ast.expr) -> list[ast.expr]:
+    """The sub-expressions a conversion converts."""
+    if isinstance(node, ast.JoinedStr):
+        return [v for v in node.values if isinstance(v, ast.FormattedValue)]
+    if isinstance(node, ast.FormattedValue):
+        return [node.value] + ([node.format_spec] if node.format_spec is not None else [])
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return list(node.elts)
+    if isinstance(node, ast.Dict):
+        return [v for v in (*node.keys, *node.values) if v is not None]
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("item", "tolist"):
+        return [node.func.value]
+    return [*node.args, *(k.value for k in node.keywords)]
+
+
+def _in_place_target(node: ast.AST) -> str | None:
+    """The dotted name ``node`` may change in place (``x.add_()``, ``items.append()``, ``x[i] = ...``,
+    ``x += 1``, ``out=x``), if any."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and (node.func.attr.endswith("_")
+                                                     or node.func.attr in CONTAINER_MUTATORS):
+            return dotted(node.func.value)
+        return next((dotted(k.value) for k in node.keywords if k.arg == "out"), None)
+    if isinstance(node, ast.AugAssign):  # a tensor's `+=` works in place
+        return dotted(node.target.value if isinstance(node.target, ast.Subscript) else node.target)
+    if isinstance(node, ast.Assign):
+        return next((dotted(t.value) for t in node.targets if isinstance(t, ast.Subscript)), None)
+    return None
+
+
+def mutated_in_place(fn: ast.AST, name: str) -> bool:
+    """Whether ``fn`` may change ``name`` in place anywhere."""
+    return name in _changed_in_place(fn)
+
+
+@per_node
+def _changed_in_place(fn: ast.AST) -> frozenset[str]:
+    """The dotted names ``fn`` may change in place (one walk per function, whatever it defers)."""
+    return frozenset(name for node in walk(fn) if (name := _in_place_target(node)) is not None)
