@@ -141,6 +141,19 @@ def test_store_deferral_declines_with_reason(body, reason):
     assert reason in (blocked(body, "FG201") or "")
 
 
+def test_store_deferral_reads_computed_attribute_names_by_their_constant_ends():
+    """`getattr(self, f"{kind}_reduction")` can't read `avg`, nor a loop over `["n", "m"]`;
+    `getattr(self, f"{kind}avg")` and a name with no constant ends may."""
+    store = "self.avg = x.mean().item()\n"
+    assert blocked(store + "return getattr(self, f'{items}_reduction')(x)\n", "FG201") is None
+    assert blocked(store + "return getattr(self, '{}_reduction'.format(items))(x)\n", "FG201") is None
+    assert blocked(store + "return getattr(self, 'get_' + items)(x)\n", "FG201") is None
+    assert blocked(store + "for a in ['n', 'm']:\n    x = x * getattr(self, a)\nreturn x\n", "FG201") is None
+    assert "also use" in blocked(store + "for a in ['n', 'avg']:\n    x = x * getattr(self, a)\nreturn x\n", "FG201")
+    for name in ("f'{items}avg'", "'{}'.format(items)", "items", "'a' + items"):
+        assert "`M.forward` also use" in blocked(store + f"return getattr(self, {name})(x)\n", "FG201"), name
+
+
 def test_store_deferral_sees_a_base_class_in_another_file_that_reads_the_attribute(tmp_path):
     """The inherited `forward` (another file) reads the statistic the dispatched method stores:
     deferred, it would read the old value, so the store stays."""

@@ -32,7 +32,8 @@ def attribute_uses(index, cls, attr: str, store: ast.Assign) -> list[str]:
     """The methods of ``cls`` and its base classes (this file's, and other files' through the
     project index), ``__init__`` aside, and this file's functions, that read or write ``<x>.<attr>``
     besides ``store``, name it in ``getattr``/``setattr``/``hasattr``/``delattr``, or pass those a
-    computed name on ``self``; a base class whose source is not at hand is named as unread."""
+    computed name on ``self`` that may spell it; a base class whose source is not at hand is named
+    as unread."""
     found: list[str] = []
     scopes = [(f"{c.name}.{m.node.name}", m.node) for c in index.chain(cls) for m in c.methods.values()]
     scopes += [(info.qualname, info.node) for info in index.functions.values()]
@@ -63,6 +64,44 @@ def _uses(scope: ast.AST, attr: str, target: ast.expr) -> bool:
             name = node.args[1]
             if isinstance(name, ast.Constant) and name.value == attr:
                 return True
-            if not isinstance(name, ast.Constant) and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+            if not isinstance(name, ast.Constant) and isinstance(node.args[0], ast.Name) and node.args[0].id == "self" \
+                    and _may_spell(name, attr, scope):
                 return True
     return False
+
+
+def _loop_names(scope: ast.AST, name: str) -> set[str] | None:
+    """The strings a loop over a literal list binds ``name`` to (`for a in ["n", "m"]:`), when
+    that is the only way ``scope`` binds it; None otherwise."""
+    values: set[str] = set()
+    for node in walk(scope):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            loop = next((f for f in walk(scope) if isinstance(f, ast.For) and f.target is node), None)
+            items = loop.iter.elts if loop is not None and isinstance(loop.iter, (ast.List, ast.Tuple)) else None
+            if items is None or not all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+                return None
+            values.update(i.value for i in items)
+    return values or None
+
+
+def _may_spell(name: ast.expr, attr: str, scope: ast.AST) -> bool:
+    """Whether a computed name may be ``attr``: a loop variable over a literal list must hold it;
+    its text's constant head and tail, where it has them (`f"{kind}_loss"`,
+    `"{}_reduction".format(kind)`, `"get_" + kind`), must fit."""
+    looped = _loop_names(scope, name.id) if isinstance(name, ast.Name) else None
+    if looped is not None:
+        return attr in looped
+    head = tail = ""
+    if isinstance(name, ast.JoinedStr) and name.values:
+        first, last = name.values[0], name.values[-1]
+        head = first.value if isinstance(first, ast.Constant) else ""
+        tail = last.value if isinstance(last, ast.Constant) and len(name.values) > 1 else ""
+    elif isinstance(name, ast.Call) and isinstance(name.func, ast.Attribute) and name.func.attr == "format" \
+            and isinstance(name.func.value, ast.Constant) and isinstance(name.func.value.value, str):
+        template = name.func.value.value
+        if "{" in template:
+            head, tail = template[:template.index("{")], template[template.rindex("}") + 1:]
+    elif isinstance(name, ast.BinOp) and isinstance(name.op, ast.Add):
+        head = name.left.value if isinstance(name.left, ast.Constant) and isinstance(name.left.value, str) else ""
+        tail = name.right.value if isinstance(name.right, ast.Constant) and isinstance(name.right.value, str) else ""
+    return len(attr) >= len(head) + len(tail) and attr.startswith(head) and attr.endswith(tail)
