@@ -154,6 +154,21 @@ def test_store_deferral_reads_computed_attribute_names_by_their_constant_ends():
         assert "`M.forward` also use" in blocked(store + f"return getattr(self, {name})(x)\n", "FG201"), name
 
 
+def test_store_deferral_declines_under_a_base_class_it_cannot_read():
+    source = textwrap.dedent("""\
+        import torch
+        from somewhere import Base
+
+
+        class M(Base):
+            def forward(self, x: torch.Tensor):
+                self.avg = x.mean().item()
+                return x
+        """)
+    found = [f for f in analyze(source, "m.py") if f.code == "FG201"]
+    assert "`Base` (a base class whose source was not found)" in found[0].fix_blocked
+
+
 def test_store_deferral_sees_a_base_class_in_another_file_that_reads_the_attribute(tmp_path):
     """The inherited `forward` (another file) reads the statistic the dispatched method stores:
     deferred, it would read the old value, so the store stays."""

@@ -1,15 +1,19 @@
 """Python values a compiled method stores on its module (``self.avg = t.mean().item()``), and what
 else in the module's class could see the attribute before the call returns: what deferring the
-store to the replay after the call needs (:mod:`fullgraph.fixes.stored_values` rewrites it)."""
+store to the replay after the call needs (:mod:`fullgraph.fixes.store_deferral` rewrites it)."""
 
 from __future__ import annotations
 
 import ast
+import builtins
+import sys
 
+from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parents import function_parents
 
 ATTRIBUTE_CALLS = ("getattr", "setattr", "hasattr", "delattr")
+STANDARD_ROOTS = frozenset(("torch", *sys.stdlib_module_names))
 
 
 def stored_attribute(fn: ast.FunctionDef | ast.AsyncFunctionDef, node: ast.AST) -> tuple[ast.Assign, str] | None:
@@ -34,7 +38,7 @@ def attribute_uses(index, cls, attr: str, store: ast.Assign) -> list[str]:
     besides ``store``, name it in ``getattr``/``setattr``/``hasattr``/``delattr``, or pass those a
     computed name on ``self`` that may spell it; a base class whose source is not at hand is named
     as unread."""
-    found: list[str] = []
+    found = [f"`{s}` (a base class whose source was not found)" for s in _unfound_bases(index, cls)]
     scopes = [(f"{c.name}.{m.node.name}", m.node) for c in index.chain(cls) for m in c.methods.values()]
     scopes += [(info.qualname, info.node) for info in index.functions.values()]
     bases = tuple(b for b in (index.lookup(s) for c in index.chain(cls) for s in c.base_spellings) if b is not None)
@@ -53,6 +57,21 @@ def attribute_uses(index, cls, attr: str, store: ast.Assign) -> list[str]:
         if scope.name != "__init__" and _uses(scope, attr, store.targets[0]):
             found.append(f"`{name}`")
     return list(dict.fromkeys(found))
+
+
+def _unfound_bases(index, cls) -> list[str]:
+    """The imported bases of ``cls``'s in-file chain the project index does not resolve, but for
+    torch's, the standard library's and builtins (none of which read a subclass's attributes)."""
+    out = []
+    for c in index.chain(cls):
+        for base in c.node.bases:
+            if isinstance(base, ast.Name) and base.id in index.classes:
+                continue
+            spelling, qualname = dotted(base), index.aliases.resolve(base) or ""
+            known = qualname.split(".")[0] in STANDARD_ROOTS or hasattr(builtins, qualname)
+            if not known and (spelling is None or index.lookup(spelling) is None):
+                out.append(spelling or ast.unparse(base))
+    return out
 
 
 def _uses(scope: ast.AST, attr: str, target: ast.expr) -> bool:
