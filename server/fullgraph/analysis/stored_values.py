@@ -7,10 +7,12 @@ from __future__ import annotations
 import ast
 import builtins
 import sys
+from collections import Counter
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parents import function_parents
+from fullgraph.analysis.per_node import per_node
 
 ATTRIBUTE_CALLS = ("getattr", "setattr", "hasattr", "delattr")
 STANDARD_ROOTS = frozenset(("torch", *sys.stdlib_module_names))
@@ -54,7 +56,7 @@ def attribute_uses(index, cls, attr: str, store: ast.Assign) -> list[str]:
             continue
         scopes += [(f"{node.name}.{m.name}", m) for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
     for name, scope in scopes:
-        if scope.name != "__init__" and _uses(scope, attr, store.targets[0]):
+        if scope.name != "__init__" and _uses(scope, attr, store):
             found.append(f"`{name}`")
     return list(dict.fromkeys(found))
 
@@ -74,19 +76,29 @@ def _unfound_bases(index, cls) -> list[str]:
     return out
 
 
-def _uses(scope: ast.AST, attr: str, target: ast.expr) -> bool:
+def _uses(scope: ast.AST, attr: str, store: ast.Assign) -> bool:
+    attributes, named, computed = _mentions(scope)
+    own = 1 if store in function_parents(scope) else 0  # the store's own target
+    return attributes[attr] > own or attr in named or any(_may_spell(name, attr, scope) for name in computed)
+
+
+@per_node
+def _mentions(scope: ast.AST) -> tuple[Counter, frozenset[str], tuple[ast.expr, ...]]:
+    """How often each ``<x>.<name>`` occurs in ``scope``, the names ``getattr`` and its kind take as
+    text, and the computed names they take on ``self`` (one walk per function, whatever asks)."""
+    attributes: Counter = Counter()
+    named, computed = set(), []
     for node in walk(scope):
-        if isinstance(node, ast.Attribute) and node.attr == attr and node is not target:
-            return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_CALLS \
+        if isinstance(node, ast.Attribute):
+            attributes[node.attr] += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ATTRIBUTE_CALLS \
                 and len(node.args) >= 2:
             name = node.args[1]
-            if isinstance(name, ast.Constant) and name.value == attr:
-                return True
-            if not isinstance(name, ast.Constant) and isinstance(node.args[0], ast.Name) and node.args[0].id == "self" \
-                    and _may_spell(name, attr, scope):
-                return True
-    return False
+            if isinstance(name, ast.Constant):
+                named.add(name.value)
+            elif isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+                computed.append(name)
+    return attributes, frozenset(named), tuple(computed)
 
 
 def _loop_names(scope: ast.AST, name: str) -> set[str] | None:
