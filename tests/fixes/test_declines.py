@@ -129,8 +129,8 @@ def test_deferral_declines_a_captured_value_changed_in_place_that_is_not_a_tenso
 
 
 @pytest.mark.parametrize("body, reason", [
-    ("self.avg = x.mean().item()\nreturn x * self.avg\n", "`M.forward` also use"),
-    ("self.avg = x.mean().item()\nreturn x * getattr(self, 'avg')\n", "`M.forward` also use"),
+    ("self.avg = x.mean().item()\nreturn x * self.avg\n", "also used by `M.forward`"),
+    ("self.avg = x.mean().item()\nreturn x * getattr(self, 'avg')\n", "also used by `M.forward`"),
     ("try:\n    self.avg = x.mean().item()\nexcept ValueError:\n    pass\nreturn x\n", "inside a `try` block"),
     ("with open('log') as f:\n    self.avg = x.mean().item()\nreturn x\n", "inside a `with` block"),
     ("self.avg = x.mean().item() if x.numel() else 0.0\nreturn x\n", "still run where the store stands"),
@@ -149,9 +149,9 @@ def test_store_deferral_reads_computed_attribute_names_by_their_constant_ends():
     assert blocked(store + "return getattr(self, '{}_reduction'.format(items))(x)\n", "FG201") is None
     assert blocked(store + "return getattr(self, 'get_' + items)(x)\n", "FG201") is None
     assert blocked(store + "for a in ['n', 'm']:\n    x = x * getattr(self, a)\nreturn x\n", "FG201") is None
-    assert "also use" in blocked(store + "for a in ['n', 'avg']:\n    x = x * getattr(self, a)\nreturn x\n", "FG201")
+    assert "also used by" in blocked(store + "for a in ['n', 'avg']:\n    x = x * getattr(self, a)\nreturn x\n", "FG201")
     for name in ("f'{items}avg'", "'{}'.format(items)", "items", "'a' + items"):
-        assert "`M.forward` also use" in blocked(store + f"return getattr(self, {name})(x)\n", "FG201"), name
+        assert "also used by `M.forward`" in blocked(store + f"return getattr(self, {name})(x)\n", "FG201"), name
 
 
 def test_store_deferral_declines_under_a_base_class_it_cannot_read():
@@ -200,7 +200,7 @@ def test_store_deferral_sees_a_base_class_in_another_file_that_reads_the_attribu
                 return x + 1
         """)
     (tmp_path / "miner.py").write_text(miner)
-    for name, reason in (("avg", "`Base.forward` also use"), ("scale", None)):
+    for name, reason in (("avg", "also used by `Base.forward`"), ("scale", None)):
         (tmp_path / "base.py").write_text(base.replace("{name}", name))
         project = ProjectIndex([str(tmp_path)])
         found = [f for f in analyze_document(miner, str(tmp_path / "miner.py"), project=project).findings

@@ -36,8 +36,8 @@ def store_reason(tree: ast.AST, call: ast.Call, finding, stored: tuple[ast.Assig
     uses = data.get("stored_uses")
     if uses is None or uses:
         named = ", ".join((uses or ["code the engine did not check"])[:3]) + (" and more" if uses and len(uses) > 3 else "")
-        return (f"the value is stored on `self.{attr}`, which {named} also use: deferred until `{classes[0]}`'s "
-                "call returns, the store would come after them")
+        return (f"the value is stored on `self.{attr}`, which is also used by {named}: deferred until "
+                f"`{classes[0]}`'s call returns, the store would come after that use")
     if not data.get("replay_supported"):
         return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
