@@ -37,5 +37,8 @@ def run(args: argparse.Namespace) -> int:
     # the long-lived objects of the server itself (pygls, lsprotocol, the rule catalog).
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, 20, 20)
-    server.start_io()
+    try:
+        server.start_io()
+    finally:  # on exit: the interpreter's last collections skip what the server holds (seconds for a large file)
+        gc.freeze()
     return 0
