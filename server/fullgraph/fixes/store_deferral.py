@@ -22,9 +22,9 @@ def defer_store(ctx: FixContext, call: ast.Call, finding, stored: tuple[ast.Assi
     fn = enclosing_function(ctx.tree, call)
     data = finding.data if isinstance(finding.data, dict) else {}
     planned = replay_targets(ctx.tree, None, data)
-    plan = CapturePlan(ctx, fn, stmt.value, [stmt.value], "stored")
     if planned is None:
         return []
+    plan = CapturePlan(ctx, fn, stmt.value, [stmt.value], "stored")
     owner = stmt.targets[0].value.id
     queued = f"{plan.lambda_head(f'{owner}={owner}')} setattr({owner}, {attr!r}, {plan.replayed()})"
     edits = replay_edits(ctx, fn, stmt, queued, planned)
