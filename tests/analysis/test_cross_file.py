@@ -2,6 +2,8 @@
 
 import textwrap
 
+import pytest
+
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.config import Config
 from fullgraph.engine import analyze_document
@@ -124,6 +126,41 @@ def test_torch_compile_in_another_file_makes_an_entry(tmp_path):
     [finding] = report.findings
     assert finding.code == "FG301" and finding.related[-1].path.endswith("train.py")
     assert finding.related[-1].line == 4
+
+
+@pytest.mark.parametrize(("train", "entry"), [
+    ("net = Net()\nsample = torch.compile(net.sample)\n", "Net.sample"),  # a method of an instance
+    ("sample = torch.compile(Net().sample)\n", "Net.sample"),
+    ("import model\nstep = torch.compile(model.step)\n", "step"),  # a function through its module
+])
+def test_a_method_or_function_compiled_in_another_file_is_an_entry(tmp_path, train, entry):
+    project = make(tmp_path, {
+        "ws/model.py": "class Net:\n    def sample(self, x):\n        print(x)\n        return x\n"
+                       "def step(x):\n    print(x)\n    return x\n",
+        "ws/train.py": "import torch\nfrom model import Net\n" + train,
+    })
+    report = run(project, tmp_path, "model.py", Config(assume_compiled="decorated"))
+    assert [e.message for e in report.entries] == [entry]
+    [finding] = report.findings
+    assert finding.code == "FG301" and finding.related[-1].path.endswith("train.py")
+
+
+def test_a_class_compiling_its_own_method_makes_it_an_entry(tmp_path):
+    project = make(tmp_path, {"ws/model.py": """
+        import torch
+        class Sampler:
+            def __init__(self):
+                self.step = torch.compile(self.step)
+            def step(self, x):
+                print(x)
+                return x
+            def other(self, x):
+                print(x)
+                return x
+        """})
+    report = run(project, tmp_path, "model.py", Config(assume_compiled="decorated"))
+    assert [e.message for e in report.entries] == ["Sampler.step"]
+    assert codes(report) == [(7, "FG301")]
 
 
 def test_submodules_and_processors_of_other_files_are_followed(tmp_path):

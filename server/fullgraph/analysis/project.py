@@ -51,6 +51,7 @@ MAX_DISPATCH = 64  # base-class methods followed from a module's call entry
 ELEMENT_FILES = 64  # a method name more workspace files call than this is not followed to container elements
 SKIP_DIRS = frozenset((".git", ".hg", ".venv", "venv", "__pycache__", "node_modules", ".tox", ".mypy_cache",
                        ".pytest_cache", "build", "dist", "site-packages"))
+ABSTRACT_BASES = frozenset(("abc.ABC",))  # a class deriving from it is meant to be subclassed
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 _BUILTINS = frozenset(dir(builtins))
 _COMPILE_TEXT = re.compile(r"compile\s*\(")
@@ -477,6 +478,19 @@ class ProjectIndex:
                     answer = None
         return answer
 
+    def is_interface(self, path: str, name: str) -> bool:
+        """Whether class `name` of `path` (or a base) declares an `@abstractmethod` or derives from
+        `abc.ABC`: its objects are of subclasses, whose methods may differ from its own."""
+        def compute() -> bool:
+            for c, info in self.base_classes((Symbol(path, name, "class"),)):
+                if info is None:
+                    if c.qualname in ABSTRACT_BASES:
+                        return True
+                elif any(d.rpartition(".")[2] == "abstractmethod" for m in info.methods.values() for d in m.decorators):
+                    return True
+            return False
+        return self.derived(path, ("is_interface", name), compute)
+
     def dispatched(self, bases: tuple[Symbol, ...], calls: tuple[str, ...], inherited: bool,
                    overridable: frozenset[str], attrs: frozenset[str]) -> frozenset[str]:
         """Which of `overridable` (methods a module class defines in its own file) base-class code
@@ -667,7 +681,12 @@ class ProjectIndex:
                 if compile_fn is None or compile_fn.qualname != "torch.compile":
                     continue
                 target = self.lookup(path, site.target)
-                if target is not None and target.kind in ("class", "function") and target.path is not None:
+                if target is None or target.path is None:
+                    continue
+                if target.kind == "class" and site.method:  # `torch.compile(model.sample)`
+                    found.setdefault((target.path, f"{target.qualname}.{site.method}"), []).append(
+                        CompileTarget(path, site, target))
+                elif target.kind in ("class", "function"):
                     found.setdefault((target.path, target.qualname), []).append(CompileTarget(path, site, target))
         with self._lock:
             self._compile_targets = found

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from fullgraph.analysis.bindings import stored_names
 from fullgraph.analysis.callers import with_defaults
+from fullgraph.analysis.decorator_wrappers import decorator_wrappers as wrapper_defs
 from fullgraph.analysis.facts import (
     CONFIG_NAMES,
     ENUM_BASES,
@@ -31,6 +32,7 @@ from fullgraph.analysis.project import Symbol
 from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
+    class_of_calls,
     LOGGER,
     LOGGER_FACTORY,
     TYPED_DICTS,
@@ -121,7 +123,7 @@ class ModuleIndex:
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
-        self._wrappers: dict[tuple[int, bool], tuple[FunctionInfo, FunctionInfo | None]] = {}
+        self._wrappers: dict[int, tuple[FunctionInfo, list[FunctionInfo]]] = {}  # id(decorator) -> its wrappers
         self._locals: dict[tuple[int, str], FunctionInfo | None] = {}
         self.aliases = Aliases()
         self.functions: dict[str, FunctionInfo] = {}
@@ -325,8 +327,9 @@ class ModuleIndex:
                         assigned[target.id] = node.value.func.id
             elif isinstance(node, ast.Call) and node.args and self.aliases.resolve(node.func) in COMPILE:
                 calls.append(node)
+        owner = class_of_calls(tree, [c for c in calls if _on_self(c.args[0])])
         for call in calls:
-            info = self._target(call.args[0], assigned)
+            info = self._target(call.args[0], {**assigned, "self": owner[id(call)]} if id(call) in owner else assigned)
             if info is not None:
                 info.fullgraph |= asks_fullgraph(call)
                 self.compiled_targets.append(info)
@@ -646,13 +649,13 @@ class ModuleIndex:
             deco = self.functions.get(spelling) or self.imported_function(spelling)
             if deco is None:
                 continue
-            key = (id(deco), isinstance(dec, ast.Call))
-            known = self._wrappers.get(key)
+            known = self._wrappers.get(id(dec))
             if known is None or known[0] is not deco:
-                known = self._wrappers[key] = (deco, _returned_def(deco, key[1]))
-            wrapper = known[1]
-            if wrapper is not None:
-                found.append((dec, wrapper))
+                defs = wrapper_defs(deco, dec if isinstance(dec, ast.Call) else None)
+                known = self._wrappers[id(dec)] = (deco, [FunctionInfo(
+                    d.node, d.qualname, None, d.module is not None and d.module._disabled(d.node), d.module,
+                    enclosing=d.enclosing) for d in defs])
+            found += [(dec, wrapper) for wrapper in known[1]]
         return found
 
     def sibling(self, function: FunctionInfo, name: str) -> FunctionInfo | None:
@@ -808,8 +811,10 @@ class ModuleIndex:
             except (OSError, RecursionError, ValueError):
                 targets = {}
             for (path, name), sites in targets.items():
+                cls, _, method = name.rpartition(".")
                 info = None if path != self.path else \
-                    self.method(name, "forward") if name in self.classes else self.functions.get(name)
+                    self.method(name, "forward") if name in self.classes else \
+                    self.method(cls, method) if cls in self.classes else self.functions.get(name)
                 others = [s for s in sites if s.site_path != self.path]
                 if info is not None and others:
                     info.fullgraph |= any(s.site.fullgraph for s in others)
@@ -1011,23 +1016,8 @@ def shared_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
     return project.derived(path, "module_index", lambda: module_index(project, path))
 
 
-def _returned_def(deco: FunctionInfo, called: bool) -> FunctionInfo | None:
-    """The nested def a decorator returns (for `@deco(args)`, the one its returned decorator
-    returns), as a FunctionInfo of the decorator's file."""
-    node = deco.node
-    for _ in range(2 if called else 1):
-        inner = {s.name: s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        returned = next((inner[s.value.id] for s in node.body if isinstance(s, ast.Return)
-                         and isinstance(s.value, ast.Name) and s.value.id in inner), None)
-        if returned is None:
-            return None
-        wrapped = node.args.posonlyargs + node.args.args
-        enclosing, node = node, returned
-    if not wrapped or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == wrapped[0].arg
-                              for n in walk(node)):
-        return None  # it does not call the function it decorates: not a wrapper (a registry, a docstring edit)
-    disabled = deco.module is not None and deco.module._disabled(node)  # Dynamo does not trace its frame
-    return FunctionInfo(node, f"{deco.qualname}.<locals>.{node.name}", None, disabled, deco.module, enclosing=enclosing)
+def _on_self(arg: ast.expr) -> bool:
+    return isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self"
 
 
 def _marks_constant(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 8  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 9  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -101,6 +101,7 @@ class CompileSite:
     end_line: int
     end_col: int
     fullgraph: bool = False  # `fullgraph=True`: any break is an error
+    method: str = ""  # a method compiled on an instance (`torch.compile(model.sample)`), else the class's `forward`
 
 
 @dataclass
@@ -528,8 +529,22 @@ def asks_fullgraph(call: ast.expr) -> bool:
                                               and k.value.value is True for k in call.keywords)
 
 
+def class_of_calls(tree: ast.Module, calls: list[ast.Call]) -> dict[int, str]:
+    """id(call) -> the top-level class whose body holds it, for `calls` (walked only when there are some)."""
+    if not calls:
+        return {}
+    wanted = {id(c) for c in calls}
+    return {id(sub): stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)
+            for sub in walk(stmt) if id(sub) in wanted}
+
+
+def _class_names(tree: ast.Module) -> set[str]:
+    return {stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
+
+
 def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
-    """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles."""
+    """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles
+    (and the method, for `torch.compile(model.sample)` or `self.step = torch.compile(self.step)`)."""
     built: dict[str, str] = dict(out.assigned_calls)
     sites = []
     for node in walk(tree):
@@ -542,14 +557,21 @@ def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
             spelling = dotted(node.func)
             if not spelling or spelling.rpartition(".")[2] != "compile" or spelling.split(".")[0] in ("re", "regex"):
                 continue
-            arg = node.args[0]
+            arg, method = node.args[0], ""
+            if isinstance(arg, ast.Attribute) and isinstance(arg.value, (ast.Name, ast.Call)):
+                arg, method = arg.value, arg.attr
+                if isinstance(arg, ast.Name) and arg.id == "self":
+                    arg = ast.Name(class_of_calls(tree, [node]).get(id(node), ""))  # a class compiling its own method
             if isinstance(arg, ast.Call):
                 target = dotted(arg.func)
+            elif isinstance(arg, ast.Name) and method and arg.id not in built and arg.id not in _class_names(tree):
+                target, method = f"{arg.id}.{method}", ""  # `torch.compile(helpers.step)`: a function
             elif isinstance(arg, ast.Name):
                 target = built.get(arg.id, arg.id)
             else:
                 target = None
             if target:
                 sites.append(CompileSite(spelling, target, node.lineno, node.col_offset,
-                                         node.end_lineno or node.lineno, node.end_col_offset or 0, asks_fullgraph(node)))
+                                         node.end_lineno or node.lineno, node.end_col_offset or 0, asks_fullgraph(node),
+                                         method))
     return sites

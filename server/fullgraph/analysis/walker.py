@@ -536,8 +536,9 @@ class Walker:
                     self.facts.guessed[extra.arg] = guess
 
     def _annotated_instance(self, annotation: ast.expr | None) -> Instance | None:
-        """The object a parameter annotated with a plain class of the project or a library holds
-        (`KVCache`, `Optional[KVCache]`, `"KVCache" | None`): its methods are the class's."""
+        """The object a parameter annotated with a plain class holds (`KVCache`, `Optional[KVCache]`,
+        `"KVCache" | None`): its methods are the class's. Not for an abstract class (an
+        `@abstractmethod`, an `abc.ABC` base): the object is of a subclass, whose methods may differ."""
         annotation = unquoted(annotation)
         if isinstance(annotation, ast.Subscript) and (dotted(annotation.value) or "").endswith("Optional"):
             annotation = annotation.slice
@@ -548,7 +549,11 @@ class Walker:
         spelling = dotted(annotation) if isinstance(annotation, (ast.Name, ast.Attribute)) else None
         if not spelling or spelling.partition(".")[0] in self.facts.env:
             return None
-        return self.index.instance_of(spelling)
+        made = self.index.instance_of(spelling)
+        project = self.index.project
+        if made is not None and made.path and project is not None and project.is_interface(made.path, made.cls):
+            return None
+        return made
 
     def _compile_check(self, test: ast.AST) -> bool:
         """Whether `test` is (`not`) a call that says whether Dynamo is tracing: `is_compiling()`, or
