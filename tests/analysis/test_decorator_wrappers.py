@@ -47,6 +47,15 @@ MEMO = """
         return note
     REGISTRY = []
 
+    def guarded(fn):
+        def wrapper(*args):
+            return fn(*args)
+        def unused(*args):
+            return fn(*args)
+        if fn:
+            return wrapper
+        return unused
+
     class Op:
         def __init__(self, t):
             self.t = t
@@ -62,6 +71,9 @@ MEMO = """
         @registered
         def listed(self):
             return self.t
+        @guarded
+        def checked(self):
+            return self.t
     """
 
 
@@ -76,6 +88,7 @@ def wrappers(method: str) -> list[str]:
     ("other", ["_cached_ignore_args.<locals>.g"]),  # `if ignore_args:` taken, the call sets it
     ("bare", ["_cached.<locals>.g"]),  # `if method is None:` not taken: the method fills it
     ("listed", []),  # the def returned never calls the function: not a wrapper
+    ("checked", ["guarded.<locals>.wrapper"]),  # `if fn: return ...` always returns: what follows never runs
 ])
 def test_the_wrapper_a_decorator_leaves_in_place(method, expected):
     assert wrappers(method) == expected

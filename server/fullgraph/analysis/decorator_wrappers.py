@@ -34,9 +34,10 @@ def decorator_wrappers(deco, call: ast.Call | None) -> list[Def]:
     """The wrapper defs that decorating a function with `deco` (a FunctionInfo or Def; `call`: the
     `@deco(...)` call, None for a bare `@deco`) leaves in its place."""
     if call is None:
-        return _applied(deco, _bound(deco.node, [], [], first=FUNCTION), 0)
-    known = _bound(deco.node, call.args, call.keywords)
-    return _factory(deco, known, 0)
+        found = _applied(deco, _bound(deco.node, [], [], first=FUNCTION), 0)
+    else:
+        found = _factory(deco, _bound(deco.node, call.args, call.keywords), 0)
+    return list({id(d.node): d for d in found}.values())
 
 
 def _applied(deco, known: dict[str, object], depth: int) -> list:
@@ -118,23 +119,25 @@ def _returned(node: ast.FunctionDef | ast.AsyncFunctionDef, known: dict[str, obj
     """The values of the `return` statements of `node` a call with `known` parameters can reach."""
     out: list[ast.expr] = []
 
-    def block(body: list[ast.stmt]) -> None:
+    def block(body: list[ast.stmt]) -> bool:
+        """Collect the returns of `body`; whether it always returns."""
         for stmt in body:
             if isinstance(stmt, ast.Return):
                 if stmt.value is not None:
                     out.append(stmt.value)
-                return
+                return True
             if isinstance(stmt, ast.If):
                 taken = _truth(stmt.test, known)
-                if taken is not False:
-                    block(stmt.body)
-                if taken is not True:
-                    block(stmt.orelse)
+                then = block(stmt.body) if taken is not False else True
+                other = block(stmt.orelse) if taken is not True else True
+                if then and other:
+                    return True
             elif isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try)):
                 for part in (getattr(stmt, f, []) for f in ("body", "orelse", "finalbody")):
                     block(part)
                 for handler in getattr(stmt, "handlers", []):
                     block(handler.body)
+        return False
     block(node.body)
     return out
 
