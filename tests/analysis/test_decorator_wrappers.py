@@ -40,6 +40,21 @@ MEMO = """
             return method(self, *args, **kwargs)
         return g
 
+    def positional(method=None, ignore_args=True):
+        return _cached_ignore_args(method, None) if ignore_args else _cached(method, None)
+
+    def pick(method=None, strict=False):
+        return _pick(method, strict)
+
+    def _pick(method, strict=False):
+        def loose(*args):
+            return method(*args)
+        def tight(*args):
+            return method(*args)
+        if strict:
+            return tight
+        return loose
+
     def registered(fn):
         def note():
             return fn.__name__
@@ -74,6 +89,12 @@ MEMO = """
         @guarded
         def checked(self):
             return self.t
+        @positional
+        def passed_on(self):
+            return self.t
+        @pick
+        def picked(self):
+            return self.t
     """
 
 
@@ -88,7 +109,9 @@ def wrappers(method: str) -> list[str]:
     ("other", ["_cached_ignore_args.<locals>.g"]),  # `if ignore_args:` taken, the call sets it
     ("bare", ["_cached.<locals>.g"]),  # `if method is None:` not taken: the method fills it
     ("listed", []),  # the def returned never calls the function: not a wrapper
-    ("checked", ["guarded.<locals>.wrapper"]),  # `if fn: return ...` always returns: what follows never runs
+    ("checked", ["guarded.<locals>.wrapper"]),
+    ("passed_on", ["_cached_ignore_args.<locals>.g"]),  # handed on positionally, after a conditional expression
+    ("picked", ["_pick.<locals>.loose"]),  # the arguments after the function keep their places  # `if fn: return ...` always returns: what follows never runs
 ])
 def test_the_wrapper_a_decorator_leaves_in_place(method, expected):
     assert wrappers(method) == expected

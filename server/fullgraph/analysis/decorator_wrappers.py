@@ -2,9 +2,9 @@
 decorated function is called. Besides `def deco(f): def wrapper(...): ... f(...); return wrapper`
 and its `@deco(args)` form, it follows the idioms decorator libraries use: a factory taking
 optional arguments (`if method is None: return functools.partial(deco, name=name)`), and one
-decorator forwarding to another (`return _cached(method=method, name=name)`). A branch on a
-parameter whose value the decorator's call fixes (`if ignore_args:` with `ignore_args` left at
-`False`) is followed one way only."""
+decorator forwarding to another (`return _cached(method=method, name=name)`). A branch, or a
+conditional expression, on a parameter whose value the decorator's call fixes (`if ignore_args:`
+with `ignore_args` left at `False`) is followed one way only."""
 
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ def _applied(deco, known: dict[str, object], depth: int) -> list:
                 found.append(_info(deco, inner))
             continue  # a def that never calls the function is not a wrapper (a registry, a docstring edit)
         target = _callee(deco, value)
-        if target is not None and _passes_first(value, wrapped, target):
-            found += _applied(target, _bound(target.node, value.args, value.keywords, known, first=FUNCTION), depth + 1)
+        if target is not None and _passes_first(value, wrapped, target):  # the function, then the rest
+            found += _applied(target, _bound(target.node, value.args[1:], value.keywords, known, first=FUNCTION),
+                              depth + 1)
     return found
 
 
@@ -124,7 +125,7 @@ def _returned(node: ast.FunctionDef | ast.AsyncFunctionDef, known: dict[str, obj
         for stmt in body:
             if isinstance(stmt, ast.Return):
                 if stmt.value is not None:
-                    out.append(stmt.value)
+                    out.extend(_alternatives(stmt.value, known))
                 return True
             if isinstance(stmt, ast.If):
                 taken = _truth(stmt.test, known)
@@ -140,6 +141,15 @@ def _returned(node: ast.FunctionDef | ast.AsyncFunctionDef, known: dict[str, obj
         return False
     block(node.body)
     return out
+
+
+def _alternatives(value: ast.expr, known: dict[str, object]) -> list[ast.expr]:
+    """The values `value` may be: each side of a conditional expression its test leaves open."""
+    if not isinstance(value, ast.IfExp):
+        return [value]
+    taken = _truth(value.test, known)
+    return [*(_alternatives(value.body, known) if taken is not False else []),
+            *(_alternatives(value.orelse, known) if taken is not True else [])]
 
 
 def _truth(test: ast.expr, known: dict[str, object]) -> bool | None:
