@@ -282,7 +282,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     to its parameters (`sites` may already hold call sites from outside the region); a function
     another analysed function calls is walked as that caller's helper, and only a root (called by
     none) keeps the entry guess. Calls and wrapping decorators are followed into other files (at
-    most FOREIGN_VISITS functions of them). Files define callees before callers, so walking the
+    most FOREIGN_VISITS functions of them, the wrappers their decorators put around them aside). Files define callees before callers, so walking the
     entries last to first, each followed by its callees, mostly gets the order right; a function
     whose visit changed after all is walked again. A function of this file whose walk fails gets
     an FG001 finding in ``failed``. A walk of this file's function is taken from ``kept`` when
@@ -344,7 +344,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
                 sites.add(target.node, CallSite(function.qualname, call, passed))
             if target is function:
                 continue
-            if _elsewhere(target, index) and id(target) not in foreign:
+            if _elsewhere(target, index) and id(target) not in foreign and call not in function.node.decorator_list:
+                # a decorator's wrapper is part of the call of what it wraps: it takes none of the budget
                 if len(foreign) >= FOREIGN_VISITS:
                     continue
                 foreign.add(id(target))

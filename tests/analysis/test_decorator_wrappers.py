@@ -9,6 +9,7 @@ import pytest
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import ModuleIndex
 from fullgraph.config import Config
+from fullgraph import engine
 from fullgraph.engine import analyze_document
 
 MEMO = """
@@ -167,3 +168,34 @@ def test_a_parameter_annotated_with_an_abstract_class_does_not_pick_its_implemen
                 return op.dense()
         """)
     assert [(line, code) for line, code, _ in findings(project, path)] == [(14, "FG411")]
+
+
+def test_a_decorators_wrapper_takes_none_of_the_library_budget(tmp_path, monkeypatch):
+    """Library functions walked per analysis are capped; the wrapper a decorator puts around one is
+    part of that call, so it does not crowd out what the function itself calls."""
+    monkeypatch.setattr(engine, "FOREIGN_VISITS", 2)
+    project, path = make(tmp_path, """
+        from torch import nn
+        from memo import Op, traced
+        class Net(nn.Module):
+            def forward(self, x):
+                return traced(x)
+        """)
+    lib = tmp_path / "lib/memo/__init__.py"
+    lib.write_text(lib.read_text() + textwrap.dedent("""
+        def passthrough(fn):
+            def wrapper(*args):
+                return fn(*args)
+            return wrapper
+
+        def clip(x):
+            if x.max() > 1:
+                return x / x.max()
+            return x
+
+        @passthrough
+        def traced(x):
+            return clip(x)
+        """))
+    [(line, code, message)] = findings(project, path)
+    assert (line, code) == (6, "FG101") and "calls `traced`" in message
