@@ -72,13 +72,15 @@ def fix_twice(root: Path, scratch: Path, top: str, files: list[str], extra: list
     return summary, changed, not_idempotent, import_check(scratch, [top, *modules], python) if changed else []
 
 
-def line_map(before: str, after: str) -> dict[int, int]:
-    """Fixed-file line -> original line (a rewritten block maps to the start of what it replaced)."""
+def line_map(before: str, after: str) -> dict[int, tuple[int, int]]:
+    """Fixed-file line -> the original lines it stands for, first and last: itself for an unchanged
+    line, every line a rewritten block replaced (a break anywhere in the block may be any of theirs),
+    the next original line for inserted ones."""
     out = {}
     matcher = difflib.SequenceMatcher(None, before.splitlines(), after.splitlines(), autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         for k in range(j2 - j1):
-            out[j1 + k + 1] = (i1 + k + 1) if tag == "equal" else i1 + 1
+            out[j1 + k + 1] = (i1 + k + 1,) * 2 if tag == "equal" else (i1 + 1, max(i1 + 1, i2))
     return out
 
 
@@ -221,8 +223,11 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     maps = {f: line_map((root / f).read_text(encoding="utf-8"), (scratch / f).read_text(encoding="utf-8")) for f in changed}
     # what the fixed files still flag (original lines): a site its first check declined may be fixed in a
     # later round of fix-all, once another fix has removed what blocked it (output that followed it)
-    flagged_after = {(f["file"], maps[f["file"]].get(f["line"], f["line"]))
-                     for f in (run_check(scratch, changed, extra, jobs) if changed else []) if f["file"] in maps}
+    flagged_after = set()
+    for f in run_check(scratch, changed, extra, jobs) if changed else []:
+        if f["file"] in maps:
+            first, last = maps[f["file"]].get(f["line"], (f["line"], f["line"]))
+            flagged_after.update((f["file"], line) for line in range(first, last + 1))
     stmts = statements_for(root, site_files)
     by_stmt: dict[tuple[str, tuple[int, int]], list[dict]] = {}
     for f in findings:
@@ -239,7 +244,7 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
         failed = [r for r in s.runs if f"{runs[r]['model']}:{runs[r]['variant']}" in failed_after]
         span = stmts[s.file].of(s.line) if s.file in stmts else (s.line, s.line)
         still = any(
-            fl == s.file and span[0] <= maps.get(fl, {}).get(ln, ln) <= span[1]
+            fl == s.file and _overlap(maps.get(fl, {}).get(ln, (ln, ln)), span)
             for r in reruns for fl, ln in after_sites[f"{runs[r]['model']}:{runs[r]['variant']}"]
         )
         outcome = site_outcome(bool(flagged), bool(fixable), bool(failed), bool(reruns), still, s.file in changed_set,
@@ -256,6 +261,10 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
         "runs": rows, "site_outcomes": dict(outcomes), "decline_reasons": dict(reasons.most_common()),
         "sites": site_rows,
     }
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1]
 
 
 # The classes of GraphMend's rewrites (and keep-tensor and masked stores), by the codes whose fixes make them.

@@ -140,8 +140,12 @@ def test_fix_mode_maps_fixed_lines_back_to_the_original():
     fixmode = bench_module("fixmode")
     before = "a\nif t:\n    y = 1\nelse:\n    y = 2\nb\n"
     after = "a\ny = torch.where(t, 1, 2)\nb\n"
-    # the rewritten statement maps to the start of what it replaced, unchanged lines to themselves
-    assert fixmode.line_map(before, after) == {1: 1, 2: 2, 3: 6}
+    # the rewritten statement stands for every line it replaced, unchanged lines for themselves
+    assert fixmode.line_map(before, after) == {1: (1, 1), 2: (2, 5), 3: (6, 6)}
+    # two stores rewritten in one block: a break left in the block may be either's
+    before = "a\nself.x = t.item()\nself.y = u.item()\nb\n"
+    after = "a\ndefer(lambda: t.item())\ndefer(lambda: u.item())\nmore()\nb\n"
+    assert fixmode.line_map(before, after) == {1: (1, 1), 2: (2, 3), 3: (2, 3), 4: (2, 3), 5: (4, 4)}
 
 
 @pytest.mark.parametrize("still, flagged_after, changed, expected", [
