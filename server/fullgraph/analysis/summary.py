@@ -538,14 +538,11 @@ def class_of_calls(tree: ast.Module, calls: list[ast.Call]) -> dict[int, str]:
             for sub in walk(stmt) if id(sub) in wanted}
 
 
-def _class_names(tree: ast.Module) -> set[str]:
-    return {stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
-
-
 def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
     """`torch.compile(x)` calls anywhere in the file, with `x` as the class or function it compiles
     (and the method, for `torch.compile(model.sample)` or `self.step = torch.compile(self.step)`)."""
     built: dict[str, str] = dict(out.assigned_calls)
+    classes = {stmt.name for stmt in tree.body if isinstance(stmt, ast.ClassDef)}
     sites = []
     for node in walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
@@ -564,7 +561,7 @@ def _compile_sites(tree: ast.Module, out: FileSummary) -> list[CompileSite]:
                     arg = ast.Name(class_of_calls(tree, [node]).get(id(node), ""))  # a class compiling its own method
             if isinstance(arg, ast.Call):
                 target = dotted(arg.func)
-            elif isinstance(arg, ast.Name) and method and arg.id not in built and arg.id not in _class_names(tree):
+            elif isinstance(arg, ast.Name) and method and arg.id not in built and arg.id not in classes:
                 target, method = f"{arg.id}.{method}", ""  # `torch.compile(helpers.step)`: a function
             elif isinstance(arg, ast.Name):
                 target = built.get(arg.id, arg.id)
