@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix ecosystem-sweep
+.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix ecosystem-sweep ecosystem-quickfixes
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -76,6 +76,11 @@ ecosystem-fix: $(ECO_STAMP) $(STAMP)
 # no longer compile or import, fix-all idempotence).
 ecosystem-sweep: $(ECO_STAMP) $(STAMP)
 	$(BIN)/python $(ECO)/sweep.py
+
+# Minutes: every quick fix of every finding on the recorded packages' files, applied alone (code
+# that no longer compiles, a comment dropped, an internal error after, a crash computing a fix).
+ecosystem-quickfixes: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/quickfixes.py
 
 # Share of transformers model types `fullgraph confirm` runs without a factory, and its break lines
 # against the ecosystem ground truth (the bench venv's interpreter has transformers).

@@ -1,0 +1,42 @@
+"""The quick-fix sweep (every quick fix of every finding, applied alone) on a tiny package."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from test_ecosystem_score import bench_module
+from test_ecosystem_sweep import tiny_package
+
+from fullgraph.config import Config
+
+
+def test_the_sweep_applies_each_quick_fix_and_finds_no_problem_in_a_sound_one(tmp_path):
+    quickfixes, truth_mod = bench_module("quickfixes"), bench_module("truth")
+    root = tiny_package(tmp_path / "src")
+    row = {"package": "tinypkg", "model": "Model", "variant": "base", "breaks": [],
+           "reached": {"tinypkg/model.py": "6-11"}}
+    truth_mod.save_runs(tmp_path / "truth" / "tinypkg.jsonl", {truth_mod.run_id(row): row})
+    r = quickfixes.sweep("tinypkg", root, "default", 5, tmp_path / "truth")
+    counts = r["counts"]
+    assert (counts["files"], counts["findings"]) == (1, 1)
+    assert counts["fixes"] >= 2  # the predication and the suppression comment
+    assert not any(counts.get(p) for p in quickfixes.PROBLEMS), r["examples"]
+
+
+def test_a_fix_that_breaks_the_code_or_drops_a_comment_is_reported():
+    quickfixes = bench_module("quickfixes")
+    text = "def f(x):\n    # keep me\n    return x  # and me\n"
+    kept = quickfixes.comments(text)
+    assert kept == Counter({"# keep me": 1, "# and me": 1})
+    check = lambda fixed: quickfixes.problems_of(text, fixed, "m.py", Config(), kept)  # noqa: E731
+    assert check("def f(x):\n    return x +\n") == ["does not compile"]
+    assert check("def f(x):\n    return x  # and me\n") == ["drops a comment"]
+    assert check("def f(x):\n    # keep me\n    y = x\n    return y  # and me\n") == []
+
+
+def test_a_suppression_appended_to_a_comment_keeps_it():
+    quickfixes = bench_module("quickfixes")
+    text = "x = f(y)  # type: ignore[misc]\n"
+    fixed = "x = f(y)  # type: ignore[misc]  # fullgraph: ignore[FG201]\n"
+    assert quickfixes.problems_of(text, fixed, "m.py", Config(), quickfixes.comments(text)) == []
+    assert not quickfixes.comments_kept(Counter({"# a": 2}), Counter({"# a  # b": 1}))
