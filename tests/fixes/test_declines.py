@@ -522,3 +522,50 @@ def test_builtin_any_over_a_tensor_is_found_and_declined():
     (found,) = [f for f in analyze(source, "m.py") if f.code == "FG105"]
     assert found.fix_blocked.startswith("builtin `any()` over tensor elements has no automatic rewrite")
     assert fix_all(source, "m.py", unsafe=True).source == source
+
+
+HELPERS = '''\
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self, w: float = 0.5):
+        super().__init__()
+        self.scale = nn.Parameter(torch.ones(3))
+        self.register_buffer("weight", torch.tensor(w))
+        self.register_buffer("twice", torch.tensor(1.0))
+        self.register_buffer("twice", torch.tensor([1.0, 2.0]))
+
+    def pure(self, x):
+        return F.relu(x) * 2
+
+    def scaled(self, x):
+        return x * self.scale
+
+    def noisy(self, x):
+        return F.dropout(x, 0.1, self.training)
+
+    def __doubled(self, x):
+        return x * 2
+
+    def forward(self, x: torch.Tensor):
+        a = self.pure(x).mean() if self.training and self.weight > 0 else x.mean()
+        b = self.scaled(x).mean() if x.mean() > 0 else x.mean()
+        c = self.noisy(x).mean() if x.mean() > 0 else x.mean()
+        d = x.mean() if self.twice > 0 else x.mean() * 2
+        e = self.__doubled(x).mean() if self.training and self.weight > 0 else x.mean()
+        return a + b + c + d + e
+'''
+
+
+def test_a_helper_method_is_proven_pure_as_a_function_is_and_a_buffer_made_once_from_a_number_is_0_d():
+    found = {f.line: f for f in analyze(HELPERS, "m.py") if f.code == "FG103"}
+    assert sorted(found) == [27, 28, 29, 30, 31]
+    # pure, and the Python part stays a test with `self.weight` 0-d; a subclass could override `pure`: unsafe
+    assert "a subclass that overrides it would run its own code" in found[27].fix_blocked
+    assert "reads `self.scale`, which holds a parameter: it would get zero gradients" in found[28].fix_blocked
+    assert "`F.dropout`, which draws random numbers" in found[29].fix_blocked
+    assert "`self.twice > 0` is not known to be 0-d" in found[30].fix_blocked
+    assert found[31].fix_blocked is None  # a name-mangled method: no subclass overrides it

@@ -107,6 +107,15 @@ def split_python(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> tup
     return python, [v for v in values if not any(v is p for p in python)]
 
 
+def tensor_part(test: ast.expr, python: list[ast.expr]) -> ast.expr:
+    """``test`` without its Python operands (``split_python``'s first list), the tensor condition
+    left to lower once a real ``if`` tests the Python ones."""
+    if not python:
+        return test
+    operands = [v for v in test.values if not any(v is p for p in python)]
+    return ast.BoolOp(op=ast.And(), values=operands) if len(operands) > 1 else operands[0]
+
+
 def mixed_reason(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> str | None:
     """Why a condition mixing Python and tensor values can't be lowered (Python parts only under a top-level ``and``)."""
     python, tensor = split_python(test, flags, tensor_attrs)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import bindings_among
 from fullgraph.analysis.nodes import walk
-from fullgraph.fixes.module_purity import submodule_attrs
+from fullgraph.fixes.module_purity import owner_class, submodule_attrs
 
 
 # Methods and `torch.*` functions whose result has their input's shape and dtype.
@@ -57,6 +57,8 @@ class LayoutCheck:
         self.fn = fn
         self.tree = tree
         self.bindings = _outside_bindings(fn, rewritten)
+        cls = owner_class(tree, fn) if tree is not None else None
+        self.bindings.update(zero_dim_attributes(cls) if cls is not None else {})
 
     def merge(self, alternatives: list[ast.expr], body_values: list[dict[str, ast.expr]], what: str) -> Layout | str:
         """The layout ``alternatives`` (one per branch; ``body_values[i]``: what names hold inside branch
@@ -114,6 +116,87 @@ class LayoutCheck:
             and self.tree is not None and func.attr in submodule_attrs(self.tree, self.fn)
 
 
+FLOAT_DTYPES = frozenset(("float16", "half", "bfloat16", "float32", "float", "float64", "double"))
+SHAPE_CHANGES = frozenset(("resize_", "resize_as_", "set_", "unsqueeze_", "squeeze_", "t_", "transpose_", "as_strided_"))
+
+
+def zero_dim_attributes(cls: ast.ClassDef) -> dict[str, list[ast.expr]]:
+    """``self.<attr>`` the class's methods set once to a 0-d tensor (``torch.tensor(0.5)``, or
+    ``torch.tensor(weight)`` of a parameter annotated ``float``), by ``register_buffer`` or an
+    assignment, and never reshape in place: each as the number standing for its layout. Nothing
+    when the class registers or sets attributes under computed names."""
+    made: dict[str, list[tuple[ast.expr | None, ast.FunctionDef]]] = {}
+    reshaped = set()
+    for method in (m for m in cls.body if isinstance(m, ast.FunctionDef)):
+        for node in walk(method):
+            if isinstance(node, ast.Call):
+                func, args = node.func, node.args
+                if isinstance(func, ast.Attribute) and func.attr in SHAPE_CHANGES and isinstance(func.value, ast.Attribute):
+                    reshaped.add(func.value.attr)
+                if isinstance(func, ast.Attribute) and func.attr == "register_buffer" and _is_self(func.value):
+                    key, value = [*args, None, None][:2]
+                elif isinstance(func, ast.Name) and func.id == "setattr" and args and _is_self(args[0]):
+                    key, value = [*args[1:], None, None][:2]
+                else:
+                    continue
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    return {}
+                made.setdefault(key.value, []).append((value, method))
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Attribute) and _is_self(target.value):
+                        made.setdefault(target.attr, []).append((node.value, method))
+    out = {}
+    for attr, values in made.items():
+        number = _scalar_tensor(*values[0]) if len(values) == 1 and attr not in reshaped else None
+        if number is not None:
+            out[f"self.{attr}"] = [number]
+    return out
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _scalar_tensor(value: ast.expr | None, method: ast.FunctionDef) -> ast.Constant | None:
+    """The number whose layout ``torch.tensor(<number>)`` has (0-d; floating as its dtype says),
+    for a constant, or a parameter of ``method`` annotated ``int``/``float``/``bool`` (or
+    ``Optional`` of one) that the method never rebinds."""
+    if not (isinstance(value, ast.Call) and _name(value.func) == "tensor" and len(value.args) == 1
+            and _is_module_path(value.func.value if isinstance(value.func, ast.Attribute) else value.func)):
+        return None
+    arg = value.args[0]
+    arg = arg.operand if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else arg
+    kind = type(arg.value).__name__ if isinstance(arg, ast.Constant) else \
+        _annotation(method, arg.id) if isinstance(arg, ast.Name) else None
+    if kind not in ("int", "float", "bool"):
+        return None
+    floating = kind == "float"
+    dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
+    if dtype is not None:
+        if not isinstance(dtype, ast.Attribute):
+            return None
+        floating = dtype.attr in FLOAT_DTYPES
+    elif any(k.arg not in ("device", "requires_grad") for k in value.keywords):
+        return None
+    return ast.Constant(0.0 if floating else 0)
+
+
+def _annotation(method: ast.FunctionDef, name: str) -> str | None:
+    """The plain annotation (``int``, ``float``...) of ``method``'s parameter ``name``, ``Optional``
+    or ``| None`` taken off; None when the method rebinds it."""
+    arg = next((a for a in walk(method.args) if isinstance(a, ast.arg) and a.arg == name), None)
+    if arg is None or any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in walk(method)):
+        return None
+    note = arg.annotation
+    if isinstance(note, ast.BinOp) and isinstance(note.op, ast.BitOr):
+        sides = [s for s in (note.left, note.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+        note = sides[0] if len(sides) == 1 else None
+    if isinstance(note, ast.Subscript) and _name(note.value) == "Optional":
+        note = note.slice
+    return note.id if isinstance(note, ast.Name) else None
+
+
 def _outside_bindings(fn: ast.AST | None, rewritten: ast.AST) -> dict[str, list[ast.expr]]:
     """The function's plain `name = value` bindings made outside ``rewritten``, of names that are not
     parameters and have no other binding there (a loop target, `a, b = ...`): what a name read in a
@@ -155,7 +238,8 @@ def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: 
             and isinstance(node.value, ast.Call) and _name(node.value.func) == "finfo":
         return Layout(None, True)  # torch.finfo(dtype).max: a Python float
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return Layout(f"self.{node.attr}", False)  # a buffer or an attribute: its own shape
+        made = bindings.get(f"self.{node.attr}")  # a 0-d buffer the class registers once
+        return _layout(made[0], bindings, {}, step) if made else Layout(f"self.{node.attr}", False)
     if isinstance(node, ast.Call):
         return _call_layout(node, bindings, inside, step)
     return None

@@ -4,7 +4,8 @@ A call is pure when it draws no random numbers, mutates no state (no buffers, no
 statistics, no in-place updates of its inputs), has no parameters (on the side not taken they
 would get zero gradients where the original leaves none), does no I/O, cannot raise on data (no
 ``raise``/``assert``, no embedding lookups or computed indices) and returns one tensor: ``torch.nn`` layers of a known list, and in-file modules or helpers whose bodies
-only do that, followed through ``self.<sub>`` attributes and ``ModuleList`` elements.
+only do that, followed through ``self.<sub>`` attributes, ``ModuleList`` elements and the class's
+own undecorated methods (``self.helper(x)``, which must not read the class's parameters either).
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ class Purity:
         """What a called module was built from: ``self.sub`` → its ``__init__`` value; a loop variable
         over ``self.layers`` → the ``ModuleList``'s element; a top-level function name → itself."""
         if isinstance(func, ast.Attribute) and dotted(func.value) == "self" and self.cls is not None:
-            return init_value(self.cls, func.attr)
+            return init_value(self.cls, func.attr) or plain_method(self.cls, func.attr)
         if isinstance(func, ast.Name):
             element = self._loop_element(func.id)
             if element is not None:
@@ -158,6 +159,13 @@ class Purity:
             return f"calls `{label}`, whose code is nested too deeply to prove pure"
         if isinstance(built, ast.Name) and built.id in self.functions:
             inner = self._body_reason(self.functions[built.id], None, built.id, depth)
+            return None if inner is None else f"calls `{label}`: {inner}"
+        if isinstance(built, ast.FunctionDef):  # a method of the class, on the same module
+            read = _parameters_read(self.cls, built)
+            if read is not None:
+                return f"calls `{label}`, which {read}: it would get zero gradients instead of none on the side " \
+                       "not taken (optimizers such as AdamW still update it)"
+            inner = self._body_reason(built, self.cls, f"{self.cls.name}.{built.name}", depth)
             return None if inner is None else f"calls `{label}`: {inner}"
         if not isinstance(built, ast.Call):
             return f"calls `{label}`, which is not known to be pure"
@@ -238,10 +246,58 @@ class Purity:
 
 def _owns_parameters(cls: ast.ClassDef) -> bool:
     """``nn.Parameter(...)`` or ``register_parameter`` in the class's ``__init__``."""
+    return bool(_parameter_names(cls))
+
+
+def _parameter_names(cls: ast.ClassDef) -> set[str]:
+    """The attributes the class's ``__init__`` makes parameters (``*``: one made under a name it
+    does not spell, as in a ``ParameterList``)."""
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
-    return init is not None and any(
-        isinstance(n, ast.Call) and (dotted(n.func) or "").rpartition(".")[2] in ("Parameter", "register_parameter")
-        for n in walk(init))
+    names: set[str] = set()
+    assigned = set()
+    for n in walk(init) if init is not None else ():
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and _called(n.value) == "Parameter":
+            paths = [dotted(t) or "" for t in n.targets]  # `self.scale`, or `self.embedding.weight`: via `embedding`
+            named = [p.split(".")[1] for p in paths if p.startswith("self.")]
+            names.update(named)
+            assigned.update([id(n.value)] if named else [])
+        elif isinstance(n, ast.Call) and _called(n) == "register_parameter":
+            first = n.args[0] if n.args else None
+            names.add(first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else "*")
+    if any(isinstance(n, ast.Call) and _called(n) == "Parameter" and id(n) not in assigned
+           for n in walk(init) if init is not None):
+        names.add("*")
+    return names
+
+
+def _called(call: ast.Call) -> str:
+    return (dotted(call.func) or "").rpartition(".")[2]
+
+
+def plain_method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+    """The undecorated method ``name`` the class itself defines, when nothing assigns ``self.<name>``."""
+    method = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == name), None)
+    if method is None or method.decorator_list or _assigns_self(cls, name):
+        return None
+    return method
+
+
+def _assigns_self(cls: ast.ClassDef, name: str) -> bool:
+    return any(isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+               and any(dotted(t) == f"self.{name}" for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+               for n in walk(cls))
+
+
+def _parameters_read(cls: ast.ClassDef, method: ast.FunctionDef) -> str | None:
+    """Why the method may read a parameter of the class: a ``self.<attr>`` that holds one (any
+    ``self.<attr>`` when ``__init__`` makes one under a name it does not spell)."""
+    names = _parameter_names(cls)
+    for n in walk(method) if names else ():
+        if isinstance(n, ast.Attribute) and dotted(n.value) == "self" and n.attr in names:
+            return f"reads `self.{n.attr}`, which holds a parameter"
+        if isinstance(n, ast.Attribute) and dotted(n.value) == "self" and "*" in names:
+            return f"reads `self.{n.attr}`, which may hold a parameter (`__init__` makes one it does not name)"
+    return None
 
 
 def _data_index(node: ast.Subscript) -> bool:

@@ -18,6 +18,7 @@ from fullgraph.fixes.conditions import (
     python_params,
     split_python,
     tensor_attributes,
+    tensor_part,
 )
 from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
@@ -37,7 +38,7 @@ from fullgraph.fixes.known import (
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.mask_shapes import masked_store_reason
-from fullgraph.fixes.module_purity import Purity
+from fullgraph.fixes.module_purity import Purity, owner_class, plain_method
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS, STREAM_METHODS, STREAMS
 from fullgraph.fixes.purity import (
@@ -109,10 +110,7 @@ def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> 
         if finding.code == "FG101":
             return if_reason(tree, node, known, finding)
         if finding.code == "FG103":
-            return _values_reason([node.body, node.orelse], "branch") or lowering_reason(node.test, known) \
-                or values_gradient_reason([node.body, node.orelse], "a branch") \
-                or values_reason([node.body, node.orelse], known, "branch value") \
-                or _ternary_layout_reason(node, fn, tree)
+            return _ternary_reason(tree, node, fn, known)
         if finding.code == "FG105":
             if isinstance(node, ast.Compare):
                 return "a chained comparison has no automatic rewrite"
@@ -202,6 +200,15 @@ def branch_state_reason(tree: ast.AST, node: ast.AST) -> str | None:
                 return (f"the branches use `{ast.unparse(held)}`: both sides run, so parameters that only the side not "
                         "taken reaches get zero gradients instead of none (which an optimizer with weight decay or "
                         "momentum applies), and a buffer updated in place may be one autograd still needs; fix-all "
+                        "leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+    cls = owner_class(tree, enclosing_function(tree, node))
+    for part in parts if cls is not None else ():
+        for call in (c for c in walk(part) if isinstance(c, ast.Call)):
+            func = call.func
+            if isinstance(func, ast.Attribute) and dotted(func.value) == "self" and not func.attr.startswith("__") \
+                    and plain_method(cls, func.attr) is not None:
+                return (f"`{ast.unparse(func)}` was proven pure as `{cls.name}` defines it, and both sides run it: a "
+                        "subclass that overrides it would run its own code on the side not taken too, so fix-all "
                         "leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     return None
 
@@ -585,11 +592,31 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
     return None
 
 
-def _ternary_layout_reason(node: ast.IfExp, fn: ast.AST | None, tree: ast.AST) -> str | None:
-    """Why ``torch.where`` of a conditional expression's branches may change a shape or a dtype."""
+def ternary_split(tree: ast.AST, node: ast.IfExp) -> tuple[list[ast.expr], ast.expr]:
+    """The Python operands of a conditional expression's top-level ``and`` (kept as a Python test),
+    and the tensor condition left to lower (the whole test when its shape shows no tensor operand:
+    the engine found one)."""
+    python, tensor = split_python(node.test, python_params(enclosing_function(tree, node)), tensor_attributes(tree))
+    return (python, tensor_part(node.test, python)) if tensor else ([], node.test)
+
+
+def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: set[str]) -> str | None:
+    """Why a conditional expression on a tensor can't become ``torch.where`` (its branches proven
+    pure as an ``if``'s are; Python operands of a top-level ``and`` stay a Python test)."""
+    values = [node.body, node.orelse]
+    flags, attrs = python_params(fn), tensor_attributes(tree)
+    _, test = ternary_split(tree, node)
+    mixed = mixed_reason(node.test, flags, attrs) if split_python(node.test, flags, attrs)[1] else None
+    return _values_reason(values, "branch", Purity(tree, fn)) or mixed or lowering_reason(test, known) \
+        or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
+        or _ternary_layout_reason(node, test, fn, tree)
+
+
+def _ternary_layout_reason(node: ast.IfExp, test: ast.expr, fn: ast.AST | None, tree: ast.AST) -> str | None:
+    """Why ``torch.where`` of a conditional expression's branches (on ``test``) may change a shape or a dtype."""
     check = LayoutCheck(fn, node, tree)
     merged = check.merge([node.body, node.orelse], [{}, {}], "the branch value")
-    return merged if isinstance(merged, str) else check.zero_dim_reason(node.test, "the condition", merged.root)
+    return merged if isinstance(merged, str) else check.zero_dim_reason(test, "the condition", merged.root)
 
 
 def _held(statements: list[ast.stmt], buffers: set[str]) -> dict[str, ast.expr]:

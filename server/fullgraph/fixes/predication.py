@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.fixes.conditions import buffer_names
+from fullgraph.fixes.conditions import buffer_names, tensor_part
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.layerdrop import LayerdropPlan
-from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if
+from fullgraph.fixes.preconditions import IfPlan, assigned_names, bound_before, branch_value, plan_if, ternary_split
 from fullgraph.fixes.slicing import continuation, function_slice, indent, splice
 from fullgraph.fixes.source_comments import source_comments
 
@@ -24,10 +24,7 @@ def _nested_where(ctx: FixContext, conds: list[str], values: list[str]) -> str:
 def _condition(ctx: FixContext, plan: IfPlan, index: int) -> str:
     """The lowered tensor part of test ``index`` (Python operands of the first test left out)."""
     test = plan.tests[index]
-    if index == 0 and plan.python:
-        operands = [v for v in test.values if not any(v is p for p in plan.python)]
-        return ctx.lowering.lower(ast.BoolOp(op=ast.And(), values=operands) if len(operands) > 1 else operands[0])
-    return ctx.lowering.lower(test)
+    return ctx.lowering.lower(tensor_part(test, plan.python) if index == 0 else test)
 
 
 def _branch_value(ctx: FixContext, body: list[ast.stmt], name: str, buffers: set[str]) -> str:
@@ -133,9 +130,20 @@ def _layerdrop(ctx: FixContext, plan: LayerdropPlan, piece) -> list[Fix]:
 
 
 def predicate_ternary(ctx: FixContext, node: ast.IfExp) -> list[Fix]:
-    """``a if c else b`` on a tensor ``c`` → ``torch.where(c, a, b)``."""
-    where = f"{ctx.torch}.where({ctx.lowering.lower(node.test)}, {ctx.text(node.body)}, {ctx.text(node.orelse)})"
+    """``a if c else b`` on a tensor ``c`` → ``torch.where(c, a, b)``; the Python operands of a
+    top-level ``and`` (``a if p and c else b``) stay a conditional expression around it
+    (``torch.where(c, a, b) if p else b``)."""
+    python, test = ternary_split(ctx.tree, node)
+    where = f"{ctx.torch}.where({ctx.lowering.lower(test)}, {ctx.text(node.body)}, {ctx.text(node.orelse)})"
+    if python:
+        where += f" if {' and '.join(_operand(ctx, p) for p in python)} else {ctx.text(node.orelse)}"
     return ctx.make_fix("Predicate with torch.where", ctx.expression_edit(node, where), "predicate")
+
+
+def _operand(ctx: FixContext, node: ast.expr) -> str:
+    """The source of an operand of ``and``, parenthesised where it binds more loosely."""
+    text = ctx.text(node)
+    return f"({text})" if isinstance(node, (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)) else text
 
 
 def lower_boolean(ctx: FixContext, node: ast.expr) -> list[Fix]:

@@ -56,7 +56,11 @@ RULES = [
         why="Like an `if`, the conditional expression needs the tensor's value at trace time (GB0170).",
         example="y = x * 2 if x.mean() > 0 else x",
         fixed_example="y = torch.where(x.mean() > 0, x * 2, x)",
-        fix_text="Replace with `torch.where(cond, a, b)`.",
+        fix_text="Replace with `torch.where(cond, a, b)` when both branches are tensors of one shape and dtype "
+                 "and safe to compute on both sides (pure torch ops, and helper methods and functions of the file "
+                 "whose bodies are: no randomness, state, parameters or I/O). Python operands of a top-level "
+                 "`and` stay a Python test: `a if self.training and c else b` becomes "
+                 "`torch.where(c, a, b) if self.training else b`.",
         fix_kind="predicate", fix_title="Predicate with torch.where",
     ),
     Rule(
