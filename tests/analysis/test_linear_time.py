@@ -101,3 +101,18 @@ def test_work_on_a_chain_of_nested_modules_that_print_grows_slower_than_its_cube
     assert [f.code for f in analyze(chain(2))] == ["FG301", "FG301"]
     small, large = calls(chain(15)), calls(chain(30))
     assert large < 8 * small, (small, large)  # twice the chain
+
+
+def test_work_is_linear_in_the_number_of_ternaries_calling_helper_methods():
+    # Each ternary's fix check reads the class: its 0-d buffers, the attributes it assigns, its
+    # parameters. Read per finding, those walks made the work grow with the square of the class.
+    def model(n: int) -> str:
+        helpers = "".join(f"    def h{i}(self, x):\n        return x * {i}\n\n" for i in range(n))
+        lines = "".join(f"        y = y + (self.h{i}(x).mean() if self.training and self.w > 0 else x.mean())\n"
+                        for i in range(n))
+        return ("import torch\nimport torch.nn as nn\n\n\nclass M(nn.Module):\n    def __init__(self):\n"
+                "        super().__init__()\n        self.register_buffer('w', torch.tensor(0.5))\n\n" + helpers
+                + "    def forward(self, x):\n        y = x.mean()\n" + lines + "        return y\n")
+    assert [f.code for f in analyze(model(1))] == ["FG103"]
+    small, large = calls(model(40)), calls(model(320))
+    assert large < 10 * small, (small, large)  # 8x the ternaries and helpers

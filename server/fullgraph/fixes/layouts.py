@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from fullgraph.analysis.bindings import bindings_among
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.module_purity import owner_class, submodule_attrs
 
 
@@ -120,6 +121,7 @@ FLOAT_DTYPES = frozenset(("float16", "half", "bfloat16", "float32", "float", "fl
 SHAPE_CHANGES = frozenset(("resize_", "resize_as_", "set_", "unsqueeze_", "squeeze_", "t_", "transpose_", "as_strided_"))
 
 
+@per_node
 def zero_dim_attributes(cls: ast.ClassDef) -> dict[str, list[ast.expr]]:
     """``self.<attr>`` the class's methods set once to a 0-d tensor (``torch.tensor(0.5)``, or
     ``torch.tensor(weight)`` of a parameter annotated ``float``), by ``register_buffer`` or an

@@ -14,6 +14,7 @@ import ast
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.captures import local_names
 from fullgraph.fixes.purity import is_pure_call
 from fullgraph.fixes.sites import enclosing_function, parents
@@ -249,7 +250,8 @@ def _owns_parameters(cls: ast.ClassDef) -> bool:
     return bool(_parameter_names(cls))
 
 
-def _parameter_names(cls: ast.ClassDef) -> set[str]:
+@per_node
+def _parameter_names(cls: ast.ClassDef) -> frozenset[str]:
     """The attributes the class's ``__init__`` makes parameters (``*``: one made under a name it
     does not spell, as in a ``ParameterList``)."""
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
@@ -267,7 +269,7 @@ def _parameter_names(cls: ast.ClassDef) -> set[str]:
     if any(isinstance(n, ast.Call) and _called(n) == "Parameter" and id(n) not in assigned
            for n in walk(init) if init is not None):
         names.add("*")
-    return names
+    return frozenset(names)
 
 
 def _called(call: ast.Call) -> str:
@@ -277,15 +279,17 @@ def _called(call: ast.Call) -> str:
 def plain_method(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
     """The undecorated method ``name`` the class itself defines, when nothing assigns ``self.<name>``."""
     method = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == name), None)
-    if method is None or method.decorator_list or _assigns_self(cls, name):
+    if method is None or method.decorator_list or name in _self_assigned(cls):
         return None
     return method
 
 
-def _assigns_self(cls: ast.ClassDef, name: str) -> bool:
-    return any(isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-               and any(dotted(t) == f"self.{name}" for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
-               for n in walk(cls))
+@per_node
+def _self_assigned(cls: ast.ClassDef) -> frozenset[str]:
+    """The attributes the class assigns on ``self`` anywhere (``self.<name> = ...``)."""
+    return frozenset(t.attr for n in walk(cls) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                     if isinstance(t, ast.Attribute) and dotted(t.value) == "self")
 
 
 def _parameters_read(cls: ast.ClassDef, method: ast.FunctionDef) -> str | None:
