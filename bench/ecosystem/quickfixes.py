@@ -8,7 +8,8 @@ each package of the truth and each setting, on every package file the truth ment
 project index as the language server builds it: every finding's quick fixes (``fixes_for``) and its
 suppression, each applied alone to the file's text, must give text that still compiles, keeps every
 comment of the original, and that the engine analyses without an internal error (FG000). Exceptions
-raised while computing a fix are counted too. No file is written and nothing is imported or run.
+raised while computing a fix are counted too, and findings whose fix check failed inside the engine
+(which then offers no fix and logs the error). No file is written and nothing is imported or run.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from truth import TRUTH_DIR, load_runs  # noqa: E402
 
 from fullgraph.analysis.workspace import project_for  # noqa: E402
 from fullgraph.config import load_config  # noqa: E402
-from fullgraph.engine import analyze, analyze_document  # noqa: E402
+from fullgraph.engine import FIX_CHECK_FAILED, analyze, analyze_document  # noqa: E402
 from fullgraph.fixes import apply_edits, fixes_for, parse_for_fixes, suppression_fix  # noqa: E402
 
-PROBLEMS = ("does not compile", "drops a comment", "FG000 after", "raised")
+PROBLEMS = ("does not compile", "drops a comment", "FG000 after", "raised", "fix check failed")
 
 
 def comments(text: str) -> Counter:
@@ -93,6 +94,10 @@ def sweep(package: str, root: Path, setting: str, examples: int, truth: Path = T
             parsed = parse_for_fixes(text)
             kept = comments(text)
             for finding in findings:
+                if finding.fix_blocked == FIX_CHECK_FAILED:  # the engine caught an exception in its fix check
+                    counts["fix check failed"] += 1
+                    if len(shown) < examples:
+                        shown.append(f"{rel}:{finding.line} {finding.code}: fix check failed")
                 try:
                     fixes = fixes_for(text, finding, parsed) if finding.fix else []
                     fixes.append(suppression_fix(text, finding))

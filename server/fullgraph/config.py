@@ -31,6 +31,7 @@ class Config:
     severity: dict = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     assume: dict = field(default_factory=dict)  # what the project compiles: {"training": False, "dtype": "float32"}
+    unsafe_fixes: bool = False  # fix-all applies the unsafe fixes too; the editor offers them, marked
     extra: dict = field(default_factory=dict)
     root: str | None = None  # folder of the pyproject.toml it came from (exclude globs are relative to it)
 
@@ -87,6 +88,10 @@ class Config:
                 changes[name] = {**self.severity, **{k.upper(): str(v) for k, v in value.items()}}
             elif name == "assume":
                 changes[name] = _assume(value)
+            elif name == "unsafe_fixes":
+                if not isinstance(value, bool):
+                    raise ValueError(f"unsafe-fixes must be true or false, not {value!r}")
+                changes[name] = value
             elif name == "root":
                 changes[name] = str(value)
             else:

@@ -49,6 +49,7 @@ RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a f
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
 FOREIGN_VISITS = 96  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
+FIX_CHECK_FAILED = "the check of this fix failed (an internal error), so it is not offered"
 _HEADER_ONLY = (ast.If, ast.While)  # reported on `if <test>` / `while <test>`, not the whole block
 OUTPUT_CODES = {"FG301", "FG302", "FG303", "FG304"}  # print, logging, warnings, stream writes
 
@@ -620,7 +621,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
                 finding = finding.with_(data={**finding.data, "unsafe_fix": True})
         except Exception as exc:  # noqa: BLE001 - the finding stands even if the fix check fails
             _internal_error(path, f"fix check of {raw.code}", exc)
-            finding = finding.with_(fix_blocked="the check of this fix failed (an internal error), so it is not offered")
+            finding = finding.with_(fix_blocked=FIX_CHECK_FAILED)
     return finding
 
 

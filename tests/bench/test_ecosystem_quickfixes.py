@@ -23,6 +23,22 @@ def test_the_sweep_applies_each_quick_fix_and_finds_no_problem_in_a_sound_one(tm
     assert not any(counts.get(p) for p in quickfixes.PROBLEMS), r["examples"]
 
 
+def test_a_fix_check_that_fails_inside_the_engine_is_counted(tmp_path, monkeypatch):
+    import fullgraph.engine
+
+    def broken(*args, **kwargs):
+        raise KeyError("boom")
+
+    quickfixes, truth_mod = bench_module("quickfixes"), bench_module("truth")
+    root = tiny_package(tmp_path / "src")
+    row = {"package": "tinypkg", "model": "Model", "variant": "base", "breaks": [],
+           "reached": {"tinypkg/model.py": "6-11"}}
+    truth_mod.save_runs(tmp_path / "truth" / "tinypkg.jsonl", {truth_mod.run_id(row): row})
+    monkeypatch.setattr(fullgraph.engine, "fix_check", broken)
+    r = quickfixes.sweep("tinypkg", root, "default", 5, tmp_path / "truth")
+    assert r["counts"]["fix check failed"] == 1 and r["examples"] == ["tinypkg/model.py:8 FG101: fix check failed"]
+
+
 def test_a_fix_that_breaks_the_code_or_drops_a_comment_is_reported():
     quickfixes = bench_module("quickfixes")
     text = "def f(x):\n    # keep me\n    return x  # and me\n"

@@ -180,3 +180,17 @@ def test_summary_counts_the_fixes_only_unsafe_fixes_apply(tmp_path):
                                 "--unsafe-fixes`).\n")
     assert fullgraph("fix", "--unsafe-fixes", "m.py", cwd=tmp_path).returncode == 0
     assert "_higher_order_ops.print(\"y {!s}\", y.sum())" in model.read_text()
+
+
+def test_unsafe_fixes_in_pyproject_is_the_flag(tmp_path):
+    """As ruff's `unsafe-fixes = true`: fix-all applies the unsafe fixes without the flag; a value
+    that is not a boolean is a configuration error."""
+    model = tmp_path / "m.py"
+    model.write_text("import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x * 2\n"
+                     "    print('y', y.sum())\n    return y + 1\n")
+    (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = true\n")
+    assert fullgraph("fix", "m.py", cwd=tmp_path).returncode == 0
+    assert "_higher_order_ops.print(\"y {!s}\", y.sum())" in model.read_text()
+    (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = \"yes\"\n")
+    bad = fullgraph("fix", "m.py", cwd=tmp_path)
+    assert bad.returncode == 2 and "unsafe-fixes must be true or false" in bad.stderr

@@ -569,3 +569,10 @@ def test_a_helper_method_is_proven_pure_as_a_function_is_and_a_buffer_made_once_
     assert "`F.dropout`, which draws random numbers" in found[29].fix_blocked
     assert "`self.twice > 0` is not known to be 0-d" in found[30].fix_blocked
     assert found[31].fix_blocked is None  # a name-mangled method: no subclass overrides it
+
+
+def test_a_helper_method_of_a_class_without_init_is_checked_too():
+    source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def aux(self, x):\n        return x * 2\n\n"
+              "    def forward(self, x: torch.Tensor):\n        return self.aux(x).mean() if x.mean() > 0 else x.mean()\n")
+    [found] = [f for f in analyze(source, "m.py") if f.code == "FG103"]
+    assert "a subclass that overrides it would run its own code" in found.fix_blocked

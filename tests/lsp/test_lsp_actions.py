@@ -37,8 +37,8 @@ async def test_a_print_is_offered_its_deferral_and_no_dynamo_reordering(session)
     uri = session.open("model.py", MODEL)
     diags = [d for d in await session.diagnostics(uri) if d.code == "FG301"]
     titles = [a.title for a in _quick_fixes(await session.actions(uri, diags), "FG301")]
-    assert titles == ["fullgraph (FG301): Defer until the compiled entry returns",
-                      "fullgraph (FG301): disable for this line"]
+    assert titles == ["fullgraph (FG301): Defer until the compiled entry returns (unsafe)",
+                      "fullgraph (FG301): disable for this line"]  # a function entry's replaying wrapper: unsafe
 
 
 async def test_disable_for_this_line_suppresses(session):
@@ -102,3 +102,34 @@ async def test_stale_versions_are_refused(session):
     assert len(session.applied) == count  # nothing was sent to the client
     stale = await session.actions(uri, diags)  # diagnostics of version 1 give no quick fixes on version 2
     assert [a for a in stale if a.kind == types.CodeActionKind.QuickFix] == []
+
+
+AUX = '''import torch
+from torch import nn
+
+
+class AuxLoss(nn.Module):
+    def aux(self, x):
+        return x * 2
+
+    def forward(self, x: torch.Tensor):
+        return self.aux(x).mean() if x.mean() > 0 else x.mean()
+'''
+
+
+async def test_the_unsafe_fixes_setting_offers_an_unsafe_fix_marked_and_not_preferred(session):
+    plain = session.open("aux.py", AUX)
+    diags = [d for d in await session.diagnostics(plain) if d.code == "FG103"]
+    titles = [a.title for a in _quick_fixes(await session.actions(plain, diags), "FG103")]
+    assert titles == ["fullgraph (FG103): disable for this line"]  # `aux` may be overridden: unsafe
+    folder = session.root / "unsafe"
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = true\n")
+    uri = session.open("aux.py", AUX, folder="unsafe")
+    diags = [d for d in await session.diagnostics(uri) if d.code == "FG103"]
+    actions = _quick_fixes(await session.actions(uri, diags), "FG103")
+    assert [a.title for a in actions] == ["fullgraph (FG103): Predicate with torch.where (unsafe)",
+                                          "fullgraph (FG103): disable for this line"]
+    assert not actions[0].is_preferred
+    assert session.apply(actions[0].edit)
+    assert "torch.where(x.mean() > 0, self.aux(x).mean(), x.mean())" in session.text(uri)

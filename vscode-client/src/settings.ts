@@ -29,6 +29,7 @@ export interface ServerSettings {
   severity: Record<string, string> | null;
   run: RunMode | null;
   assumeCompiled: (typeof ASSUME_COMPILED)[number] | null;
+  unsafeFixes: boolean | null;
   debounce: number | null;
   confirm: { enable: boolean | null; onSave: boolean | null; timeout: number | null; interpreter: string | null };
 }
@@ -90,6 +91,7 @@ export function serverSettings(cfg: ConfigReader, trusted: boolean): ServerSetti
     severity: severityMap(set('severity')),
     run: oneOf(set('run'), ['onType', 'onSave'] as const, null),
     assumeCompiled: oneOf(set('assumeCompiled'), ASSUME_COMPILED, null),
+    unsafeFixes: bool(set('unsafeFixes')),
     debounce: number(set('debounce'), 0),
     confirm: {
       enable: trusted ? bool(set('confirm.enable')) : false,

@@ -19,6 +19,7 @@ const UNSET = {
   severity: null,
   run: null,
   assumeCompiled: null,
+  unsafeFixes: null,
   debounce: null,
   confirm: { enable: null, onSave: null, timeout: null, interpreter: null },
 };
@@ -33,7 +34,7 @@ describe('serverSettings', () => {
     const s = serverSettings(
       reader({
         enable: false, select: ['FG1', ' FG301'], ignore: ['FG4'], severity: { FG1: 'Error', FG4: 'hint' }, run: 'onSave',
-        assumeCompiled: 'all', debounce: 0, 'confirm.enable': true, 'confirm.onSave': true, 'confirm.timeout': 12,
+        assumeCompiled: 'all', unsafeFixes: true, debounce: 0, 'confirm.enable': true, 'confirm.onSave': true, 'confirm.timeout': 12,
         'confirm.interpreter': ' /opt/py/bin/python ',
       }),
       true,
@@ -45,6 +46,7 @@ describe('serverSettings', () => {
       severity: { FG1: 'error', FG4: 'hint' },
       run: 'onSave',
       assumeCompiled: 'all',
+      unsafeFixes: true,
       debounce: 0,
       confirm: { enable: true, onSave: true, timeout: 12, interpreter: '/opt/py/bin/python' },
     });

@@ -35,11 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_arguments(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
     parser.add_argument("--unsafe-fixes", action="store_true",
-                        help="also apply the unsafe fixes: torch's print operator for prints it can carry (tensors "
-                             "that require grad then print without `grad_fn=`), deferrals of print/logging/"
-                             "warnings, which join the graphs around the call but leave Dynamo's break at the "
-                             "replayed call, and tensor checks lowered to `torch._assert_async`, which raise "
-                             "RuntimeError instead of the code's exception")
+                        help="also apply the unsafe fixes, which change something the user must accept (each "
+                             "finding left says what): torch's print operator (no `grad_fn=` in printed tensors), "
+                             "deferred warnings (reported at the replay's line), tensor checks lowered to "
+                             "`torch._assert_async` (RuntimeError instead of the code's exception), branches "
+                             "predicated over parameters, buffers or overridable helper methods; `unsafe-fixes = "
+                             "true` under [tool.fullgraph] does the same")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
@@ -105,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
         from fullgraph.confirm.verify import CliVerifier
 
         verifier = CliVerifier(config)
+    unsafe = args.unsafe_fixes or config.unsafe_fixes
     paths = [p for p in args.paths if p != "-"]
     project = None if args.no_index else project_for(config, paths)
     files = collect_files(args.paths, config)
@@ -113,11 +115,10 @@ def run(args: argparse.Namespace) -> int:
     left_in: dict[str, list] = {}
     try:
         for path in files:
-            if path in first and not any(f.rewritable(args.unsafe_fixes) for f in first[path]):
+            if path in first and not any(f.rewritable(unsafe) for f in first[path]):
                 left_in[path] = first[path]  # fix-all would change nothing here (found before any file was fixed)
                 continue
-            count, left_in[path] = fix_file(path, config, args.diff, verifier, args.stdin_filename, project,
-                                            args.unsafe_fixes)
+            count, left_in[path] = fix_file(path, config, args.diff, verifier, args.stdin_filename, project, unsafe)
             changed += bool(count)
             fixed += count
     finally:

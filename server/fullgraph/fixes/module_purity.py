@@ -255,9 +255,10 @@ def _parameter_names(cls: ast.ClassDef) -> frozenset[str]:
     """The attributes the class's ``__init__`` makes parameters (``*``: one made under a name it
     does not spell, as in a ``ParameterList``)."""
     init = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+    nodes = list(walk(init)) if init is not None else []
     names: set[str] = set()
     assigned = set()
-    for n in walk(init) if init is not None else ():
+    for n in nodes:
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and _called(n.value) == "Parameter":
             paths = [dotted(t) or "" for t in n.targets]  # `self.scale`, or `self.embedding.weight`: via `embedding`
             named = [p.split(".")[1] for p in paths if p.startswith("self.")]
@@ -266,8 +267,7 @@ def _parameter_names(cls: ast.ClassDef) -> frozenset[str]:
         elif isinstance(n, ast.Call) and _called(n) == "register_parameter":
             first = n.args[0] if n.args else None
             names.add(first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else "*")
-    if any(isinstance(n, ast.Call) and _called(n) == "Parameter" and id(n) not in assigned
-           for n in walk(init) if init is not None):
+    if any(isinstance(n, ast.Call) and _called(n) == "Parameter" and id(n) not in assigned for n in nodes):
         names.add("*")
     return frozenset(names)
 

@@ -70,10 +70,12 @@ def fixes_of(uri: str, version: int | None, source: str, cache: ParseCache | Non
 
 
 def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
-                encoding: str, known=(), cache: ParseCache | None = None) -> list[types.CodeAction]:
+                encoding: str, known=(), cache: ParseCache | None = None, unsafe: bool = False) -> list[types.CodeAction]:
     """Actions for our diagnostics computed on this very version (runs in a worker thread).
 
-    ``known`` are the findings of this version; ``cache`` the document's parse cache.
+    ``known`` are the findings of this version; ``cache`` the document's parse cache; ``unsafe``
+    (the `unsafe-fixes` setting): also offer the fixes of findings whose fix is unsafe, marked so
+    and never preferred.
     """
     enc = Encoder(split_lines(source), encoding)
     actions = []
@@ -81,15 +83,22 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         finding = _finding_of(diag, version, known, enc)
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
-        rewrites = finding.rewritable()
+        risky = unsafe and is_unsafe(finding)
+        rewrites = finding.rewritable(risky)
         found = fixes_of(uri, version, source, cache, finding) if rewrites or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
-        for fix, title in [*((f, f.title) for f in found), (suppress, "disable for this line")]:
+        for fix, title in [*((f, f"{f.title} (unsafe)" if risky or f.unsafe else f.title) for f in found),
+                           (suppress, "disable for this line")]:
             actions.append(types.CodeAction(
                 title=f"{SOURCE} ({finding.code}): {title}", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
-                is_preferred=bool(fix.preferred) or None,
+                is_preferred=bool(fix.preferred and not risky) or None,
                 edit=versioned_edit(uri, version, to_text_edits(fix.edits, enc))))
     return actions
+
+
+def is_unsafe(finding) -> bool:
+    """Whether the finding's fix is one fix-all applies only with `unsafe-fixes`."""
+    return bool(finding.fix_blocked) and bool((finding.data or {}).get("unsafe_fix"))
 
 
 def rewrite_edit(uri: str, version: int | None, source: str, new_source: str, encoding: str) -> types.WorkspaceEdit | None:
@@ -104,7 +113,7 @@ def fix_all_edit(uri: str, version: int | None, source: str, path: str, config, 
     the project index as the diagnostics use it (read-only: it never waits for the index), and
     ``known``, the findings of this very text when the caller has them."""
     with project.readonly() if project is not None else nullcontext():
-        fixed = fixes.fix_all(source, path, config, project, findings=known).source
+        fixed = fixes.fix_all(source, path, config, project, unsafe=config.unsafe_fixes, findings=known).source
     return rewrite_edit(uri, version, source, fixed, encoding)
 
 
@@ -120,6 +129,6 @@ def wants(only: list[str] | None, kind: str) -> bool:
     return not only or any(kind == o or kind.startswith(o + ".") for o in only)
 
 
-def has_fixable(findings) -> bool:
-    """Whether fix-all can possibly change anything."""
-    return any(f.rewritable() for f in findings)
+def has_fixable(findings, unsafe: bool = False) -> bool:
+    """Whether fix-all can possibly change anything (``unsafe``: applying the unsafe fixes too)."""
+    return any(f.rewritable(unsafe and is_unsafe(f)) for f in findings)

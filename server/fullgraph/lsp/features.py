@@ -193,7 +193,8 @@ async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, 
     """The source.fixAll action: lazy (resolved later) when the client can, else with its edit inline."""
     uri, only = params.text_document.uri, params.context.only
     analysis = ls.fresh_analysis(uri)
-    if not actions.wants(only, actions.FIX_ALL_KIND) or (analysis and not actions.has_fixable(analysis.findings)):
+    unsafe = ls.settings.for_path(ls.document_path(uri)).config.unsafe_fixes
+    if not actions.wants(only, actions.FIX_ALL_KIND) or (analysis and not actions.has_fixable(analysis.findings, unsafe)):
         return []
     if ls.lazy_fix_all:
         return [actions.fix_all_action(uri, version, None, lazy=True)]
@@ -219,7 +220,8 @@ def _register_actions(server: FullgraphServer) -> None:
                 analysis = await _published_for_current_version(ls, uri)
                 known = analysis.findings if analysis is not None and analysis.version == version else []
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
-                                           ls.workspace.position_encoding, known, ls.parse_cache(uri))
+                                           ls.workspace.position_encoding, known, ls.parse_cache(uri),
+                                           ls.settings.for_path(ls.document_path(uri)).config.unsafe_fixes)
         result += await _fix_all_actions(ls, params, version, source)
         if actions.wants(params.context.only, types.CodeActionKind.RefactorRewrite):
             for provider in list(ls.action_providers):

@@ -26,7 +26,8 @@ DEFAULTS = {
 # LSP keys that [tool.fullgraph] may also set (its `confirm` table means sample inputs, not these).
 PYPROJECT_KEYS = ("enable", "run", "debounce")
 # Client keys that become Config overrides (camelCase in editors, snake_case in pyproject).
-CONFIG_KEYS = {"select": "select", "ignore": "ignore", "severity": "severity", "assumeCompiled": "assume_compiled"}
+CONFIG_KEYS = {"select": "select", "ignore": "ignore", "severity": "severity", "assumeCompiled": "assume_compiled",
+               "unsafeFixes": "unsafe_fixes"}
 
 
 def _deep_merge(base: dict, over: dict) -> dict:
