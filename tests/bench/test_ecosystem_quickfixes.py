@@ -56,3 +56,13 @@ def test_a_suppression_appended_to_a_comment_keeps_it():
     fixed = "x = f(y)  # type: ignore[misc]  # fullgraph: ignore[FG201]\n"
     assert quickfixes.problems_of(text, fixed, "m.py", Config(), quickfixes.comments(text)) == []
     assert not quickfixes.comments_kept(Counter({"# a": 2}), Counter({"# a  # b": 1}))
+
+
+def test_fix_states_of_two_engines_are_compared_finding_by_finding():
+    fixstates = bench_module("fixstates")
+    old = {"p:default": [["a.py", 3, "FG101", "predicate", "not pure"], ["a.py", 9, "FG301", "defer", None]]}
+    new = {"p:default": [["a.py", 3, "FG101", "predicate", None], ["b.py", 1, "FG201", "keep-tensor", None]]}
+    assert fixstates.differences(old, new) == [
+        "p:default: only before: a.py:9 FG301", "p:default: only after: b.py:1 FG201",
+        "p:default: a.py:3 FG101\n    before: not pure\n    after:  fixable"]
+    assert fixstates.differences(old, old) == []
