@@ -131,5 +131,8 @@ async def test_the_unsafe_fixes_setting_offers_an_unsafe_fix_marked_and_not_pref
     assert [a.title for a in actions] == ["fullgraph (FG103): Predicate with torch.where (unsafe)",
                                           "fullgraph (FG103): disable for this line"]
     assert not actions[0].is_preferred
+    assert await session.actions(plain, [], only=[FIX_ALL_KIND]) == []  # nothing safe to fix there
+    fix_all = await session.actions(uri, [], only=[FIX_ALL_KIND])
+    assert [a.kind for a in fix_all] == [FIX_ALL_KIND]  # the setting lets fix-all apply it
     assert session.apply(actions[0].edit)
     assert "torch.where(x.mean() > 0, self.aux(x).mean(), x.mean())" in session.text(uri)
