@@ -189,6 +189,8 @@ def test_unsafe_fixes_in_pyproject_is_the_flag(tmp_path):
     model.write_text("import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x * 2\n"
                      "    print('y', y.sum())\n    return y + 1\n")
     (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = true\n")
+    done = fullgraph("check", "m.py", "--output-format", "concise", cwd=tmp_path)
+    assert done.stdout.endswith("Found 1 finding (1 fixable with `fullgraph fix`).\n")
     assert fullgraph("fix", "m.py", cwd=tmp_path).returncode == 0
     assert "_higher_order_ops.print(\"y {!s}\", y.sum())" in model.read_text()
     (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = \"yes\"\n")

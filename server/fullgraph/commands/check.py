@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json")
     else:
-        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {})
+        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {}, config.unsafe_fixes)
     for line in lines:
         print(line)
     return 1 if findings and not args.exit_zero else 0
