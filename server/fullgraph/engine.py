@@ -283,8 +283,9 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     to its parameters (`sites` may already hold call sites from outside the region); a function
     another analysed function calls is walked as that caller's helper, and only a root (called by
     none) keeps the entry guess. Calls and wrapping decorators are followed into other files (at
-    most FOREIGN_VISITS functions of them, the wrappers their decorators put around them aside). Files define callees before callers, so walking the
-    entries last to first, each followed by its callees, mostly gets the order right; a function
+    most FOREIGN_VISITS functions of them, the wrappers their decorators put around them aside).
+    Files define callees before callers, so walking the entries last to first, each followed by its
+    callees, mostly gets the order right; a function
     whose visit changed after all is walked again. A function of this file whose walk fails gets
     an FG001 finding in ``failed``. A walk of this file's function is taken from ``kept`` when
     the edits since it left it valid. An entry of another file (library code this file compiles)

@@ -57,6 +57,11 @@ class Finding:
         ``unsafe``, a blocked one may still have an unsafe fix)."""
         return bool(self.fix) and (unsafe or not self.fix_blocked)
 
+    @property
+    def unsafe_fix(self) -> bool:
+        """Whether its fix is one fix-all applies only when unsafe fixes are asked for."""
+        return bool(self.fix_blocked) and isinstance(self.data, dict) and bool(self.data.get("unsafe_fix"))
+
     def with_(self, **changes) -> "Finding":
         """A copy with some fields changed."""
         return replace(self, **changes)

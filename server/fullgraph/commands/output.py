@@ -140,7 +140,7 @@ def summary(findings: list[Finding], paint: Paint, unsafe: bool = False) -> str:
     if not findings:
         return paint.good("All checks passed!")
     n_fixable = sum(1 for f in findings if fixable(f))
-    n_unsafe = sum(1 for f in findings if isinstance(f.data, dict) and f.data.get("unsafe_fix"))
+    n_unsafe = sum(1 for f in findings if f.unsafe_fix)
     if unsafe:
         n_fixable, n_unsafe = n_fixable + n_unsafe, 0
     parts = [f"{n_fixable} fixable with `fullgraph fix`"] if n_fixable else []

@@ -118,7 +118,13 @@ def tensor_part(test: ast.expr, python: list[ast.expr]) -> ast.expr:
 
 def mixed_reason(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> str | None:
     """Why a condition mixing Python and tensor values can't be lowered (Python parts only under a top-level ``and``)."""
-    python, tensor = split_python(test, flags, tensor_attrs)
+    _, tensor = split_python(test, flags, tensor_attrs)
+    return nested_mix_reason(tensor, flags, tensor_attrs) if tensor else "the condition is a Python value"
+
+
+def nested_mix_reason(tensor: list[ast.expr], flags: set[str], tensor_attrs: set[str]) -> str | None:
+    """Why the tensor operands of a condition's top-level ``and`` can't be lowered: a Python value
+    inside one's own ``and``/``or``/``not``."""
     for part in tensor:
         values = python_nodes(part, flags, tensor_attrs)
         for sub in walk(part):
@@ -127,7 +133,7 @@ def mixed_reason(test: ast.expr, flags: set[str], tensor_attrs: set[str]) -> str
                 mixed = next((o for o in operands if id(o) in values and not isinstance(o, ast.Constant)), None)
                 if mixed is not None:
                     return f"the condition mixes the Python value `{ast.unparse(mixed)}` into a tensor `and`/`or`/`not`"
-    return None if tensor else "the condition is a Python value"
+    return None
 
 
 class Lowering:

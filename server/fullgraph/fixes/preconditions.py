@@ -15,6 +15,7 @@ from fullgraph.fixes.conditions import (
     buffer_names,
     is_shape_only,
     mixed_reason,
+    nested_mix_reason,
     python_params,
     split_python,
     tensor_attributes,
@@ -592,22 +593,21 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
     return None
 
 
-def ternary_split(tree: ast.AST, node: ast.IfExp) -> tuple[list[ast.expr], ast.expr]:
-    """The Python operands of a conditional expression's top-level ``and`` (kept as a Python test),
-    and the tensor condition left to lower (the whole test when its shape shows no tensor operand:
-    the engine found one)."""
+def ternary_split(tree: ast.AST, node: ast.IfExp) -> tuple[list[ast.expr], list[ast.expr], ast.expr]:
+    """A conditional expression's test split at its top-level ``and``: the Python operands (kept as
+    a Python test), the tensor ones, and the tensor condition left to lower (the whole test when
+    its shape shows no tensor operand: the engine found one)."""
     python, tensor = split_python(node.test, python_params(enclosing_function(tree, node)), tensor_attributes(tree))
-    return (python, tensor_part(node.test, python)) if tensor else ([], node.test)
+    return (python, tensor, tensor_part(node.test, python)) if tensor else ([], [], node.test)
 
 
 def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: set[str]) -> str | None:
     """Why a conditional expression on a tensor can't become ``torch.where`` (its branches proven
     pure as an ``if``'s are; Python operands of a top-level ``and`` stay a Python test)."""
     values = [node.body, node.orelse]
-    flags, attrs = python_params(fn), tensor_attributes(tree)
-    _, test = ternary_split(tree, node)
-    mixed = mixed_reason(node.test, flags, attrs) if split_python(node.test, flags, attrs)[1] else None
-    return _values_reason(values, "branch", Purity(tree, fn)) or mixed or lowering_reason(test, known) \
+    _, tensor, test = ternary_split(tree, node)
+    return _values_reason(values, "branch", Purity(tree, fn)) \
+        or nested_mix_reason(tensor, python_params(fn), tensor_attributes(tree)) or lowering_reason(test, known) \
         or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
         or _ternary_layout_reason(node, test, fn, tree)
 

@@ -133,7 +133,7 @@ def predicate_ternary(ctx: FixContext, node: ast.IfExp) -> list[Fix]:
     """``a if c else b`` on a tensor ``c`` → ``torch.where(c, a, b)``; the Python operands of a
     top-level ``and`` (``a if p and c else b``) stay a conditional expression around it
     (``torch.where(c, a, b) if p else b``)."""
-    python, test = ternary_split(ctx.tree, node)
+    python, _, test = ternary_split(ctx.tree, node)
     where = f"{ctx.torch}.where({ctx.lowering.lower(test)}, {ctx.text(node.body)}, {ctx.text(node.orelse)})"
     if python:
         where += f" if {' and '.join(_operand(ctx, p) for p in python)} else {ctx.text(node.orelse)}"

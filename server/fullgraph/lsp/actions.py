@@ -83,7 +83,7 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         finding = _finding_of(diag, version, known, enc)
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
-        risky = unsafe and is_unsafe(finding)
+        risky = unsafe and finding.unsafe_fix
         rewrites = finding.rewritable(risky)
         found = fixes_of(uri, version, source, cache, finding) if rewrites or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
@@ -94,11 +94,6 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
                 is_preferred=bool(fix.preferred and not risky) or None,
                 edit=versioned_edit(uri, version, to_text_edits(fix.edits, enc))))
     return actions
-
-
-def is_unsafe(finding) -> bool:
-    """Whether the finding's fix is one fix-all applies only with `unsafe-fixes`."""
-    return bool(finding.fix_blocked) and bool((finding.data or {}).get("unsafe_fix"))
 
 
 def rewrite_edit(uri: str, version: int | None, source: str, new_source: str, encoding: str) -> types.WorkspaceEdit | None:
@@ -131,4 +126,4 @@ def wants(only: list[str] | None, kind: str) -> bool:
 
 def has_fixable(findings, unsafe: bool = False) -> bool:
     """Whether fix-all can possibly change anything (``unsafe``: applying the unsafe fixes too)."""
-    return any(f.rewritable(unsafe and is_unsafe(f)) for f in findings)
+    return any(f.rewritable(unsafe and f.unsafe_fix) for f in findings)
