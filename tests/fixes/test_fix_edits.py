@@ -198,3 +198,14 @@ def test_moved_code_keeps_the_lines_of_its_strings():
     assert indent(call + "\n") == '    warn("""a\n        b""",\n            Warning)\n'
     assert continuation("f(\n  x)", 4) == "f(\nx)"  # a line indented less than the cut is stripped
     assert continuation('f("""a\n  b', 4) == 'f("""a\n  b'  # not tokenizable: every line left as it is
+
+
+def test_an_operand_in_parentheses_of_its_own_only_is_wrapped_whole():
+    """`(a.sum()) + (b.sum())` begins with a parenthesis but is not wrapped by one: the kept tensor
+    is detached whole, not only its last operand."""
+    source = "import torch\n\n\n@torch.compile\ndef f(a: torch.Tensor, b: torch.Tensor):\n" \
+             "    s = float((a.sum()) + (b.sum()))\n    return a * s\n"
+    fixed = fix_all(source, "m.py", unsafe=True).source
+    assert "s = ((a.sum()) + (b.sum())).detach()" in fixed
+    wrapped = source.replace("float((a.sum()) + (b.sum()))", "float((a.sum() + b.sum()))")
+    assert "s = (a.sum() + b.sum()).detach()" in fix_all(wrapped, "m.py", unsafe=True).source

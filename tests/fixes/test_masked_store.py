@@ -97,11 +97,34 @@ def test_fix_all_keeps_comments_and_shared_lines():
 
 
 @pytest.mark.torch
-def test_a_masked_reduction_has_no_rewrite():
+def test_a_floating_point_masked_sum_is_an_unsafe_fix():
     """`x[m].sum()` as `torch.where(m, x, 0).sum()` adds in another order: the sums differ in their
-    last bits, so the reduction is declined rather than rewritten."""
+    last bits, so fix-all leaves the rewrite to the user (a sum of booleans is exact)."""
     torch = pytest.importorskip("torch")
     generator = torch.Generator().manual_seed(0)
     pairs = [(torch.randn(n, generator=generator), torch.rand(n, generator=generator) > 0.5) for n in range(1000, 1020)]
     assert any(not torch.equal(x[m].sum(), torch.where(m, x, 0).sum()) for x, m in pairs)
-    assert "only a store back through the same mask" in blocked("keep = x > k\nreturn x[keep].sum()\n")
+    for body in ("keep = x > k\nreturn x[keep].sum()\n", "keep = x > k\nreturn torch.mean(x[keep])\n"):
+        source = HEAD + textwrap.indent(body, "    ")
+        finding = next(f for f in analyze(source, "m.py") if f.code == "FG453")
+        assert "in another order" in finding.fix_blocked and finding.unsafe_fix
+        assert fix_all(source, "m.py").source == source
+        assert "torch.where(keep, x, 0)" in fix_all(source, "m.py", unsafe=True).source
+    assert blocked("keep = x > k\nflags = torch.isfinite(x)\nreturn flags[keep].sum()\n") is None
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("keep = y.sum(dim=1) > 0\nreturn x[keep].any()\n", "not known to have the shape of `x`"),  # rows of x
+    ("keep = x > k\nreturn x[keep].sum(dim=0)\n", "only a store back through the same mask"),  # not whole
+    ("keep = x > k\nreturn x[keep].amax()\n", "only a store back through the same mask"),  # ties share gradients
+    ("return x[x.normal_() > k].any()\n", "computed once instead of at each use"),
+])
+def test_reductions_declined_with_reason(body, reason):
+    assert reason in (blocked(body) or "")
+
+
+def test_a_mean_in_an_expression_keeps_its_parentheses():
+    body = "keep = torch.isfinite(x)\nreturn 2 * x[keep].mean(), [x[keep].mean()]\n"
+    fixed = fix_all(HEAD + textwrap.indent(body, "    "), "m.py", unsafe=True).source
+    assert "return 2 * (torch.where(keep, x, 0).sum() / keep.sum()), [torch.where(keep, x, 0).sum() / keep.sum()]" \
+        in fixed

@@ -158,7 +158,7 @@ class Lowering:
         """Text usable as an operand or call receiver."""
         text = self.text(node)
         simple = isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant))
-        return text if simple or text.startswith("(") else f"({text})"
+        return text if simple or _wrapped(text) else f"({text})"
 
     def scalar(self, node: ast.AST) -> str:
         """An operand with ``.item()``/``float()``/``int()`` stripped so it stays a tensor."""
@@ -227,3 +227,15 @@ def tensor_attributes(tree: ast.AST) -> set[str]:
             if (isinstance(func, ast.Attribute) and func.attr == "Parameter") or (isinstance(func, ast.Name) and func.id == "Parameter"):
                 names |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
     return names
+
+
+def _wrapped(text: str) -> bool:
+    """Whether ``text`` is one expression inside its own parentheses (`(a + b)`, not `(a) + (b)`):
+    the expression then begins after the opening one."""
+    if not text.startswith("("):
+        return False
+    try:
+        body = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError):
+        return False
+    return (body.lineno, body.col_offset) != (1, 0)

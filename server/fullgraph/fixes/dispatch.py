@@ -12,6 +12,8 @@ from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
+from fullgraph.fixes.mask_shapes import reduction_of
+from fullgraph.fixes.masked_reduction import masked_reduction
 from fullgraph.fixes.masked_store import masked_store
 from fullgraph.fixes.names import ModuleNames, taken_names
 from fullgraph.fixes.preconditions import (
@@ -112,7 +114,7 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
     if code == "FG453":
-        return masked_store(ctx, node, finding)
+        return masked_reduction(ctx, node, finding) if reduction_of(ctx.tree, node) else masked_store(ctx, node, finding)
     return []
 
 

@@ -30,8 +30,9 @@ SAME = frozenset(("clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "clo
 FLOATING = frozenset(("exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid", "tanh", "sin", "cos", "erf",
                       "reciprocal", "softmax", "log_softmax", "rand_like", "randn_like", "float", "gelu", "silu",
                       "leaky_relu", "elu", "softplus", "dropout"))
-# Element-wise logical ops: a boolean of their operands' broadcast shape.
-LOGICAL = frozenset(("logical_not", "logical_and", "logical_or", "logical_xor"))
+# Element-wise logical ops and tests: a boolean of their operands' broadcast shape.
+LOGICAL = frozenset(("logical_not", "logical_and", "logical_or", "logical_xor", "isnan", "isinf", "isfinite",
+                     "isposinf", "isneginf"))
 # Called with no argument: a 0-d result (floating for the averages).
 REDUCTIONS = frozenset(("sum", "prod", "max", "min", "amax", "amin", "all", "any"))
 FLOAT_REDUCTIONS = frozenset(("mean", "norm", "std", "var"))

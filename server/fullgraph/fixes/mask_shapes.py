@@ -1,5 +1,6 @@
-"""Whether a masked store (`x[m] = y[m]`, `x[m] += v`) may become a `torch.where` selection
-(:mod:`fullgraph.fixes.masked_store` writes it).
+"""Whether a masked store (`x[m] = y[m]`, `x[m] += v`) or a masked reduction (`x[m].sum()`,
+`torch.any(x[m])`) may become a `torch.where` selection (:mod:`fullgraph.fixes.masked_store` and
+:mod:`fullgraph.fixes.masked_reduction` write them).
 
 The rewrite holds when `m` has `x`'s shape. `m` is built element-wise from a tensor of `x`'s
 layout (`m = (inputs > a) & (inputs < b)` where `x = torch.zeros_like(inputs)`). Broadcasting
@@ -10,7 +11,10 @@ by element what the store wrote, with the same values and gradients. The value m
 negate or (in an augmented store) combine the selections: nothing is computed on elements the
 store did not touch. An augmented store runs its operator in place on a copy, so dtype rules
 (and errors) stay those of `x[m] += v`. Code that raised before, with a dtype or shape mismatch,
-may no longer raise.
+may no longer raise. A reduction reads the unselected elements as its identity (0 for a sum,
+False for `any`, True for `all`): `any`, `all` and `count_nonzero` give the same result, and so
+does the sum of a boolean tensor; a floating-point sum or mean adds the same values in another
+order, which may change its last bits.
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ IN_PLACE = {ast.Add: "add_", ast.Sub: "sub_", ast.Mult: "mul_", ast.Div: "div_"}
 ELEMENTWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Mult, ast.Add, ast.Sub, ast.Div)
 SAME_SHAPE_METHODS = frozenset(("bool", "logical_not", "isnan", "isinf", "isfinite", "abs", "float", "detach"))
 MAX_DEPTH = 8
+IDENTITIES = {"sum": "0", "mean": "0", "count_nonzero": "0", "any": "False", "all": "True"}  # of unselected elements
+ORDER_FREE = frozenset(("any", "all", "count_nonzero"))
+REORDERED = ("the reduction adds the selected values in another order (the others as zeros): a floating-point "
+             "result may differ in its last bits, so fix-all leaves it to you (a quick fix, or "
+             "`fullgraph fix --unsafe-fixes`)")
 
 
 class Store:
@@ -52,25 +61,68 @@ def store_of(tree: ast.AST, node: ast.AST) -> Store | str:
     return "only a store back through the same mask (`x[m] = y[m]`, `x[m] += v`) keeps its shape with `torch.where`"
 
 
+class Reduction:
+    """A masked selection reduced whole at once: `x[m].sum()` (a `method`) or `torch.sum(x[m])`;
+    `call` is the reduction's call, `name` its function."""
+
+    def __init__(self, call: ast.Call, subscript: ast.Subscript, name: str, method: bool):
+        self.call, self.tensor, self.mask, self.name, self.method = call, subscript.value, subscript.slice, name, method
+
+
+def reduction_of(tree: ast.AST, node: ast.AST) -> Reduction | None:
+    """The reduction of the selection `node` when it is reduced whole at once, with no arguments."""
+    if not isinstance(node, ast.Subscript):
+        return None
+    chain = local_parents(tree, node)
+    parent = chain.get(node)
+    if isinstance(parent, ast.Attribute) and parent.attr in IDENTITIES:
+        call = chain.get(parent)
+        if isinstance(call, ast.Call) and call.func is parent and not call.args and not call.keywords:
+            return Reduction(call, node, parent.attr, True)
+    if isinstance(parent, ast.Call) and len(parent.args) == 1 and parent.args[0] is node and not parent.keywords \
+            and isinstance(parent.func, ast.Attribute) and parent.func.attr in IDENTITIES \
+            and isinstance(parent.func.value, ast.Name) and parent.func.value.id == "torch":
+        return Reduction(parent, node, parent.func.attr, False)
+    return None
+
+
 def masked_store_reason(tree: ast.AST, node: ast.AST, finding) -> str | None:
-    """Why the boolean-mask selection at ``node`` has no `torch.where` rewrite (None: it has)."""
+    """Why the boolean-mask selection at ``node`` has no `torch.where` rewrite (None: it has), as
+    a store back through its mask or a reduction."""
     store = store_of(tree, node)
+    reduction = reduction_of(tree, node) if isinstance(store, str) else None
+    if reduction is not None:
+        return _mask_reason(tree, reduction.call, reduction.tensor, reduction.mask, known_tensors(finding))
     if isinstance(store, str):
         return store
     known = known_tensors(finding)
-    target, mask = store.target, store.mask
+    reason = _value_reason(store, known)
+    return reason if reason is not None else _mask_reason(tree, store.stmt, store.target, store.mask, known)
+
+
+def reordered_reason(tree: ast.AST, node: ast.AST, finding) -> str | None:
+    """Why the reduction rewrite of the selection at ``node`` is unsafe: a sum or mean of values that
+    are not known to be booleans (None: it is exact, or not a reduction)."""
+    reduction = reduction_of(tree, node)
+    if reduction is None or reduction.name in ORDER_FREE:
+        return None
+    layouts = LayoutCheck(enclosing_function(tree, reduction.call), reduction.call)
+    exact = reduction.name == "sum" and _is_mask(reduction.tensor, known_tensors(finding), layouts.bindings, 0)
+    return None if exact else REORDERED
+
+
+def _mask_reason(tree: ast.AST, at: ast.AST, target: ast.expr, mask: ast.expr, known: set[str]) -> str | None:
+    """Why selecting from ``target`` by ``mask`` (at ``at``) does not keep the shape with `torch.where`:
+    ``target`` a tensor, ``mask`` a pure boolean tensor of its shape."""
     if not (isinstance(target, ast.Name) and target.id in known):
         return f"`{ast.unparse(target)}` is not known to be a tensor"
-    layouts = LayoutCheck(enclosing_function(tree, store.stmt), store.stmt)
+    layouts = LayoutCheck(enclosing_function(tree, at), at)
     bindings = layouts.bindings
     if not _is_mask(mask, known, bindings, 0):
         return f"`{ast.unparse(mask)}` is not known to be a boolean tensor"
     if impure_call(mask) is not None:
         return f"the mask `{ast.unparse(mask)}` would be computed once instead of at each use, and it may not be pure"
-    reason = _value_reason(store, known)
-    if reason is not None:
-        return reason
-    if _reaches(mask, target.id, {}, 0):  # read from `x` itself where the store is
+    if _reaches(mask, target.id, {}, 0):  # built from `x` itself, where it is read
         return None
     root = layouts.root(target)
     if root is None or not _bound_once(layouts.fn, root) or not _reaches(mask, root, bindings, 0):
@@ -152,6 +204,9 @@ def _reaches(node: ast.expr, root: str, bindings: dict, depth: int) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ELEMENTWISE):
         return _reaches(node.left, root, bindings, step) or _reaches(node.right, root, bindings, step)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SAME_SHAPE_METHODS \
-            and not node.args and not node.keywords:
-        return _reaches(node.func.value, root, bindings, step)
+            and not node.keywords:
+        receiver = node.func.value
+        if isinstance(receiver, ast.Name) and receiver.id == "torch" and len(node.args) == 1:  # torch.isnan(x)
+            return _reaches(node.args[0], root, bindings, step)
+        return not node.args and _reaches(receiver, root, bindings, step)
     return False

@@ -38,7 +38,7 @@ from fullgraph.fixes.known import (
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
 from fullgraph.fixes.layouts import LayoutCheck
-from fullgraph.fixes.mask_shapes import masked_store_reason
+from fullgraph.fixes.mask_shapes import masked_store_reason, reordered_reason
 from fullgraph.fixes.module_purity import Purity, owner_class, plain_method
 from fullgraph.fixes.print_operator import blocked_reason, carries
 from fullgraph.rules.side_effects import LOG_METHODS, STREAM_METHODS, STREAMS
@@ -172,6 +172,9 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
             return warned, True
         if test_of(tree, node) is None and flag_uses(tree, node) is None:
             return PROMOTION, True  # the value itself is kept (not only tested by `if`s or an `assert`)
+    if finding.code == MASKED_STORE_CODE:
+        reordered = reordered_reason(tree, node, finding)
+        return reordered, reordered is not None
     reached = branch_state_reason(tree, node) if finding.code in ("FG101", "FG103") else None
     if reached is not None:
         return reached, True

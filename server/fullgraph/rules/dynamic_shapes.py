@@ -49,7 +49,15 @@ RULES = [
              "when `m` is built element by element from a tensor of `x`'s shape (so it has that shape: a "
              "mask over leading dimensions only would broadcast differently), and `m` has no side effects "
              "(it is computed once instead of at each use). Values and gradients are those of the store. "
-             "Code that raised before, on a dtype or shape mismatch, may no longer raise.",
+             "Code that raised before, on a dtype or shape mismatch, may no longer raise.\n\n"
+             "A selection reduced whole at once reduces over `torch.where` instead, with the same mask "
+             "conditions: `x[m].any()` becomes `torch.where(m, x, False).any()`, `x[m].all()` "
+             "`torch.where(m, x, True).all()`, `x[m].sum()` and `x[m].count_nonzero()` put 0 in place of the "
+             "others, and `x[m].mean()` becomes `torch.where(m, x, 0).sum() / m.sum()` (NaN when nothing is "
+             "selected, as before); `torch.sum(x[m])` and the other function forms too. `any`, `all`, "
+             "`count_nonzero` and the sum of a boolean tensor give the same result. A floating-point sum or "
+             "mean adds the same values in another order, so its last bits may differ: that fix is unsafe "
+             "(a quick fix, or `fullgraph fix --unsafe-fixes`).",
         why="Boolean-mask indexing returns as many elements as the mask has `True` values, a "
             "data-dependent shape (GB0036).",
         example="positive = x[x > 0]",
