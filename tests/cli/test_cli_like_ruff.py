@@ -196,3 +196,41 @@ def test_unsafe_fixes_in_pyproject_is_the_flag(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = \"yes\"\n")
     bad = fullgraph("fix", "m.py", cwd=tmp_path)
     assert bad.returncode == 2 and "unsafe-fixes must be true or false" in bad.stderr
+
+
+def test_check_fix_applies_the_safe_fixes_then_reports_what_is_left(project):
+    """As `ruff check --fix`: the safe rewrites go in, the findings left are reported, with how many
+    were fixed; exit 1 while some are left, 0 once none is."""
+    model = project / "pkg" / "model.py"
+    done = fullgraph("check", "--fix", "--output-format", "concise", "pkg", cwd=project)
+    assert done.returncode == 1
+    assert [line.split()[1] for line in done.stdout.splitlines()[:-1]] == ["FG451"]
+    assert done.stdout.endswith("Found 3 findings (2 fixed, 1 remaining).\n")
+    assert "torch.where(" in model.read_text()
+    model.write_text(MODEL.replace("        n = x.nonzero()\n", "        n = x\n"))
+    done = fullgraph("check", "--fix", "pkg", cwd=project)
+    assert done.returncode == 0 and done.stdout.endswith("Found 2 findings (2 fixed, 0 remaining).\n")
+    assert fullgraph("check", "--fix", "pkg", cwd=project).stdout.endswith("All checks passed!\n")
+    piped = fullgraph("check", "--fix", "-", "--stdin-filename", "m.py", cwd=project,
+                      stdin=MODEL.replace("        n = x.nonzero()\n", "        n = x\n"))
+    assert "torch.where(" in piped.stdout and "fixed 2 findings" in piped.stderr
+
+
+def test_unsafe_fixes_flags_override_the_setting(tmp_path):
+    """`--unsafe-fixes` counts and applies the unsafe fixes, `--no-unsafe-fixes` leaves them out even
+    when `unsafe-fixes = true` says otherwise (as ruff's pair)."""
+    model = tmp_path / "m.py"
+    source = "import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x * 2\n" \
+             "    print('y', y.sum())\n    return y + 1\n"
+    model.write_text(source)
+    done = fullgraph("check", "--unsafe-fixes", "m.py", "--output-format", "concise", cwd=tmp_path)
+    assert done.stdout.endswith("Found 1 finding (1 fixable with `fullgraph fix`).\n")
+    done = fullgraph("check", "--fix", "m.py", "--output-format", "concise", cwd=tmp_path)
+    assert done.stdout.endswith("Found 1 finding (1 fixable with `fullgraph fix --unsafe-fixes`).\n")
+    assert model.read_text() == source
+    (tmp_path / "pyproject.toml").write_text("[tool.fullgraph]\nunsafe-fixes = true\n")
+    done = fullgraph("fix", "--no-unsafe-fixes", "m.py", cwd=tmp_path)
+    assert done.returncode == 1 and model.read_text() == source
+    done = fullgraph("check", "--fix", "m.py", "--output-format", "concise", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.endswith("Found 1 finding (1 fixed, 0 remaining).\n")
+    assert "_higher_order_ops.print(" in model.read_text()

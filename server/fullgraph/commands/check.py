@@ -17,6 +17,7 @@ from fullgraph.commands.options import (
     add_config_arguments,
     add_index_argument,
     add_path_arguments,
+    add_unsafe_arguments,
     config_for_paths,
 )
 from fullgraph.commands.output import (
@@ -46,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--statistics", action="store_true",
                         help="print only a table of counts per rule, with how many are fixable")
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe rewrites first (as `fullgraph fix`), then report what is left")
+    add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
@@ -141,6 +145,16 @@ def run(args: argparse.Namespace) -> int:
     config = config_for_paths(args, "check")
     if config is None:
         return 2
+    if args.fix and "-" in args.paths:  # the fixed source goes to stdout, the report to stderr
+        from fullgraph.commands import fix
+
+        args.diff = args.verify = False
+        return fix.run(args)
+    fixed = 0
+    if args.fix:
+        from fullgraph.commands.fix import fix_paths
+
+        fixed = fix_paths(args, config)[0]
     files = collect_files(args.paths, config)
     stdin_name = args.stdin_filename or "-"
     findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config)]
@@ -150,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json")
     else:
-        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {}, config.unsafe_fixes)
+        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {}, config.unsafe_fixes, fixed)
     for line in lines:
         print(line)
     return 1 if findings and not args.exit_zero else 0

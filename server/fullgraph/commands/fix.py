@@ -20,6 +20,7 @@ from fullgraph.commands.options import (
     add_config_arguments,
     add_index_argument,
     add_path_arguments,
+    add_unsafe_arguments,
     config_for_paths,
 )
 from fullgraph.commands.output import Paint, concise, use_colour
@@ -34,13 +35,7 @@ NOT_REWRITTEN = "no safe rewrite here (the fix did not apply)"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_path_arguments(parser)
     parser.add_argument("--diff", action="store_true", help="print a unified diff instead of writing the files")
-    parser.add_argument("--unsafe-fixes", action="store_true",
-                        help="also apply the unsafe fixes, which change something the user must accept (each "
-                             "finding left says what): torch's print operator (no `grad_fn=` in printed tensors), "
-                             "deferred warnings (reported at the replay's line), tensor checks lowered to "
-                             "`torch._assert_async` (RuntimeError instead of the code's exception), branches "
-                             "predicated over parameters, buffers or overridable helper methods; `unsafe-fixes = "
-                             "true` under [tool.fullgraph] does the same")
+    add_unsafe_arguments(parser, "also apply the unsafe fixes")
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
@@ -96,17 +91,16 @@ def _own_findings(files: list[str], config, jobs: int, paths: list[str], project
     return {path: [f for f in mine if f.path == path] for path, mine in zip(files, found)}
 
 
-def run(args: argparse.Namespace) -> int:
-    config = config_for_paths(args, "fix")
-    if config is None:
-        return 2
+def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool = False) -> tuple[int, int, list]:
+    """Fix-all over `args.paths` as `fullgraph fix` runs it: (findings fixed, files changed, the
+    findings left, in file order)."""
     changed = fixed = 0
     verifier = None
-    if args.verify:
+    if verify:
         from fullgraph.confirm.verify import CliVerifier
 
         verifier = CliVerifier(config)
-    unsafe = args.unsafe_fixes or config.unsafe_fixes
+    unsafe = config.unsafe_fixes
     paths = [p for p in args.paths if p != "-"]
     project = None if args.no_index else project_for(config, paths)
     files = collect_files(args.paths, config)
@@ -118,13 +112,20 @@ def run(args: argparse.Namespace) -> int:
             if path in first and not any(f.rewritable(unsafe) for f in first[path]):
                 left_in[path] = first[path]  # fix-all would change nothing here (found before any file was fixed)
                 continue
-            count, left_in[path] = fix_file(path, config, args.diff, verifier, args.stdin_filename, project, unsafe)
+            count, left_in[path] = fix_file(path, config, diff, verifier, args.stdin_filename, project, unsafe)
             changed += bool(count)
             fixed += count
     finally:
         if verifier is not None:
             verifier.close()
-    left = [f for path in files for f in left_in[path]]
+    return fixed, changed, [f for path in files for f in left_in[path]]
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_for_paths(args, "fix")
+    if config is None:
+        return 2
+    fixed, changed, left = fix_paths(args, config, args.diff, args.verify)
     report = sys.stderr if args.diff or "-" in args.paths else sys.stdout
     paint = Paint(use_colour(report))
     for line, finding in zip(concise(left, paint), left):

@@ -34,10 +34,20 @@ def add_index_argument(parser: argparse.ArgumentParser) -> None:
                         help="analyse each file on its own (no imports followed into other files)")
 
 
+def add_unsafe_arguments(parser: argparse.ArgumentParser, effect: str) -> None:
+    """`--unsafe-fixes` and `--no-unsafe-fixes`, over the `unsafe-fixes` setting (as ruff's)."""
+    parser.add_argument("--unsafe-fixes", action="store_const", const=True, dest="unsafe_fixes",
+                        help=f"{effect}: fixes that change something the user must accept (each finding says "
+                             "what); `unsafe-fixes = true` under [tool.fullgraph] does the same")
+    parser.add_argument("--no-unsafe-fixes", action="store_const", const=False, dest="unsafe_fixes",
+                        help="leave the unsafe fixes out, whatever the setting says")
+
+
 def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
     config = load_config(args.config or start_path)
-    return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled})
+    return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled,
+                          "unsafe_fixes": getattr(args, "unsafe_fixes", None)})
 
 
 def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:

@@ -133,16 +133,18 @@ def statistics(findings: list[Finding], as_json: bool) -> list[str]:
     return [f"{'count':>5}  {'code':<6} {'fixable':>7}  rule"] + [f"{k:5d}  {c:<6} {x:7d}  {n}" for c, k, x, n in rows]
 
 
-def summary(findings: list[Finding], paint: Paint, unsafe: bool = False) -> str:
+def summary(findings: list[Finding], paint: Paint, unsafe: bool = False, fixed: int = 0) -> str:
     """The closing line: `Found N findings (M fixable with `fullgraph fix`, K more with `fullgraph fix
     --unsafe-fixes`).` or `All checks passed!`; with ``unsafe`` (the `unsafe-fixes` setting) plain
-    `fullgraph fix` applies both."""
+    `fullgraph fix` applies both; after `check --fix` fixed some, `Found N findings (F fixed, R
+    remaining).` (and the unsafe fixes left, when not applied)."""
+    n_unsafe = 0 if unsafe else sum(1 for f in findings if f.unsafe_fix)
+    if fixed:
+        tail = f"; {n_unsafe} fixable with `--unsafe-fixes`" if n_unsafe else ""
+        return f"Found {counted(len(findings) + fixed, 'finding')} ({fixed} fixed, {len(findings)} remaining{tail})."
     if not findings:
         return paint.good("All checks passed!")
-    n_fixable = sum(1 for f in findings if fixable(f))
-    n_unsafe = sum(1 for f in findings if f.unsafe_fix)
-    if unsafe:
-        n_fixable, n_unsafe = n_fixable + n_unsafe, 0
+    n_fixable = sum(1 for f in findings if fixable(f) or unsafe and f.unsafe_fix)
     parts = [f"{n_fixable} fixable with `fullgraph fix`"] if n_fixable else []
     if n_unsafe:
         parts.append(f"{n_unsafe} {'more' if n_fixable else 'fixable'} with `fullgraph fix --unsafe-fixes`")
@@ -150,9 +152,10 @@ def summary(findings: list[Finding], paint: Paint, unsafe: bool = False) -> str:
     return f"Found {counted(len(findings), 'finding')}{tail}."
 
 
-def render(findings: list[Finding], fmt: str, paint: Paint, sources: dict[str, str], unsafe: bool = False) -> list[str]:
+def render(findings: list[Finding], fmt: str, paint: Paint, sources: dict[str, str], unsafe: bool = False,
+           fixed: int = 0) -> list[str]:
     """The lines `check` prints for `fmt` (the closing summary included for full and concise;
-    ``unsafe``: the `unsafe-fixes` setting)."""
+    ``unsafe``: the `unsafe-fixes` setting; ``fixed``: findings `--fix` fixed first)."""
     if fmt == "json":
         return [json.dumps([f.to_dict() for f in findings], indent=2)]
     if fmt == "sarif":
@@ -164,4 +167,4 @@ def render(findings: list[Finding], fmt: str, paint: Paint, sources: dict[str, s
     if fmt == "gitlab":
         return [gitlab(findings)]
     body = full(findings, paint, sources) if fmt == "full" else concise(findings, paint)
-    return [*body, summary(findings, paint, unsafe)]
+    return [*body, summary(findings, paint, unsafe, fixed)]
