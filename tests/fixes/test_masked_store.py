@@ -123,6 +123,18 @@ def test_reductions_declined_with_reason(body, reason):
     assert reason in (blocked(body) or "")
 
 
+def test_a_mask_made_after_every_binding_of_the_tensor_is_followed():
+    """`idx = ~torch.isnan(res)` after the branches that bind `res`: `idx` has the shape `res` has
+    where it is read, unless `res` is bound again later or in a loop."""
+    branches = "if k > 0:\n    res = x * 2\nelse:\n    res = x + 1\nidx = ~torch.isnan(res)\n"
+    assert "in another order" in blocked(branches + "return res[idx].mean()\n")
+    assert blocked(branches + "return res[idx].any()\n") is None
+    for later in ("res = res.unsqueeze(0)\n", "for _ in range(2):\n    res = res.unsqueeze(0)\n"):
+        assert "not known to have the shape of `res`" in blocked(branches + later + "return res[idx].any()\n")
+    looped = "for _ in range(2):\n    res = x.unsqueeze(0)\n    idx = ~torch.isnan(res)\n    y = res[idx].any()\n"
+    assert "not known to have the shape of `res`" in blocked(looped + "return y\n")
+
+
 def test_a_mean_in_an_expression_keeps_its_parentheses():
     body = "keep = torch.isfinite(x)\nreturn 2 * x[keep].mean(), [x[keep].mean()]\n"
     fixed = fix_all(HEAD + textwrap.indent(body, "    "), "m.py", unsafe=True).source

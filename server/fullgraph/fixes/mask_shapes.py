@@ -122,22 +122,45 @@ def _mask_reason(tree: ast.AST, at: ast.AST, target: ast.expr, mask: ast.expr, k
         return f"`{ast.unparse(mask)}` is not known to be a boolean tensor"
     if impure_call(mask) is not None:
         return f"the mask `{ast.unparse(mask)}` would be computed once instead of at each use, and it may not be pure"
-    if _reaches(mask, target.id, {}, 0):  # built from `x` itself, where it is read
+    loops = _loop_spans(layouts.fn)
+    if _reaches(mask, target.id, _bound_after(layouts.fn, target.id, bindings, loops), 0):  # made from `x`
         return None
     root = layouts.root(target)
-    if root is None or not _bound_once(layouts.fn, root) or not _reaches(mask, root, bindings, 0):
+    if root is None or not _bound_once(layouts.fn, root, loops) or not _reaches(mask, root, bindings, 0):
         return (f"`{ast.unparse(mask)}` is not known to have the shape of `{target.id}` (a mask over its leading "
                 "dimensions would broadcast differently)")
     return None
 
 
-def _bound_once(fn: ast.AST | None, name: str) -> bool:
-    """Whether ``name`` holds one value all through ``fn`` (a parameter or one binding, never both)."""
+def _bound_after(fn: ast.AST | None, target: str, bindings: dict, loops: list[tuple[int, int]]) -> dict:
+    """The names of ``bindings`` bound once after every binding of ``target``, none of which is in a
+    loop: those run at most once, in the order written, so such a name holds what it made from
+    ``target``'s value, which is still ``target``'s value where it is read."""
+    made = local_bindings(fn).get(target, []) if fn is not None else None
+    if made is None or any(_in_loop(value, loops) for value in made):
+        return {}
+    after = max((value.lineno for value in made), default=0)
+    return {name: values for name, values in bindings.items() if len(values) == 1 and values[0].lineno > after}
+
+
+def _bound_once(fn: ast.AST | None, name: str, loops: list[tuple[int, int]]) -> bool:
+    """Whether ``name`` holds one value all through ``fn``: a parameter, or one binding outside
+    loops, never both."""
     if fn is None:
         return False
     bound = local_bindings(fn).get(name, [])
     parameter = name in {a.arg for a in walk(fn.args) if isinstance(a, ast.arg)}
-    return bound is not None and parameter + len(bound) == 1
+    return bound is not None and parameter + len(bound) == 1 and not any(_in_loop(v, loops) for v in bound)
+
+
+def _loop_spans(fn: ast.AST | None) -> list[tuple[int, int]]:
+    """The line spans of the loops of ``fn``."""
+    nodes = walk(fn) if fn is not None else ()
+    return [(n.lineno, n.end_lineno) for n in nodes if isinstance(n, (ast.For, ast.AsyncFor, ast.While))]
+
+
+def _in_loop(node: ast.AST, loops: list[tuple[int, int]]) -> bool:
+    return any(first <= node.lineno <= last for first, last in loops)
 
 
 def _value_reason(store: Store, known: set[str]) -> str | None:
