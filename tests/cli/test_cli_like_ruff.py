@@ -234,3 +234,18 @@ def test_unsafe_fixes_flags_override_the_setting(tmp_path):
     done = fullgraph("check", "--fix", "m.py", "--output-format", "concise", cwd=tmp_path)
     assert done.returncode == 0 and done.stdout.endswith("Found 1 finding (1 fixed, 0 remaining).\n")
     assert "_higher_order_ops.print(" in model.read_text()
+
+
+def test_unsafe_fixes_marks_them_fixable_in_every_text_format(tmp_path):
+    """With `--unsafe-fixes`, as ruff: `[*]` on the findings it would fix, their help line (marked
+    unsafe), and the statistics count them."""
+    (tmp_path / "m.py").write_text("import torch\n\n\n@torch.compile\ndef f(x: torch.Tensor):\n    y = x * 2\n"
+                                   "    print('y', y.sum())\n    return y + 1\n")
+    plain = fullgraph("check", "m.py", "--output-format", "concise", cwd=tmp_path).stdout
+    assert "FG301 `print" in plain and "[*]" not in plain
+    marked = fullgraph("check", "--unsafe-fixes", "m.py", "--output-format", "concise", cwd=tmp_path).stdout
+    assert "FG301 [*] `print" in marked
+    full = fullgraph("check", "--unsafe-fixes", "m.py", cwd=tmp_path).stdout
+    assert "print with torch's print operator (unsafe)\n" in full
+    table = fullgraph("check", "--unsafe-fixes", "--statistics", "m.py", cwd=tmp_path).stdout.splitlines()
+    assert table[1].split()[:3] == ["1", "FG301", "1"]

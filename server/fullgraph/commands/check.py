@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
                            not args.no_index)
     fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
     if args.statistics:
-        lines = statistics(findings, as_json=fmt == "json")
+        lines = statistics(findings, as_json=fmt == "json", unsafe=config.unsafe_fixes)
     else:
         lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {}, config.unsafe_fixes, fixed)
     for line in lines:

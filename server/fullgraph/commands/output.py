@@ -17,9 +17,10 @@ FIX_MARK = "[*]"
 GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
 
 
-def fixable(finding: Finding) -> bool:
-    """Whether `fullgraph fix` has a safe rewrite for the finding."""
-    return finding.rewritable()
+def fixable(finding: Finding, unsafe: bool = False) -> bool:
+    """Whether `fullgraph fix` has a rewrite for the finding: a safe one, or with ``unsafe`` (the
+    `unsafe-fixes` setting or flag) an unsafe one too."""
+    return finding.rewritable() or unsafe and finding.unsafe_fix
 
 
 def use_colour(stream) -> bool:
@@ -52,15 +53,15 @@ class Paint:
         return self._sgr("32", text)
 
 
-def _head(f: Finding, paint: Paint) -> str:
+def _head(f: Finding, paint: Paint, unsafe: bool) -> str:
     where = f"{paint.bold(f.path)}{paint.dim(':')}{f.line}{paint.dim(':')}{f.col + 1}{paint.dim(':')}"
-    mark = f" {paint.mark(FIX_MARK)}" if fixable(f) else ""
+    mark = f" {paint.mark(FIX_MARK)}" if fixable(f, unsafe) else ""
     return f"{where} {paint.code(f.code)}{mark} {f.message}"
 
 
-def concise(findings: list[Finding], paint: Paint) -> list[str]:
-    """`path:line:col: CODE [*] message`, one line per finding."""
-    return [_head(f, paint) for f in findings]
+def concise(findings: list[Finding], paint: Paint, unsafe: bool = False) -> list[str]:
+    """`path:line:col: CODE [*] message`, one line per finding (``unsafe``: unsafe fixes marked too)."""
+    return [_head(f, paint, unsafe) for f in findings]
 
 
 def _source_lines(path: str, cache: dict, sources: dict[str, str]) -> list[str]:
@@ -70,14 +71,15 @@ def _source_lines(path: str, cache: dict, sources: dict[str, str]) -> list[str]:
     return cache[path]
 
 
-def full(findings: list[Finding], paint: Paint, sources: dict[str, str]) -> list[str]:
-    """Each finding with its source line underlined and the fix (or why there is none)."""
+def full(findings: list[Finding], paint: Paint, sources: dict[str, str], unsafe: bool = False) -> list[str]:
+    """Each finding with its source line underlined and the fix (or why there is none; ``unsafe``:
+    the unsafe fixes are offered too)."""
     from fullgraph.rules.catalog import get_rule
 
     out: list[str] = []
     cache: dict = {}
     for f in findings:
-        out.append(_head(f, paint))
+        out.append(_head(f, paint, unsafe))
         lines = _source_lines(f.path, cache, sources)
         if 0 < f.line <= len(lines):
             text = lines[f.line - 1].expandtabs(1)
@@ -87,8 +89,8 @@ def full(findings: list[Finding], paint: Paint, sources: dict[str, str]) -> list
             out += [f"{pad} {paint.dim('|')}", f"{paint.dim(gutter)} {paint.dim('|')} {text}",
                     f"{pad} {paint.dim('|')} {' ' * f.col}{paint.code('^' * max(1, end - f.col))}"]
         rule = get_rule(f.code)
-        if fixable(f) and rule and rule.fix_title:
-            out.append(f"  = help: {rule.fix_title}")
+        if fixable(f, unsafe) and rule and rule.fix_title:
+            out.append(f"  = help: {rule.fix_title}{' (unsafe)' if f.unsafe_fix else ''}")
         elif f.fix_blocked:
             out.append(f"  = no safe fix: {f.fix_blocked}")
         out.append("")
@@ -118,12 +120,13 @@ def gitlab(findings: list[Finding]) -> str:
     return json.dumps(report, indent=2)
 
 
-def statistics(findings: list[Finding], as_json: bool) -> list[str]:
-    """Count per rule with how many of them `fullgraph fix` can rewrite, most frequent first."""
+def statistics(findings: list[Finding], as_json: bool, unsafe: bool = False) -> list[str]:
+    """Count per rule with how many of them `fullgraph fix` can rewrite (``unsafe``: the unsafe
+    fixes too), most frequent first."""
     from fullgraph.rules.catalog import get_rule
 
     counts = Counter(f.code for f in findings)
-    fixes = Counter(f.code for f in findings if fixable(f))
+    fixes = Counter(f.code for f in findings if fixable(f, unsafe))
     rows = [(code, count, fixes[code], (get_rule(code).name if get_rule(code) else ""))
             for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     if as_json:
@@ -144,7 +147,7 @@ def summary(findings: list[Finding], paint: Paint, unsafe: bool = False, fixed: 
         return f"Found {counted(len(findings) + fixed, 'finding')} ({fixed} fixed, {len(findings)} remaining{tail})."
     if not findings:
         return paint.good("All checks passed!")
-    n_fixable = sum(1 for f in findings if fixable(f) or unsafe and f.unsafe_fix)
+    n_fixable = sum(1 for f in findings if fixable(f, unsafe))
     parts = [f"{n_fixable} fixable with `fullgraph fix`"] if n_fixable else []
     if n_unsafe:
         parts.append(f"{n_unsafe} {'more' if n_fixable else 'fixable'} with `fullgraph fix --unsafe-fixes`")
@@ -166,5 +169,5 @@ def render(findings: list[Finding], fmt: str, paint: Paint, sources: dict[str, s
         return github(findings)
     if fmt == "gitlab":
         return [gitlab(findings)]
-    body = full(findings, paint, sources) if fmt == "full" else concise(findings, paint)
+    body = full(findings, paint, sources, unsafe) if fmt == "full" else concise(findings, paint, unsafe)
     return [*body, summary(findings, paint, unsafe, fixed)]
