@@ -6,6 +6,7 @@ import ast
 
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.sites import per_tree
 from fullgraph.text import Text, has_line_break
 
@@ -235,7 +236,7 @@ def _wrapped(text: str) -> bool:
     if not text.startswith("("):
         return False
     try:
-        body = ast.parse(text, mode="eval").body
+        body = parse_tree(text, mode="eval").body
     except (SyntaxError, ValueError):
         return False
     return (body.lineno, body.col_offset) != (1, 0)
