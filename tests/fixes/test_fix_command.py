@@ -85,3 +85,44 @@ def test_a_folder_is_analysed_in_parallel_first_and_fixed_as_one_file_at_a_time(
     main(["fix", "--jobs", "2", str(two)])  # nothing more to do, the same left
     again = capsys.readouterr().out
     assert "fixed 0 findings in 0 files" in again and again.count(" (not fixed: ") == len(left)
+
+
+HELPER = '''import torch
+
+
+def scale(x: torch.Tensor) -> torch.Tensor:
+    if x.sum() > 0:
+        y = x * 2
+    else:
+        y = -x
+    return y
+'''
+MODEL = '''import torch
+from torch import nn
+
+from helpers import scale
+
+
+class M(nn.Module):
+    def forward(self, x: torch.Tensor):
+        return scale(x) + 1
+'''
+
+
+def test_fix_fixes_what_check_reports_in_a_helper_another_file_calls(tmp_path, capsys, monkeypatch):
+    """The branch is a finding of `helpers.py` only because `model.py`'s `forward` calls it: `check`
+    reports it there as fixable, so `fix` fixes it, and reports what is left as `check` does."""
+    (tmp_path / "helpers.py").write_text(HELPER)
+    (tmp_path / "model.py").write_text(MODEL)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--output-format", "concise", "."]) == 1
+    assert "helpers.py:5:5: FG101 [*]" in capsys.readouterr().out
+    assert main(["fix", "--diff", "."]) == 1
+    assert "+    y = torch.where(x.sum() > 0, x * 2, -x)" in capsys.readouterr().out
+    assert (tmp_path / "helpers.py").read_text() == HELPER
+    assert main(["fix", "model.py"]) == 1  # only the paths given are written; the helper's finding is left
+    assert "helpers.py:5:5: FG101 [*]" in capsys.readouterr().out and (tmp_path / "helpers.py").read_text() == HELPER
+    assert main(["fix", "."]) == 0
+    assert "y = torch.where(x.sum() > 0, x * 2, -x)" in (tmp_path / "helpers.py").read_text()
+    assert "fixed 1 finding in 1 file; 0 findings left." in capsys.readouterr().out
+    assert main(["check", "."]) == 0

@@ -30,6 +30,7 @@ from fullgraph.wording import counted
 HELP = "apply the safe rewrites in place (or --diff)"
 NO_RULE_FIX = "the rule has no automatic fix"
 NOT_REWRITTEN = "no safe rewrite here (the fix did not apply)"
+NOT_GIVEN = "the file is not among the paths given (the analysis of one that is reaches it)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,17 +46,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
-def why_not_fixed(finding) -> str:
-    """Why a finding is still there after fix-all."""
+def why_not_fixed(finding, given: set[str] | None = None) -> str:
+    """Why a finding is still there after fix-all (``given``: the files fix-all ran on)."""
+    if given is not None and os.path.abspath(finding.path) not in given:
+        return NOT_GIVEN
     return finding.fix_blocked or (NOT_REWRITTEN if finding.fix else NO_RULE_FIX)
 
 
 def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | None = None,
-             project=None, unsafe: bool = False) -> tuple[int, list]:
+             project=None, unsafe: bool = False, placed_by: tuple[str, ...] = ()) -> tuple[int, list]:
     """Fix one file: (fixes that went in, findings left afterwards); `-` is stdin to stdout.
     ``project``: the project index `check` uses, told of each file written; ``unsafe``: apply the
-    unsafe fixes too."""
-    from fullgraph.engine import analyze
+    unsafe fixes too; ``placed_by``: the files whose analysis places findings in this one (a
+    helper their module's `forward` calls), which fix-all then fixes too."""
     from fullgraph.fixes import fix_all
 
     try:
@@ -65,10 +68,17 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         print(f"fullgraph fix: skipping {path}: {exc}", file=sys.stderr)
         return 0, []
     name = stdin_name or path if path == "-" else path
-    result = fix_all(source, name, config, project, unsafe)
-    fixed = result.source
-    if fixed != source and verifier is not None and not verifier(path, source, config, result):
-        fixed = source
+    analysis = _as_checked(path, placed_by, config, project) if placed_by and project is not None else None
+    try:
+        result = fix_all(source, name, config, project, unsafe, analysis=analysis)
+        fixed = result.source
+        if fixed != source and verifier is not None and not verifier(path, source, config, result):
+            fixed = source
+        unchanged = result.findings is not None and fixed == result.source == source  # (the index still has this text)
+        left = list(result.findings) if unchanged else (analysis or _alone(name, config, project))(fixed)
+    finally:
+        if analysis is not None:
+            project.forget(os.path.abspath(path))  # the file as it is on disk again
     if path == "-" and not diff:
         sys.stdout.write(fixed)
     elif fixed != source and diff:
@@ -79,21 +89,64 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
             handle.write(fixed)
         if project is not None:
             project.forget(os.path.abspath(path))  # read again from disk
-    unchanged = result.findings is not None and fixed == result.source == source  # (the index still has this text)
-    left = list(result.findings) if unchanged else analyze(fixed, name, config, project=project)
     return (max(result.applied, 1) if fixed != source else 0), left
 
 
-def _own_findings(files: list[str], config, jobs: int, paths: list[str], project) -> dict[str, list]:
-    """Each file's findings as `check` finds them (in parallel, from its results cache when fresh;
-    in this process with `project`, the index fix-all uses), without those it places in other files."""
+def _alone(name: str, config, project):
+    from fullgraph.engine import analyze
+
+    return lambda text: analyze(text, name, config, project=project)
+
+
+def _as_checked(path: str, placed_by: tuple[str, ...], config, project):
+    """The analysis of a text of ``path`` as `check` reports it: its own findings, and those the
+    analysis of each file of ``placed_by`` places in it, with that text in the project index."""
+    from fullgraph.engine import analyze, analyze_document
+
+    target = os.path.abspath(path)
+
+    def analysis(text: str) -> list:
+        project.update(target, text)
+        found = {(f.line, f.col, f.code): f for f in analyze(text, path, config, project=project)}
+        for source in placed_by:
+            try:
+                data = Path(source).read_bytes()
+            except OSError:
+                continue
+            for f in analyze_document(data, source, config, project=project).elsewhere:
+                if os.path.abspath(f.path) == target:
+                    found.setdefault((f.line, f.col, f.code), f.with_(path=path))
+        return [found[key] for key in sorted(found)]
+
+    return analysis
+
+
+def _as_check_reports(files: list[str], config, jobs: int, paths: list[str], project) -> tuple[dict, dict, list]:
+    """The findings `check` reports for ``files`` (in parallel, from its results cache when fresh;
+    in this process with `project`, the index fix-all uses), by the file of ``files`` they are in;
+    for each file, the others whose analysis placed some there; and those in files not given."""
     found = check_files(files, config, jobs, paths, project is not None, project)
-    return {path: [f for f in mine if f.path == path] for path, mine in zip(files, found)}
+    given = {os.path.abspath(p): p for p in files}
+    by_file: dict[str, dict] = {p: {} for p in files}
+    placed_by: dict[str, set[str]] = {}
+    outside: dict[tuple, object] = {}
+    for source, results in zip(files, found):
+        for f in results:
+            target = given.get(os.path.abspath(f.path))
+            if target is None:
+                outside.setdefault((f.path, f.line, f.col, f.code), f)
+                continue
+            by_file[target].setdefault((f.line, f.col, f.code), f.with_(path=target))
+            if target != source:
+                placed_by.setdefault(target, set()).add(source)
+    return ({p: [mine[k] for k in sorted(mine)] for p, mine in by_file.items()},
+            {p: tuple(sorted(s)) for p, s in placed_by.items()}, list(outside.values()))
 
 
 def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool = False) -> tuple[int, int, list]:
-    """Fix-all over `args.paths` as `fullgraph fix` runs it: (findings fixed, files changed, the
-    findings left, in file order)."""
+    """Fix-all over `args.paths` as `fullgraph fix` runs it, on every finding `check` reports there
+    (those another file's analysis places in a file too): (findings fixed, files changed, the
+    findings left, in file order, then those in files not given)."""
     changed = fixed = 0
     verifier = None
     if verify:
@@ -105,20 +158,24 @@ def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool
     project = None if args.no_index else project_for(config, paths)
     files = collect_files(args.paths, config)
     on_disk = [p for p in files if p != "-"]
-    first = _own_findings(on_disk, config, args.jobs, paths, project)
+    first, placed_by, outside = _as_check_reports(on_disk, config, args.jobs, paths, project)
     left_in: dict[str, list] = {}
     try:
         for path in files:
             if path in first and not any(f.rewritable(unsafe) for f in first[path]):
                 left_in[path] = first[path]  # fix-all would change nothing here (found before any file was fixed)
                 continue
-            count, left_in[path] = fix_file(path, config, diff, verifier, args.stdin_filename, project, unsafe)
+            count, left_in[path] = fix_file(path, config, diff, verifier, args.stdin_filename, project, unsafe,
+                                            placed_by.get(path, ()))
             changed += bool(count)
             fixed += count
     finally:
         if verifier is not None:
             verifier.close()
-    return fixed, changed, [f for path in files for f in left_in[path]]
+    if changed and not diff:  # a fixed file may change what the analysis of the others finds
+        first, _, outside = _as_check_reports(on_disk, config, args.jobs, paths, project)
+        left_in.update(first)
+    return fixed, changed, [f for path in files for f in left_in[path]] + outside
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,8 +185,9 @@ def run(args: argparse.Namespace) -> int:
     fixed, changed, left = fix_paths(args, config, args.diff, args.verify)
     report = sys.stderr if args.diff or "-" in args.paths else sys.stdout
     paint = Paint(use_colour(report))
-    for line, finding in zip(concise(left, paint), left):
-        print(f"{line} (not fixed: {why_not_fixed(finding)})", file=report)
+    given = {os.path.abspath(p) for p in collect_files(args.paths, config) if p != "-"}
+    for line, finding in zip(concise(left, paint, config.unsafe_fixes), left):
+        print(f"{line} (not fixed: {why_not_fixed(finding, given if '-' not in args.paths else None)})", file=report)
     verb = "would fix" if args.diff else "fixed"
     print(f"fullgraph fix: {verb} {counted(fixed, 'finding')} in {counted(changed, 'file')}; "
           f"{counted(len(left), 'finding')} left.", file=report)

@@ -105,12 +105,16 @@ def diff_edits(old: str, new: str) -> tuple[TextEdit, ...]:
 
 
 def fix_all(source: str | bytes, path: str = "<string>", config=None, project=None, unsafe: bool = False,
-            findings=None) -> FixAllResult:
+            findings=None, analysis=None) -> FixAllResult:
     """Apply every safe fix to a fixpoint (with ``unsafe``, the unsafe ones too: deferrals). Never
     raises; unparsable input comes back unchanged. ``project`` (the project index `check` and the
     editor use) makes each round find what they find; ``findings``: those of ``source`` with
-    that index (the editor's analysis of this text), which the first round then uses."""
+    that index (the editor's analysis of this text), which the first round then uses;
+    ``analysis``: what finds the findings of a text, when more than the file's own analysis does
+    (those other files' analyses place in it)."""
     from fullgraph.engine import analyze
+
+    analysis = analysis or (lambda text: analyze(text, path, config, project=project))
 
     parsed = parse(source)
     if parsed is None:
@@ -124,7 +128,7 @@ def fix_all(source: str | bytes, path: str = "<string>", config=None, project=No
     if original != text:  # they were found on the text with its CR line ends: analyse the LF one
         findings = None
     for _ in range(MAX_ROUNDS):
-        findings = analyze(text, path, config, project=project) if findings is None else findings
+        findings = analysis(text) if findings is None else findings
         if budget is None:
             budget = Counter(_identity(f) for f in findings if f.fix)  # spent below zero: stop
         edits, count, dropped = _round(text, tree, findings, failed, budget, unsafe)
