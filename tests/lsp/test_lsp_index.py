@@ -107,3 +107,29 @@ async def test_callers_in_other_files_give_an_assumed_entry_its_facts(session):
         if event == types.FileChangeType.Created:
             await _until(session, uri, lambda d: len(d) == 0)  # a shape passed: `x` is no tensor
     await _until(session, uri, lambda d: [x.code for x in d] == ["FG204"] and "a guess" not in d[0].message)
+
+
+SCALE = ("import torch\n\n\ndef scale(x):\n    if x.sum() > 0:\n        y = x * 2\n    else:\n        y = -x\n"
+         "    return y\n")
+SCALER = ("import torch\nfrom torch import nn\nfrom scaling import scale\nclass Scaler(nn.Module):\n"
+          "    def forward(self, x: torch.Tensor):\n        return scale(x) + 1\n")
+
+
+async def test_a_finding_a_model_places_in_a_helper_has_its_quick_fix_and_fix_all_there(session):
+    """The helper's branch is found by the model's analysis: in the helper's file, its quick fix is
+    offered and removes it, as fix-all does (on the text the finding was placed on)."""
+    folder = session.root / "idxplaced"
+    folder.mkdir()
+    (folder / "scaling.py").write_text(SCALE)
+    model = session.open("scaler.py", SCALER, folder="idxplaced")
+    helper = session.open("scaling.py", SCALE, folder="idxplaced")
+    assert helper == model.rsplit("/", 1)[0] + "/scaling.py"
+    placed = await _until(session, helper, lambda d: [x.code for x in d] == ["FG101"])
+    actions = [a for a in await session.actions(helper, placed) if a.kind == types.CodeActionKind.QuickFix]
+    assert [a.title for a in actions] == ["fullgraph (FG101): Predicate with torch.where",
+                                          "fullgraph (FG101): disable for this line"]
+    fix_all = await session.actions(helper, [], only=["source.fixAll.fullgraph"])
+    assert [a.kind for a in fix_all] == ["source.fixAll.fullgraph"]
+    assert session.apply(actions[0].edit)
+    assert "    y = torch.where(x.sum() > 0, x * 2, -x)\n" in session.text(helper)
+    await _until(session, helper, lambda d: not d)

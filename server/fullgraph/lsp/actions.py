@@ -53,9 +53,11 @@ def closed(uri: str) -> None:
 
 def _finding_of(diag: types.Diagnostic, version: int | None, known, enc: Encoder):
     """The finding of this version behind one of our diagnostics: the one with its code and range
-    (None for another tool's diagnostic, or one published for another version)."""
+    (None for another tool's diagnostic, or one published for another version; one another
+    document's analysis placed here has none, and ``known`` holds such findings only when they
+    were placed on this very text)."""
     data = diag.data if isinstance(diag.data, dict) else {}
-    if diag.source not in (SOURCE, None) or data.get("version", version) != version:
+    if diag.source not in (SOURCE, None) or data.get("version", version) not in (version, None):
         return None
     code = None if diag.code is None else str(diag.code)
     return next((f for f in known if (code is None or f.code == code)

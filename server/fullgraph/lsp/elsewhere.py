@@ -19,6 +19,7 @@ class Elsewhere:
     def __init__(self) -> None:
         self.by_target: dict[str, dict[str, list[types.Diagnostic]]] = {}
         self.found: dict[tuple[str, str], list[Finding]] = {}  # (target, source) -> the findings behind them
+        self.lines: dict[tuple[str, str], list[str]] = {}  # (target, source) -> the target's lines they are on
 
     def update(self, source: str, findings: list[Finding], lines_of, encoding: str) -> set[str]:
         """Record what the analysis of ``source`` found in other files; the target URIs whose
@@ -31,13 +32,16 @@ class Elsewhere:
         for target in changed:
             del self.by_target[target][source]
             self.found.pop((target, source), None)
+            self.lines.pop((target, source), None)
         for target, found in groups.items():
             if self.found.get((target, source)) == found:
                 continue  # the usual keystroke: nothing to convert, no file to read
             path = found[0].path
-            enc = Encoder(lines_of(target, path), encoding)
+            lines = lines_of(target, path)
+            enc = Encoder(lines, encoding)
             self.by_target.setdefault(target, {})[source] = [to_diagnostic(f, target, None, path, enc) for f in found]
             self.found[(target, source)] = found
+            self.lines[(target, source)] = lines
             changed.add(target)
         return {t for t in changed if t != source}
 
@@ -46,7 +50,18 @@ class Elsewhere:
         changed = {target for target, per_source in self.by_target.items() if per_source.pop(source, None) is not None}
         for target in changed:
             self.found.pop((target, source), None)
+            self.lines.pop((target, source), None)
         return {t for t in changed if t != source}
+
+    def placed(self, target: str, lines: list[str]) -> list[Finding]:
+        """The findings other documents' analyses placed in ``target`` on this very text (its
+        ``lines``): those its quick fixes and fix-all may rewrite, each once."""
+        found = {}
+        for (where, source), findings in self.found.items():
+            if where == target and self.lines.get((where, source)) == lines:
+                for f in findings:
+                    found.setdefault((f.line, f.col, f.code), f)
+        return [found[key] for key in sorted(found)]
 
     def of(self, target: str) -> list[types.Diagnostic]:
         """What the other documents found in ``target``, each finding once."""

@@ -16,6 +16,7 @@ from fullgraph.lsp.hover import covers, hover_markdown
 from fullgraph.lsp.lens import breaks_lenses
 from fullgraph.lsp.positions import Encoder
 from fullgraph.lsp.server import FullgraphServer
+from fullgraph.text import split_lines
 
 SECTION = "fullgraph"
 CONFIRM_FEATURE = "fullgraph.lsp.confirm_feature"
@@ -179,11 +180,21 @@ async def pull_diagnostics(ls: FullgraphServer, params: types.DocumentDiagnostic
     return types.FullDocumentDiagnosticReport(items=ls.diagnostics(uri, analysis), result_id=result_id)
 
 
+def _found_here(ls: FullgraphServer, uri: str, source: str, own: list) -> list:
+    """The findings of this text of ``uri``: its own analysis's (``own``) and those other
+    documents' analyses placed in it on this very text."""
+    mine = {(f.line, f.col, f.code) for f in own}
+    placed = [f for f in ls.elsewhere.placed(uri, split_lines(source)) if (f.line, f.col, f.code) not in mine]
+    return sorted([*own, *placed], key=lambda f: (f.line, f.col, f.code)) if placed else list(own)
+
+
 async def _fix_all_edit(ls: FullgraphServer, uri: str, version, source: str):
-    """The document's fix-all edit for this text, computed in the worker pool (None: nothing to fix)."""
+    """The document's fix-all edit for this text, computed in the worker pool (None: nothing to fix);
+    its first round fixes what other documents' analyses placed here too."""
     path = ls.document_path(uri)
     analysis = ls.fresh_analysis(uri)  # the first round of fix-all uses its findings
-    known = analysis.findings if analysis is not None and analysis.source == source and not analysis.broken else None
+    known = _found_here(ls, uri, source, analysis.findings) \
+        if analysis is not None and analysis.source == source and not analysis.broken else None
     return await ls.run_in_pool(actions.fix_all_edit, uri, version, source, path or uri,
                                 ls.settings.for_path(path).config, ls.workspace.position_encoding, ls.index.project,
                                 known)
@@ -194,7 +205,8 @@ async def _fix_all_actions(ls: FullgraphServer, params: types.CodeActionParams, 
     uri, only = params.text_document.uri, params.context.only
     analysis = ls.fresh_analysis(uri)
     unsafe = ls.settings.for_path(ls.document_path(uri)).config.unsafe_fixes
-    if not actions.wants(only, actions.FIX_ALL_KIND) or (analysis and not actions.has_fixable(analysis.findings, unsafe)):
+    if not actions.wants(only, actions.FIX_ALL_KIND) or (
+            analysis and not actions.has_fixable(_found_here(ls, uri, source, analysis.findings), unsafe)):
         return []
     if ls.lazy_fix_all:
         return [actions.fix_all_action(uri, version, None, lazy=True)]
@@ -218,7 +230,8 @@ def _register_actions(server: FullgraphServer) -> None:
             known = []
             if diagnostics:
                 analysis = await _published_for_current_version(ls, uri)
-                known = analysis.findings if analysis is not None and analysis.version == version else []
+                known = _found_here(ls, uri, source, analysis.findings) \
+                    if analysis is not None and analysis.version == version else []
             result += await ls.run_in_pool(actions.quick_fixes, uri, version, source, diagnostics,
                                            ls.workspace.position_encoding, known, ls.parse_cache(uri),
                                            ls.settings.for_path(ls.document_path(uri)).config.unsafe_fixes)
