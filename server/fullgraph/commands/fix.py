@@ -59,6 +59,7 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
     ``project``: the project index `check` uses, told of each file written; ``unsafe``: apply the
     unsafe fixes too; ``placed_by``: the files whose analysis places findings in this one (a
     helper their module's `forward` calls), which fix-all then fixes too."""
+    from fullgraph.engine import analyze
     from fullgraph.fixes import fix_all
 
     try:
@@ -75,7 +76,8 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         if fixed != source and verifier is not None and not verifier(path, source, config, result):
             fixed = source
         unchanged = result.findings is not None and fixed == result.source == source  # (the index still has this text)
-        left = list(result.findings) if unchanged else (analysis or _alone(name, config, project))(fixed)
+        left = list(result.findings) if unchanged else \
+            analysis(fixed) if analysis is not None else analyze(fixed, name, config, project=project)
     finally:
         if analysis is not None:
             project.forget(os.path.abspath(path))  # the file as it is on disk again
@@ -90,12 +92,6 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         if project is not None:
             project.forget(os.path.abspath(path))  # read again from disk
     return (max(result.applied, 1) if fixed != source else 0), left
-
-
-def _alone(name: str, config, project):
-    from fullgraph.engine import analyze
-
-    return lambda text: analyze(text, name, config, project=project)
 
 
 def _as_checked(path: str, placed_by: tuple[str, ...], config, project):
