@@ -114,6 +114,7 @@ def test_fix_fixes_what_check_reports_in_a_helper_another_file_calls(tmp_path, c
     reports it there as fixable, so `fix` fixes it, and reports what is left as `check` does."""
     (tmp_path / "helpers.py").write_text(HELPER)
     (tmp_path / "model.py").write_text(MODEL)
+    (tmp_path / "other.py").write_text(MODEL.replace("class M(", "class Other("))  # places the same finding
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--output-format", "concise", "."]) == 1
     assert "helpers.py:5:5: FG101 [*]" in capsys.readouterr().out

@@ -117,14 +117,17 @@ def _as_checked(path: str, placed_by: tuple[str, ...], config, project):
     return analysis
 
 
-def _as_check_reports(files: list[str], config, jobs: int, paths: list[str], project) -> tuple[dict, dict, list]:
+def _as_check_reports(files: list[str], config, jobs: int, paths: list[str], project,
+                      unsafe: bool) -> tuple[dict, dict, list]:
     """The findings `check` reports for ``files`` (in parallel, from its results cache when fresh;
     in this process with `project`, the index fix-all uses), by the file of ``files`` they are in;
-    for each file, the others whose analysis placed some there; and those in files not given."""
+    for each file, the others whose analysis placed a finding fix-all may rewrite there (one file
+    per such finding: a helper many models call is analysed through one of them); and the findings
+    in files not given."""
     found = check_files(files, config, jobs, paths, project is not None, project)
     given = {os.path.abspath(p): p for p in files}
     by_file: dict[str, dict] = {p: {} for p in files}
-    placed_by: dict[str, set[str]] = {}
+    placed_by: dict[str, dict[tuple, str]] = {}
     outside: dict[tuple, object] = {}
     for source, results in zip(files, found):
         for f in results:
@@ -132,11 +135,12 @@ def _as_check_reports(files: list[str], config, jobs: int, paths: list[str], pro
             if target is None:
                 outside.setdefault((f.path, f.line, f.col, f.code), f)
                 continue
-            by_file[target].setdefault((f.line, f.col, f.code), f.with_(path=target))
-            if target != source:
-                placed_by.setdefault(target, set()).add(source)
+            key = (f.line, f.col, f.code)
+            by_file[target].setdefault(key, f.with_(path=target))
+            if target != source and f.rewritable(unsafe):
+                placed_by.setdefault(target, {}).setdefault(key, source)
     return ({p: [mine[k] for k in sorted(mine)] for p, mine in by_file.items()},
-            {p: tuple(sorted(s)) for p, s in placed_by.items()}, list(outside.values()))
+            {p: tuple(sorted(set(s.values()))) for p, s in placed_by.items()}, list(outside.values()))
 
 
 def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool = False) -> tuple[int, int, list]:
@@ -154,7 +158,7 @@ def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool
     project = None if args.no_index else project_for(config, paths)
     files = collect_files(args.paths, config)
     on_disk = [p for p in files if p != "-"]
-    first, placed_by, outside = _as_check_reports(on_disk, config, args.jobs, paths, project)
+    first, placed_by, outside = _as_check_reports(on_disk, config, args.jobs, paths, project, unsafe)
     left_in: dict[str, list] = {}
     try:
         for path in files:
@@ -169,7 +173,7 @@ def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool
         if verifier is not None:
             verifier.close()
     if changed and not diff:  # a fixed file may change what the analysis of the others finds
-        first, _, outside = _as_check_reports(on_disk, config, args.jobs, paths, project)
+        first, _, outside = _as_check_reports(on_disk, config, args.jobs, paths, project, unsafe)
         left_in.update(first)
     return fixed, changed, [f for path in files for f in left_in[path]] + outside
 
