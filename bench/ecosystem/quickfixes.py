@@ -9,7 +9,9 @@ project index as the language server builds it: every finding's quick fixes (``f
 suppression, each applied alone to the file's text, must give text that still compiles, keeps every
 comment of the original, and that the engine analyses without an internal error (FG000). Exceptions
 raised while computing a fix are counted too, and findings whose fix check failed inside the engine
-(which then offers no fix and logs the error). No file is written and nothing is imported or run.
+(which then offers no fix and logs the error). A file's findings are those the editor shows in it:
+its own, and those the analysis of another truth file places there (a helper a model's `forward`
+calls), whose quick fixes the editor offers too. No file is written and nothing is imported or run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 import tempfile
 import time
@@ -74,6 +77,23 @@ def problems_of(text: str, fixed: str, path: str, config, kept: Counter) -> list
     return out
 
 
+def shown_in(path: str, paths: list[str], config, project, reports: dict) -> list:
+    """The findings the editor shows in ``path``: its analysis's, and those the analyses of the
+    other ``paths`` place there (``reports``: the analyses made so far, by path)."""
+    def report(p: str):
+        if p not in reports:
+            reports[p] = analyze_document(Path(p).read_text(encoding="utf-8"), p, config, project=project)
+        return reports[p]
+
+    found = {(f.line, f.col, f.code): f for f in report(path).findings if f.code != "FG000"}
+    here = os.path.abspath(path)
+    for other in paths:
+        for f in report(other).elsewhere if other != path else ():
+            if os.path.abspath(f.path) == here:
+                found.setdefault((f.line, f.col, f.code), f.with_(path=path))
+    return [found[key] for key in sorted(found)]
+
+
 def sweep(package: str, root: Path, setting: str, examples: int, truth: Path = TRUTH_DIR) -> dict:
     """Apply every quick fix of every finding of ``package``'s truth files under ``setting``."""
     runs = load_runs(truth / f"{package}.jsonl")
@@ -86,9 +106,10 @@ def sweep(package: str, root: Path, setting: str, examples: int, truth: Path = T
         if SETTINGS[setting]:
             config = config.merged({"assume_compiled": SETTINGS[setting][-1]})
         project = project_for(config, [tmp], disk_cache=False)
+        reports: dict = {}
         for rel, path in zip(files, paths):
             text = Path(path).read_text(encoding="utf-8")
-            findings = [f for f in analyze_document(text, path, config, project=project).findings if f.code != "FG000"]
+            findings = shown_in(path, paths, config, project, reports)
             counts["files"] += 1
             counts["findings"] += len(findings)
             parsed = parse_for_fixes(text)

@@ -66,3 +66,22 @@ def test_fix_states_of_two_engines_are_compared_finding_by_finding():
         "p:default: only before: a.py:9 FG301", "p:default: only after: b.py:1 FG201",
         "p:default: a.py:3 FG101\n    before: not pure\n    after:  fixable"]
     assert fixstates.differences(old, old) == []
+
+
+def test_findings_another_truth_file_places_in_a_file_are_swept_there(tmp_path):
+    """As the editor shows them: the helper's branch is a finding of `helpers.py` only through the
+    model's `forward` in `model.py`, and its quick fixes are applied to the helper's text."""
+    quickfixes, truth_mod = bench_module("quickfixes"), bench_module("truth")
+    package = tmp_path / "src" / "tinypkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("import torch\n\n\ndef scale(x):\n    if x.sum() > 0:\n        y = x * 2\n"
+                                        "    else:\n        y = -x\n    return y\n")
+    (package / "model.py").write_text("import torch\nfrom torch import nn\n\nfrom tinypkg.helpers import scale\n\n\n"
+                                      "class Model(nn.Module):\n    def forward(self, x: torch.Tensor):\n        return scale(x)\n")
+    row = {"package": "tinypkg", "model": "Model", "variant": "base", "breaks": [],
+           "reached": {"tinypkg/model.py": "9", "tinypkg/helpers.py": "5-9"}}
+    truth_mod.save_runs(tmp_path / "truth" / "tinypkg.jsonl", {truth_mod.run_id(row): row})
+    r = quickfixes.sweep("tinypkg", tmp_path / "src", "default", 5, tmp_path / "truth")
+    assert (r["counts"]["files"], r["counts"]["findings"]) == (2, 1)
+    assert r["counts"]["fixes"] == 2 and not any(r["counts"].get(p) for p in quickfixes.PROBLEMS), r["examples"]
