@@ -214,6 +214,9 @@ def test_check_fix_applies_the_safe_fixes_then_reports_what_is_left(project):
     piped = fullgraph("check", "--fix", "-", "--stdin-filename", "m.py", cwd=project,
                       stdin=MODEL.replace("        n = x.nonzero()\n", "        n = x\n"))
     assert "torch.where(" in piped.stdout and "fixed 2 findings" in piped.stderr
+    model.write_text(MODEL)
+    diff = fullgraph("check", "--diff", "pkg", cwd=project)  # as `ruff check --diff`: nothing written
+    assert diff.returncode == 1 and "+        x = torch.where(" in diff.stdout and model.read_text() == MODEL
 
 
 def test_unsafe_fixes_flags_override_the_setting(tmp_path):

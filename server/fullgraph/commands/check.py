@@ -49,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     parser.add_argument("--fix", action="store_true",
                         help="apply the safe rewrites first (as `fullgraph fix`), then report what is left")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the rewrites --fix would apply as a unified diff, writing nothing (as `fullgraph "
+                             "fix --diff`)")
     add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
     parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
@@ -145,10 +148,10 @@ def run(args: argparse.Namespace) -> int:
     config = config_for_paths(args, "check")
     if config is None:
         return 2
-    if args.fix and "-" in args.paths:  # the fixed source goes to stdout, the report to stderr
+    if args.diff or args.fix and "-" in args.paths:  # the diff or the fixed source to stdout, the report to stderr
         from fullgraph.commands import fix
 
-        args.diff = args.verify = False
+        args.verify = False
         return fix.run(args)
     fixed = 0
     if args.fix:
