@@ -1,9 +1,10 @@
 """Score ``fullgraph fix`` on the real packages (fix mode): break sites and graphs before -> after.
 
-``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--unsafe-fixes] [--json OUT]``
+``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--unsafe-fixes] [--reached] [--json OUT]``
 
 For each package and setting (default, ``assume_compiled = "all"``): copies the package to a
-scratch folder, runs ``fullgraph fix`` of the current checkout on the files holding break sites,
+scratch folder, runs ``fullgraph fix`` of the current checkout on the files holding break sites
+(``--reached``: on every package file the runs reach, as a user fixing the package would),
 runs it again (fix-all must then change nothing), imports every changed module from the copy,
 and re-runs every model that broke and whose files were edited, original and fixed, each in a
 fresh process (the copy first on ``PYTHONPATH``, same seeds), with the variants it broke in.
@@ -164,9 +165,10 @@ def site_outcome(flagged: bool, fixable: bool, failed: bool, rerun: bool, still:
 
 
 def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, work: Path, jobs: int,
-                timeout: float, originals: dict, unsafe: bool = False) -> dict:
+                timeout: float, originals: dict, unsafe: bool = False, reached: bool = False) -> dict:
     sites, _ = collect_sites(runs)
     site_files = package_files(root, sorted({s.file for s in sites.values()}))
+    fixed_files = package_files(root, truth_files(runs)) if reached else site_files
     top = site_files[0].split("/")[0] if site_files else package
     scratch = work / setting
     shutil.copytree(root / top, scratch / top, ignore=shutil.ignore_patterns("__pycache__"))
@@ -174,7 +176,7 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
     findings = run_check(root, package_files(root, truth_files(runs)), extra, jobs)
     t = time.monotonic()
-    summary, changed, not_idempotent, import_errors = fix_twice(root, scratch, top, site_files,
+    summary, changed, not_idempotent, import_errors = fix_twice(root, scratch, top, fixed_files,
                                                                 [*extra, "--unsafe-fixes"] if unsafe else extra)
     fix_seconds = time.monotonic() - t
 
@@ -338,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unsafe-fixes", action="store_true",
                         help="run `fullgraph fix --unsafe-fixes` (deferrals too; a deferral site that still breaks "
                              "at its replay counts as flagged, still breaks)")
+    parser.add_argument("--reached", action="store_true",
+                        help="give `fullgraph fix` every package file the runs reach, as a user fixing the package "
+                             "would (default: the files holding break sites)")
     args = parser.parse_args(argv)
     truth = Path(args.truth)
     root = Path(args.source) if args.source else bench_site_packages()
@@ -349,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         originals: dict = {}
         with tempfile.TemporaryDirectory(prefix=f"fullgraph-fix-{package}-") as work:
             results = {s: fix_package(package, runs, root, s, Path(work), args.jobs, args.timeout, originals,
-                                      args.unsafe_fixes)
+                                      args.unsafe_fixes, args.reached)
                        for s in args.settings.split(",")}
         print_report(package, results)
         report[package] = results
