@@ -57,6 +57,11 @@ class Finding:
         ``unsafe``, a blocked one may still have an unsafe fix)."""
         return bool(self.fix) and (unsafe or not self.fix_blocked)
 
+    def fixable(self, unsafe: bool = False) -> bool:
+        """Whether a fix is offered for it: a safe one, or with ``unsafe`` (the `unsafe-fixes`
+        setting or flag) an unsafe one too."""
+        return bool(self.fix) and (not self.fix_blocked or unsafe and self.unsafe_fix)
+
     @property
     def unsafe_fix(self) -> bool:
         """Whether its fix is one fix-all applies only when unsafe fixes are asked for."""

@@ -46,10 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
-def why_not_fixed(finding, given: set[str] | None = None) -> str:
-    """Why a finding is still there after fix-all (``given``: the files fix-all ran on)."""
-    if given is not None and os.path.abspath(finding.path) not in given:
-        return NOT_GIVEN
+def why_not_fixed(finding) -> str:
+    """Why a finding is still there after fix-all (in a file it ran on)."""
     return finding.fix_blocked or (NOT_REWRITTEN if finding.fix else NO_RULE_FIX)
 
 
@@ -143,10 +141,11 @@ def _as_check_reports(files: list[str], config, jobs: int, paths: list[str], pro
             {p: tuple(sorted(set(s.values()))) for p, s in placed_by.items()}, list(outside.values()))
 
 
-def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool = False) -> tuple[int, int, list]:
+def fix_paths(args: argparse.Namespace, config, diff: bool = False,
+              verify: bool = False) -> tuple[int, int, list, list]:
     """Fix-all over `args.paths` as `fullgraph fix` runs it, on every finding `check` reports there
     (those another file's analysis places in a file too): (findings fixed, files changed, the
-    findings left, in file order, then those in files not given)."""
+    findings left in file order, those in files not given)."""
     changed = fixed = 0
     verifier = None
     if verify:
@@ -175,19 +174,21 @@ def fix_paths(args: argparse.Namespace, config, diff: bool = False, verify: bool
     if changed and not diff:  # a fixed file may change what the analysis of the others finds
         first, _, outside = _as_check_reports(on_disk, config, args.jobs, paths, project, unsafe)
         left_in.update(first)
-    return fixed, changed, [f for path in files for f in left_in[path]] + outside
+    return fixed, changed, [f for path in files for f in left_in[path]], outside
 
 
 def run(args: argparse.Namespace) -> int:
     config = config_for_paths(args, "fix")
     if config is None:
         return 2
-    fixed, changed, left = fix_paths(args, config, args.diff, args.verify)
+    fixed, changed, left, outside = fix_paths(args, config, args.diff, args.verify)
     report = sys.stderr if args.diff or "-" in args.paths else sys.stdout
     paint = Paint(use_colour(report))
-    given = {os.path.abspath(p) for p in collect_files(args.paths, config) if p != "-"}
     for line, finding in zip(concise(left, paint, config.unsafe_fixes), left):
-        print(f"{line} (not fixed: {why_not_fixed(finding, given if '-' not in args.paths else None)})", file=report)
+        print(f"{line} (not fixed: {why_not_fixed(finding)})", file=report)
+    for line in concise(outside, paint, config.unsafe_fixes):
+        print(f"{line} (not fixed: {NOT_GIVEN})", file=report)
+    left += outside
     verb = "would fix" if args.diff else "fixed"
     print(f"fullgraph fix: {verb} {counted(fixed, 'finding')} in {counted(changed, 'file')}; "
           f"{counted(len(left), 'finding')} left.", file=report)

@@ -17,12 +17,6 @@ FIX_MARK = "[*]"
 GITLAB_SEVERITIES = {"error": "major", "warning": "minor", "info": "info", "hint": "info"}
 
 
-def fixable(finding: Finding, unsafe: bool = False) -> bool:
-    """Whether `fullgraph fix` has a rewrite for the finding: a safe one, or with ``unsafe`` (the
-    `unsafe-fixes` setting or flag) an unsafe one too."""
-    return finding.rewritable() or unsafe and finding.unsafe_fix
-
-
 def use_colour(stream) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
     return not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
@@ -55,7 +49,7 @@ class Paint:
 
 def _head(f: Finding, paint: Paint, unsafe: bool) -> str:
     where = f"{paint.bold(f.path)}{paint.dim(':')}{f.line}{paint.dim(':')}{f.col + 1}{paint.dim(':')}"
-    mark = f" {paint.mark(FIX_MARK)}" if fixable(f, unsafe) else ""
+    mark = f" {paint.mark(FIX_MARK)}" if f.fixable(unsafe) else ""
     return f"{where} {paint.code(f.code)}{mark} {f.message}"
 
 
@@ -89,7 +83,7 @@ def full(findings: list[Finding], paint: Paint, sources: dict[str, str], unsafe:
             out += [f"{pad} {paint.dim('|')}", f"{paint.dim(gutter)} {paint.dim('|')} {text}",
                     f"{pad} {paint.dim('|')} {' ' * f.col}{paint.code('^' * max(1, end - f.col))}"]
         rule = get_rule(f.code)
-        if fixable(f, unsafe) and rule and rule.fix_title:
+        if f.fixable(unsafe) and rule and rule.fix_title:
             out.append(f"  = help: {rule.fix_title}{' (unsafe)' if f.unsafe_fix else ''}")
         elif f.fix_blocked:
             out.append(f"  = no safe fix: {f.fix_blocked}")
@@ -126,7 +120,7 @@ def statistics(findings: list[Finding], as_json: bool, unsafe: bool = False) -> 
     from fullgraph.rules.catalog import get_rule
 
     counts = Counter(f.code for f in findings)
-    fixes = Counter(f.code for f in findings if fixable(f, unsafe))
+    fixes = Counter(f.code for f in findings if f.fixable(unsafe))
     rows = [(code, count, fixes[code], (get_rule(code).name if get_rule(code) else ""))
             for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
     if as_json:
@@ -147,7 +141,7 @@ def summary(findings: list[Finding], paint: Paint, unsafe: bool = False, fixed: 
         return f"Found {counted(len(findings) + fixed, 'finding')} ({fixed} fixed, {len(findings)} remaining{tail})."
     if not findings:
         return paint.good("All checks passed!")
-    n_fixable = sum(1 for f in findings if fixable(f, unsafe))
+    n_fixable = sum(1 for f in findings if f.fixable(unsafe))
     parts = [f"{n_fixable} fixable with `fullgraph fix`"] if n_fixable else []
     if n_unsafe:
         parts.append(f"{n_unsafe} {'more' if n_fixable else 'fixable'} with `fullgraph fix --unsafe-fixes`")

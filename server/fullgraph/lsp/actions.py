@@ -86,8 +86,8 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         if finding is None or finding.code == SYNTAX_ERROR:
             continue
         risky = unsafe and finding.unsafe_fix
-        rewrites = finding.rewritable(risky)
-        found = fixes_of(uri, version, source, cache, finding) if rewrites or has_alternatives(finding.code) else []
+        found = fixes_of(uri, version, source, cache, finding) \
+            if finding.fixable(unsafe) or has_alternatives(finding.code) else []
         suppress = fixes.suppression_fix(source, finding)
         for fix, title in [*((f, f"{f.title} (unsafe)" if risky or f.unsafe else f.title) for f in found),
                            (suppress, "disable for this line")]:
@@ -128,4 +128,4 @@ def wants(only: list[str] | None, kind: str) -> bool:
 
 def has_fixable(findings, unsafe: bool = False) -> bool:
     """Whether fix-all can possibly change anything (``unsafe``: applying the unsafe fixes too)."""
-    return any(f.rewritable(unsafe and f.unsafe_fix) for f in findings)
+    return any(f.fixable(unsafe) for f in findings)

@@ -53,10 +53,11 @@ class Elsewhere:
             self.lines.pop((target, source), None)
         return {t for t in changed if t != source}
 
-    def placed(self, target: str, lines: list[str]) -> list[Finding]:
-        """The findings other documents' analyses placed in ``target`` on this very text (its
-        ``lines``): those its quick fixes and fix-all may rewrite, each once."""
+    def placed(self, target: str, text: str) -> list[Finding]:
+        """The findings other documents' analyses placed in ``target`` on this very ``text``: those
+        its quick fixes and fix-all may rewrite, each once (the text is split only when some were)."""
         found = {}
+        lines = split_lines(text) if target in self.by_target else None
         for (where, source), findings in self.found.items():
             if where == target and self.lines.get((where, source)) == lines:
                 for f in findings:

@@ -16,7 +16,6 @@ from fullgraph.lsp.hover import covers, hover_markdown
 from fullgraph.lsp.lens import breaks_lenses
 from fullgraph.lsp.positions import Encoder
 from fullgraph.lsp.server import FullgraphServer
-from fullgraph.text import split_lines
 
 SECTION = "fullgraph"
 CONFIRM_FEATURE = "fullgraph.lsp.confirm_feature"
@@ -184,7 +183,7 @@ def _found_here(ls: FullgraphServer, uri: str, source: str, own: list) -> list:
     """The findings of this text of ``uri``: its own analysis's (``own``) and those other
     documents' analyses placed in it on this very text."""
     mine = {(f.line, f.col, f.code) for f in own}
-    placed = [f for f in ls.elsewhere.placed(uri, split_lines(source)) if (f.line, f.col, f.code) not in mine]
+    placed = [f for f in ls.elsewhere.placed(uri, source) if (f.line, f.col, f.code) not in mine]
     return sorted([*own, *placed], key=lambda f: (f.line, f.col, f.code)) if placed else list(own)
 
 
