@@ -463,3 +463,75 @@ def test_parameter_facts_follow_the_call_sites_added_and_dropped():
     assert sites.facts(callee) == {"x": (TENSOR, ())}  # any known tensor makes it one
     sites.drop("b")
     assert sites.facts(callee) == {"x": (VALUE, ())}
+
+
+CLOSURES = '''import torch
+from torch import nn
+from torch.utils.checkpoint import checkpoint
+
+try:
+    from missing_package import Search
+except ImportError:
+    Search = None
+
+
+def by_closure(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+
+def by_lambda(x):
+    return x.nonzero()
+
+
+def by_checkpoint(x):
+    return x[x > 0]
+
+
+def search(data):
+    return torch.unique(data)
+
+
+def later(call):
+    QUEUE.append(call)
+    call()
+
+
+QUEUE = []
+
+
+class M(nn.Module):
+    def __init__(self, fast=False):
+        super().__init__()
+        if fast and Search is not None:
+            self.search_fn = Search()
+        else:
+            self.search_fn = search
+
+    def forward(self, x: torch.Tensor):
+        def inner(t):
+            return by_closure(t * 2)
+        y = self.run(inner, x) + self.run(lambda t: by_lambda(t + 1), x)
+        y = y + checkpoint(lambda h: by_checkpoint(h), x, use_reentrant=False)
+        later(lambda: print("done"))
+        scale = lambda t: t.sum().item()
+        return self.search_fn(y) * self.run(scale, x)
+
+    def run(self, fn, x):
+        return fn(x) + 1
+'''
+
+
+def test_closures_lambdas_and_stored_functions_run_where_they_are_called():
+    """A def nested in the caller or a lambda passed on (`run(inner, x)`, `run(lambda t: f(t), x)`,
+    `checkpoint(lambda h: f(h), x)`) runs where the callee calls its parameter, and a function
+    `__init__` stores by name (`self.search_fn = search`, in one branch of two, the other an object
+    of a class that did not import: neuraloperator's `NeighborSearch`) where `self.search_fn(...)`
+    calls it. A lambda taking no argument is a callback the callee may queue (`queue.append(call)`):
+    not followed. A finding inside a lambda gets no rewrite."""
+    report = analyze_document(CLOSURES, "model.py")
+    found = {(f.code, f.line) for f in report.findings}
+    assert found == {("FG101", 12), ("FG451", 18), ("FG453", 22), ("FG452", 26), ("FG201", 51)}
+    in_lambda = next(f for f in report.findings if f.code == "FG201")
+    assert "lambda" in (in_lambda.fix_blocked or "")

@@ -32,6 +32,7 @@ POSITIVE = [
     ("FG205", 'n = len(f"value {x}")\nreturn x * n', "certain"),
     ("FG206", "return torch.arange((x > 0).sum())", "certain"),
     ("FG206", "k = x.argmax()\nreturn x[:k]", "certain"),
+    ("FG206", "bounds = torch.cumsum(x, 0)\nreturn x[slice(bounds[0], bounds[1])]", "certain"),
     ("FG207", "same = torch.equal(x, x.flip(0))\nreturn x, same", "certain"),
     ("FG207", "if not (x * 2).equal(x):\n    x = x + 1\nreturn x", "certain"),
     ("FG205", "s = str(x.sum())\nreturn x", "certain"),
@@ -88,6 +89,7 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "return x[slice(1, x.shape[0] - 1)]",  # `slice()` of sizes: Python ints
     'assert torch.all(x > 0), "negative"\nreturn x',  # a tensor test with a literal message: Dynamo lowers it
     'assert x.dim() == 2 and (x > 0).all()\nreturn x',  # the tensor is the last operand: the assert's test
     'assert self.lin is not None and len([x, x]) == 2 and [1, 2] and {"a": 1}\nreturn x',  # folded by Dynamo

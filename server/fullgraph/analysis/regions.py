@@ -18,6 +18,7 @@ from fullgraph.analysis.facts import (
     ENUM_BASES,
     TENSOR,
     VALUE,
+    Function,
     Instance,
     Module,
     declared_fact,
@@ -236,8 +237,11 @@ class ModuleIndex:
                 for target in stmt.targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
-                        info.attrs[target.attr] = declared[stmt.value.id] if isinstance(stmt.value, ast.Name) \
-                            and stmt.value.id in declared else self.value_fact(stmt.value, local)
+                        fact = declared[stmt.value.id] if isinstance(stmt.value, ast.Name) \
+                            and stmt.value.id in declared else self.value_fact(stmt.value, local) \
+                            or self._stored_function(stmt.value, init)
+                        if fact is not None or not isinstance(info.attrs.get(target.attr), Function):
+                            info.attrs[target.attr] = fact  # a branch storing something unknown may still run it
                         spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
@@ -256,6 +260,17 @@ class ModuleIndex:
             else:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
+
+    def _stored_function(self, value: ast.expr, init: FunctionInfo) -> Function | None:
+        """The function `__init__` stores by its global name (`self.search_fn = native_search`), which
+        calling the attribute then runs; None for a name `__init__` binds itself."""
+        if not isinstance(value, ast.Name) or value.id in stored_names(init.node) \
+                or value.id in {a.arg for a in (*init.node.args.posonlyargs, *init.node.args.args,
+                                                *init.node.args.kwonlyargs, init.node.args.vararg,
+                                                init.node.args.kwarg) if a}:
+            return None
+        target = self.functions.get(value.id) or self.imported_function(value.id)
+        return Function((target,)) if target is not None else None
 
     def _default_made(self, info: ClassInfo, value: ast.expr) -> ast.expr:
         """What a "default unless given" assignment builds (`Default() if p is None else p`,
@@ -679,6 +694,22 @@ class ModuleIndex:
             node = defs[0] if len(defs) == 1 and name not in stored_names(scope) else None
             self._locals[key] = None if node is None else FunctionInfo(
                 node, f"{prefix}.<locals>.{name}", None, False, module, enclosing=scope)
+        return self._locals[key]
+
+    def lambda_def(self, function: FunctionInfo, lam: ast.Lambda) -> FunctionInfo:
+        """A lambda of `function` passed on as a value (`run(lambda t: helper(t), x)`), as a nested
+        def returning its body: calling the parameter that holds it runs it, which Dynamo inlines."""
+        key = (id(lam), "<lambda>")
+        if key not in self._locals:
+            body = ast.copy_location(ast.Return(value=lam.body), lam.body)
+            node = ast.copy_location(ast.FunctionDef(name="<lambda>", args=lam.args, body=[body], decorator_list=[],
+                                                     returns=None, type_comment=None), lam)
+            if "type_params" in ast.FunctionDef._fields:
+                node.type_params = []
+            others = [n for n in walk(function.node) if isinstance(n, ast.Lambda)]
+            name = "<lambda>" if len(others) == 1 else f"<lambda at line {lam.lineno}:{lam.col_offset + 1}>"
+            self._locals[key] = FunctionInfo(node, f"{function.qualname}.<locals>.{name}", None, False,
+                                             function.module, enclosing=function.node)
         return self._locals[key]
 
     def false_flags(self, cls: ClassInfo) -> frozenset[str]:

@@ -270,6 +270,8 @@ class Walker:
             return self.callee(through)
         func = call.func
         index = self.index
+        if isinstance(func, ast.Lambda):  # `checkpoint(lambda h: layer(h), x)` runs the lambda
+            return index.lambda_def(self.function, func)
         if isinstance(func, ast.Name):
             if func.id not in self.facts.env:
                 if func.id in index.classes:
@@ -423,9 +425,17 @@ class Walker:
         return fact.infos[0] if isinstance(fact, Function) and len(fact.infos) == 1 else None
 
     def _function_value(self, arg: ast.expr) -> Function | None:
-        """A function or a method of `self` named as a value, not called (`self.chunk`, `helper`)."""
+        """A function, a def or lambda of this one or a method of `self` named as a value, not called
+        (`self.chunk`, `helper`, `lambda t: helper(t)`)."""
         if isinstance(arg, ast.Name) and arg.id not in self.facts.env and arg.id not in self.index.classes:
             target = self._function_named(arg.id)
+        elif isinstance(arg, ast.Name) and arg.id in self.facts.env:  # a closure passed on (`run(inner, x)`)
+            lambdas = self._assigned_only(arg.id)
+            target = self.index.lambda_def(self.function, lambdas[0]) \
+                if len(lambdas) == 1 and isinstance(lambdas[0], ast.Lambda) else self.index.local_def(self.function, arg.id)
+            target = target if target is not None and _takes_data(target.node.args) else None
+        elif isinstance(arg, ast.Lambda):
+            target = self.index.lambda_def(self.function, arg) if _takes_data(arg.args) else None
         elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self" \
                 and self.function.cls is not None and self.index.attr(self.function.cls, arg.attr) is None:
             target = self.index.method(self.function.cls.name, arg.attr)
@@ -999,6 +1009,13 @@ class Walker:
             fact = VALUE  # `check([1])`, `f({"a": 1})`: a container of Python values is no tensor
         guess = self.facts.guess(arg) if fact in TENSORISH else ()
         return (MASK if fact == TENSOR and not guess and self.facts.is_mask(arg) else fact), guess
+
+
+def _takes_data(args: ast.arguments) -> bool:
+    """Whether a closure takes a positional argument it has no default for (`lambda t: f(t)`): one
+    taking none is a callback whose call the code may defer (`queue.append(call)`), not followed."""
+    positional = [*args.posonlyargs, *args.args]
+    return args.vararg is not None or len(positional) > len(args.defaults)
 
 
 def _literal_parts(node: ast.expr) -> list[ast.expr] | None:

@@ -100,7 +100,7 @@ RULES = [
         what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
              "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
              "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
-             "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`) or as "
+             "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`, `slice(start, stop)`) or as "
              "`repeat_interleave`'s `output_size`, and the 0-d "
              "tensor of `argmax()`/`argmin()` without `dim` used as an index (`x[scores.argmax()]`).",
         why="A size (or an index by a 0-d tensor) must be a Python int: Dynamo reads the tensor's value (`aten._local_scalar_dense`, a "
@@ -317,7 +317,17 @@ def _output_size(node: ast.Call, w) -> ast.expr | None:
 
 
 def check_slice(node: ast.Slice, w) -> None:
-    for bound in (node.lower, node.upper, node.step):
+    _report_bound((node.lower, node.upper, node.step), w)
+
+
+def check_slice_call(node: ast.Call, w) -> None:
+    """`slice(start, stop)` built from tensors: the same bounds as `x[start:stop]`."""
+    if builtin_call(node, w, "slice") and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+        _report_bound(node.args, w)
+
+
+def _report_bound(bounds, w) -> None:
+    for bound in bounds:
         if bound is not None and _computed_tensor(bound, w):
             w.report("FG206", bound, f"`{snippet(bound)}` is a tensor used as a slice bound: Dynamo reads its value")
             return
@@ -346,7 +356,7 @@ def check_index(node: ast.Subscript, w) -> None:
 
 
 CHECKS = {
-    ast.Call: [check_call, check_numpy_readback, check_size],
+    ast.Call: [check_call, check_numpy_readback, check_size, check_slice_call],
     ast.FormattedValue: [check_formatted],
     ast.BinOp: [check_binop],
     ast.Slice: [check_slice],
