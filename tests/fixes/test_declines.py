@@ -494,15 +494,20 @@ def test_a_tensor_query_returning_a_python_bool_is_no_tensor(query):
 
 
 def test_a_nested_function_that_prints_later_keeps_a_print_in_place():
-    """`print("first")` deferred past a later call of a nested `show()` that prints "second" would
-    swap the two lines (fair-esm's neighbours, probed): the deferral declines."""
+    """`print("first", y)` deferred past a later call of a nested `show()` that prints "second" would
+    swap the two lines (fair-esm's neighbours, probed): the deferral declines. A print of constants
+    alone goes into the graph instead (torch's print operator prints it where it stood)."""
     source = ("import torch\nfrom torch import nn\n\n\nclass M(nn.Module):\n    def forward(self, x):\n"
-              "        def show(t):\n            print('second')\n        y = x * 2\n        print('first')\n"
+              "        def show(t):\n            print('second')\n        y = x * 2\n        print('first', y)\n"
               "        show(y)\n        return y + 1\n")
     inner, found = sorted((f for f in analyze(source, "m.py") if f.code == "FG301"), key=lambda f: f.line)
     assert "`show`, a function defined inside another: no rewrite is offered there" in inner.fix_blocked
     assert "another print, logging, warnings or stream-write call follows" in found.fix_blocked
     assert fix_all(source, "m.py").source == source
+    constant = source.replace("print('first', y)", "print('first')")
+    assert fix_all(constant, "m.py").source == constant.replace(
+        "        print('first')\n", '        if torch.compiler.is_compiling():\n'
+        '            torch._higher_order_ops.print("first")\n        else:\n            print(\'first\')\n')
 
 
 def test_an_elif_is_rewritten_only_with_its_if():

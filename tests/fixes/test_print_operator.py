@@ -120,14 +120,41 @@ def test_compiled_with_aot_autograd_it_prints_the_same_text_in_one_graph(capsys)
     assert capsys.readouterr().out == printed == "y tensor(30.) 3\ntensor(11.)\n"
 
 
-def test_comments_inside_the_call_move_above_it_its_lines_stay_and_a_hash_in_a_string_is_no_comment():
+def test_comments_stay_the_eager_call_is_kept_and_a_print_sharing_its_line_is_left():
+    """The operator runs while compiled only (`torch.jit.trace` has no kernel for it): the original
+    call, comments and all, stays for eager runs; a `#` inside a string is no comment; a print that
+    shares its line with another statement is not rewritten."""
     source = module('y = x * 2\nprint(\n    "y #",  # the label\n    y.sum(),\n)  # after\nz = 1; print("# shared", y)\n'
                     'return y * 3\n')
     fixed = fix_all(source, unsafe=True).source
-    assert fixed.count("_higher_order_ops.print(") == 2
+    assert fixed.count("_higher_order_ops.print(") == 1
     lines = fixed.splitlines()
     call = next(i for i, line in enumerate(lines) if line.endswith("_higher_order_ops.print("))
-    assert [line.strip() for line in lines[call - 1:call + 4]] == [
-        "# the label", "torch._higher_order_ops.print(", '"y # {!s}",', "y.sum(),", ")  # after"]
-    assert 'z = 1; torch._higher_order_ops.print("# shared {!s}", y)' in fixed
-    assert not print_findings(fixed)
+    assert [line.strip() for line in lines[call - 2:call + 10]] == [
+        "# after", "if torch.compiler.is_compiling():", "torch._higher_order_ops.print(", '"y # {!s}",', "y.sum(),",
+        ")", "else:", "print(", '"y #",  # the label', "y.sum(),", ")", 'z = 1; print("# shared", y)']
+    assert len(print_findings(fixed)) == 1
+
+
+def test_a_constant_print_is_a_safe_fix_that_still_runs_under_jit_trace(capsys):
+    """A print of constants alone goes into the graph under fix-all (no `--unsafe-fixes`); eagerly,
+    `torch.jit.trace` included (it has no kernel for the operator: probed, NotImplementedError),
+    the original call runs, and both print the same line."""
+    import torch
+
+    source = module('y = x * 2\nprint("notice: slow path")\nreturn y + 1\n')
+    [found] = print_findings(source)
+    assert found.fix_blocked is None
+    fixed = fix_all(source).source
+    assert "_higher_order_ops.print(" in fixed and not print_findings(fixed)
+    outputs = []
+    for text in (source, fixed):
+        scope: dict = {}
+        exec(compile(text, "m.py", "exec"), scope)
+        x = torch.arange(3.0)
+        traced = torch.jit.trace(scope["M"](), (x,))
+        compiled = torch.compile(scope["M"](), backend="eager", fullgraph=text is fixed)
+        outputs.append((traced(x), compiled(x), capsys.readouterr().out))
+    (t0, c0, out0), (t1, c1, out1) = outputs
+    assert torch.equal(t0, t1) and torch.equal(c0, c1)
+    assert out0 == out1 and "notice: slow path" in out0  # printed while tracing (and its check), and compiled

@@ -172,7 +172,8 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
         if not isinstance(node, ast.Call):
             return deferral, False
         if finding.code == "FG301":
-            return blocked_reason(tree, node, finding, deferral), reason is None or carries(tree, node, finding)
+            blocked = blocked_reason(tree, node, finding, deferral)
+            return blocked, blocked is not None and (reason is None or carries(tree, node, finding))
         return deferral, reason is None
     if reason is not None:
         return reason, False

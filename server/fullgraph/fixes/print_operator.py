@@ -8,7 +8,8 @@ values unchanged: tensors, Python numbers, strings and None. A `torch.Size` come
 containers fail under inductor and other objects make Dynamo raise, so only tensors the engine
 knows, sizes read from them and constants qualify. It is an unsafe fix: under autograd a compiled
 graph's tensor prints without its `grad_fn=` tag, and a parameter named through a local variable
-may print without its `Parameter containing:` header.
+may print without its `Parameter containing:` header. A print of constants alone prints the same
+line in the same place, a safe fix.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def blocked_reason(tree: ast.AST, call: ast.Call, finding, deferral: str | None)
     planned = operator_plan(tree, call, finding)
     if isinstance(planned, str):
         return f"{deferral}; torch's print operator cannot take it: {planned}"
+    if not planned[1]:
+        return None  # constants alone: the operator prints the same line where the call was
     return (f"{deferral}; torch's print operator keeps it in the graph instead, but compiled under autograd the "
             "tensors it prints lose their `grad_fn=` tag (an unsafe fix: a quick fix, or "
             "`fullgraph fix --unsafe-fixes`)")

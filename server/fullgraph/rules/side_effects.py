@@ -46,15 +46,20 @@ _DEFER_FIX = ("The fix defers the call until the compiled module returns: while 
               "as before. Known difference: the hooks make each call take `nn.Module`'s hook path, and the module "
               "no longer compiles with `torch.jit.script` (code written for TorchScript is declined, with the "
               "reason).")
-_PRINT_OPERATOR = ("When the project's torch has it, a quick fix (the first, unless the deferral below is safe) "
+_PRINT_OPERATOR = ("When the project's torch has it, a quick fix (the first, unless the deferral below is safe; "
+                   "for a print of constants alone, always) "
                    "rewrites the call to "
-                   "`torch._higher_order_ops.print(format, *values)`, torch's print operator: Dynamo keeps it in "
+                   "`torch._higher_order_ops.print(format, *values)` while compiled (`if "
+                   "torch.compiler.is_compiling():`; eagerly the original call stays, as `torch.jit.trace` has no "
+                   "kernel for the operator), torch's print operator: Dynamo keeps it in "
                    "the graph, so the break is gone, and it prints the same text eagerly and compiled (checked on "
                    "torch 2.13, eager, aot_eager and inductor backends). It carries only tensors the engine knows, "
                    "sizes read from them (`t.shape[0]`, `t.size(1)`, `len(t)`) and constants: a `torch.Size` (it "
                    "would print as a tuple), other objects, a module attribute (it may be a parameter), `end=` and "
                    "`file=` are declined, with the reason. It is an unsafe fix: compiled under autograd, the "
-                   "tensors it prints lose their `grad_fn=` tag. Otherwise: ")
+                   "tensors it prints lose their `grad_fn=` tag. A print of constants alone "
+                   "(`print(\"Warning: slow path\")`) prints the same line in the same place: a safe fix, which "
+                   "fix-all applies. Otherwise: ")
 
 RULES = [
     Rule(
@@ -63,8 +68,9 @@ RULES = [
         why="`print` is a Python builtin with side effects that Dynamo does not trace; it breaks the "
             "graph (GB0059).",
         example="def forward(self, x):\n    y = self.proj(x)\n    print(\"y\", y.norm())\n    return y.relu()",
-        fixed_example="def forward(self, x):\n    y = self.proj(x)\n    torch._higher_order_ops.print(\"y {!s}\", y.norm())\n"
-                      "    return y.relu()",
+        fixed_example="def forward(self, x):\n    y = self.proj(x)\n    if torch.compiler.is_compiling():\n"
+                      "        torch._higher_order_ops.print(\"y {!s}\", y.norm())\n    else:\n"
+                      "        print(\"y\", y.norm())\n    return y.relu()",
         fix_text=_PRINT_OPERATOR + _DEFER_FIX + " Adding `print` to "
                  "`torch._dynamo.config.reorderable_logging_functions` is not offered: it applies to every "
                  "compiled function, and in torch 2.13 a reordered call in a function Dynamo inlines (a helper, "
