@@ -79,7 +79,7 @@ def test_a_dispatched_method_is_inlined_into_the_inherited_forward(tmp_path):
     """Its epilogue would still run inside the base's frame, so no deferral; a generator is
     inlined by Dynamo, so no FG402."""
     logged = SUBCLASS.replace('            drops = int(params["p"].sum().item())\n',
-                              '            print("raining")\n            drops = 2\n')
+                              '            print("raining", x.shape)\n            drops = 2\n')
     logged += "\n        def apply_func_steps(self, x):\n            yield x\n"
     base = BASE.replace("return self.apply_func(x, params)", "self.apply_func_steps(x)\n            return self.apply_func(x, params)")
     for name, text in {"base.py": base, "rain.py": logged}.items():
