@@ -46,7 +46,7 @@ bench: $(STAMP)
 # torch-geometric, pyro, kornia and x-transformers under Dynamo, in their own pinned venv.
 ECO := bench/ecosystem
 ECO_STAMP := $(ECO)/.venv/.installed
-ECO_PACKAGES := diffusers gpytorch kornia monai neuralop normflows peft pyro pytorch_metric_learning stable_baselines3 torch_frame torch_geometric torchdiffeq torchmetrics transformers vector_quantize_pytorch x_transformers
+ECO_PACKAGES := diffusers e3nn gpytorch kornia monai neuralop normflows peft pyro pytorch_metric_learning stable_baselines3 torch_frame torch_geometric torchdiffeq torchmetrics transformers vector_quantize_pytorch x_transformers
 
 $(ECO_STAMP): $(ECO)/requirements.txt
 	$(PY) -m venv $(ECO)/.venv

@@ -21,7 +21,8 @@ NAMES = {"transformers": "transformers", "diffusers": "diffusers", "torch_geomet
          "vector_quantize_pytorch": "vector-quantize-pytorch", "torchmetrics": "torchmetrics", "peft": "peft",
          "stable_baselines3": "stable-baselines3", "torchdiffeq": "torchdiffeq",
          "pytorch_metric_learning": "pytorch-metric-learning", "torch_frame": "pytorch-frame",
-         "normflows": "normflows", "gpytorch": "gpytorch", "neuralop": "neuraloperator"}
+         "normflows": "normflows", "gpytorch": "gpytorch", "neuralop": "neuraloperator",
+         "e3nn": "e3nn"}
 HEADER = ("| package | setting | break sites (model / shared) | found | recall (before) | model code found "
           "| true findings | false alarms | precision (before) | unknown |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
