@@ -158,3 +158,12 @@ def test_a_constant_print_is_a_safe_fix_that_still_runs_under_jit_trace(capsys):
     (t0, c0, out0), (t1, c1, out1) = outputs
     assert torch.equal(t0, t1) and torch.equal(c0, c1)
     assert out0 == out1 and "notice: slow path" in out0  # printed while tracing (and its check), and compiled
+
+
+def test_a_print_sharing_its_line_is_not_marked_fixable():
+    """The rewrite replaces whole lines: a print after another statement on its line, or on the line
+    of its block's header, gets no fix, and the finding says why instead of promising one."""
+    source = module('z = 1; print("shared")\nif step: print("header")\nreturn x * z\n')
+    found = print_findings(source)
+    assert len(found) == 2 and all("another statement shares its line" in f.fix_blocked for f in found)
+    assert fix_all(source, unsafe=True).source == source

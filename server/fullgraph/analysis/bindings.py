@@ -15,6 +15,12 @@ def local_bindings(fn: ast.AST) -> dict[str, list[ast.expr] | None]:
     return bindings_among(list(walk(fn)), fn)
 
 
+def parameter_names(fn: ast.AST) -> frozenset[str]:
+    """Every parameter name of ``fn`` (positional, keyword-only, `*args`, `**kwargs`)."""
+    args = fn.args
+    return frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a)
+
+
 @per_node
 def stored_names(node: ast.AST) -> frozenset[str]:
     """The names anything under ``node`` assigns (`x = `, `for x in`, `x :=`, ...)."""

@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.bindings import stored_names
+from fullgraph.analysis.bindings import parameter_names, stored_names
 from fullgraph.analysis.callers import with_defaults
 from fullgraph.analysis.decorator_wrappers import decorator_wrappers as wrapper_defs
 from fullgraph.analysis.facts import (
@@ -265,11 +265,9 @@ class ModuleIndex:
         """The function `__init__` stores by its global name (`self.search_fn = native_search`), which
         calling the attribute then runs; None for a name `__init__` binds itself."""
         if not isinstance(value, ast.Name) or value.id in stored_names(init.node) \
-                or value.id in {a.arg for a in (*init.node.args.posonlyargs, *init.node.args.args,
-                                                *init.node.args.kwonlyargs, init.node.args.vararg,
-                                                init.node.args.kwarg) if a}:
+                or value.id in parameter_names(init.node):
             return None
-        target = self.functions.get(value.id) or self.imported_function(value.id)
+        target = self.functions.get(value.id)
         return Function((target,)) if target is not None else None
 
     def _default_made(self, info: ClassInfo, value: ast.expr) -> ast.expr:

@@ -8,7 +8,7 @@ import threading
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 
-from fullgraph.analysis.bindings import local_bindings, stored_names
+from fullgraph.analysis.bindings import local_bindings, parameter_names, stored_names
 from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments, is_method, with_defaults
 from fullgraph.analysis.facts import (
     TENSOR,
@@ -988,8 +988,7 @@ class Walker:
         parameter, which holds what a caller passed, nor a loop variable); else nothing."""
         if name not in self.facts.env:  # not bound yet here (builtins, globals): nothing to read
             return []
-        args = self.function.node.args
-        if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}:
+        if name in parameter_names(self.function.node):
             return []
         return local_bindings(self.function.node).get(name) or []
 

@@ -11,7 +11,6 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.nodes import walk
-from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.conditions import (
     buffer_names,
     is_shape_only,
@@ -82,7 +81,7 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
 def placement_reason(tree: ast.Module, finding) -> str | None:
     """Why no fix applies where a finding sits (None elsewhere): an autograd Function's
     ``backward`` runs when gradients are computed, after the compiled call, and a def nested in
-    another function or a lambda runs where it is called; no rewrite is proven in either."""
+    another function (a lambda passed on too) runs where it is called; no rewrite is proven in either."""
     node = finding_node(tree, finding) if finding.code in FIX_CODES else None
     fn = enclosing_function(tree, node) if node is not None else None
     if fn is None:
@@ -93,19 +92,7 @@ def placement_reason(tree: ast.Module, finding) -> str | None:
     data = finding.data if isinstance(finding.data, dict) else {}
     if data.get("nested_in") or enclosing_function(tree, fn) is not None:  # (a fix scope holds the def alone)
         return f"the code is in `{fn.name}`, a function defined inside another: no rewrite is offered there"
-    if any(_within(node, lam) for lam in _lambdas(fn)):
-        return "the code is in a `lambda`, which runs where it is called: no rewrite is offered there"
     return None
-
-
-@per_node
-def _lambdas(fn: ast.AST) -> tuple[ast.Lambda, ...]:
-    return tuple(n for n in walk(fn) if isinstance(n, ast.Lambda))
-
-
-def _within(node: ast.AST, outer: ast.AST) -> bool:
-    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
-        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)
 
 
 def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> str | None:

@@ -34,8 +34,11 @@ def available(project=None) -> bool:
 def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.expr]] | str:
     """The operator's format string and values for ``call`` (a `print(...)` in ``tree``), or why it
     cannot carry it."""
-    if not isinstance(local_parents(tree, call).get(call), ast.Expr):
+    chain = local_parents(tree, call)
+    if not isinstance(chain.get(call), ast.Expr):
         return "the call's result is used"
+    if _shares_line(chain, chain[call]):
+        return "another statement shares its line"
     if any(k.arg != "sep" for k in call.keywords):
         named = next(k.arg for k in call.keywords if k.arg != "sep")
         return f"`print(..., {named}=...)`: the print operator writes one line to stdout, with the default ending"
@@ -60,6 +63,26 @@ def plan(tree: ast.AST, call: ast.Call, known: set[str]) -> tuple[str, list[ast.
         pieces.append("{!s}")  # print() applies str(), which for a 0-d tensor differs from format()
         values.append(arg)
     return _escape(sep.value if sep is not None else " ").join(pieces), values
+
+
+def _shares_line(chain: dict, stmt: ast.stmt) -> bool:
+    """Whether another statement, or the header of the block holding ``stmt``, is on one of its lines
+    (`z = 1; print(...)`, `if c: print(...)`): the rewrite replaces whole lines. Only the statements
+    next to it in its block can share one."""
+    parent = chain.get(stmt)
+    if parent is None:
+        return False
+    if isinstance(parent, ast.stmt) and parent.lineno == stmt.lineno:
+        return True
+    for name in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(parent, name, None)
+        if isinstance(block, list) and stmt in block:
+            at = block.index(stmt)
+            before = block[at - 1] if at else None
+            after = block[at + 1] if at + 1 < len(block) else None
+            return before is not None and before.end_lineno >= stmt.lineno \
+                or after is not None and after.lineno <= stmt.end_lineno
+    return False
 
 
 def operator_plan(tree: ast.AST, call: ast.Call, finding):

@@ -6,7 +6,7 @@ import ast
 
 from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.bindings import local_bindings, parameter_names
 from fullgraph.rules.common import confidence, method_call, snippet
 from fullgraph.rules.rule import Rule
 from fullgraph.rules.state_getters import UNFOLDED_GETTERS
@@ -420,7 +420,7 @@ def _clears_own_tensor(node: ast.Call, w) -> bool | tuple[ast.Name, bool] | None
     if not (isinstance(flag, ast.Constant) and flag.value is False or isinstance(flag, ast.Name)):
         return None
     receiver, fn = node.func.value, w.function.node
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg) if a}
+    params = parameter_names(fn)
     fresh = method_call(receiver, "detach") and not receiver.args if isinstance(receiver, ast.Call) else \
         isinstance(receiver, ast.Name) and receiver.id not in params and bool(local_bindings(fn).get(receiver.id))
     if not fresh:
