@@ -99,8 +99,8 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
     if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
         in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" else []
         deferred = defer_call(ctx, node, finding) if finding.fix else []
-        safe = [f for f in [*in_graph, *deferred] if f.preferred]  # the safe ones first (a constant print in the graph)
-        return safe + [f for f in [*in_graph, *deferred] if not f.preferred] + config_alternative(ctx, node, finding)
+        offered = sorted([*in_graph, *deferred], key=lambda f: not f.preferred)  # the safe ones first, in order
+        return offered + config_alternative(ctx, node, finding)
     if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:
         return []
     if code == "FG101" and isinstance(node, ast.If):
