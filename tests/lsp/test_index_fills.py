@@ -52,3 +52,26 @@ def test_a_lacked_file_is_read_before_the_rest_of_the_build():
     assert project.order == ["summary a.py", "read lib.py", "summary b.py", "summary c.py"]
     service._drain_fills()  # what the queued job does once the build is over: nothing left
     assert project.order.count("read lib.py") == 1
+
+
+class _RunNow(_Loop):
+    def call_soon_threadsafe(self, fn, *args) -> None:
+        fn(*args)
+
+
+def test_a_file_a_fill_read_is_read_again_when_a_change_drops_it():
+    """A watched-file event for a file a fill had read drops it from the index: the next analysis
+    that lacks it asks for it again (it used to wait for it forever)."""
+    server = SimpleNamespace(client_capabilities=None, workspace=SimpleNamespace(text_documents={}))
+    service = IndexService(server)
+    service._loop = _RunNow()
+    service.project = project = _Project(service)
+    project.called_names = lambda path: frozenset()
+    project.forget = lambda path: project.order.append(f"forget {path}")
+    lacking = SimpleNamespace(touched={"lib.py"}, names=set(), missing={"lib.py"})
+    service.analysed("file:///open.py", lacking)
+    service._drain_fills()
+    service._update("lib.py", None)
+    service.analysed("file:///open.py", lacking)
+    service._drain_fills()
+    assert project.order == ["read lib.py", "forget lib.py", "read lib.py"]

@@ -144,7 +144,15 @@ class IndexService:
         else:
             self.project.update(path, text)
         calls = self.project.called_names(path) - before  # a new caller of what an analysis asked about
-        self._call(self._reanalyze, [u for u, used in self.deps.items() if to_fs_path(u) != path and (
+        self._call(self._file_changed, path, calls)
+
+    def _file_changed(self, path: str, calls: frozenset[str]) -> None:
+        """On the loop (where analyses note what they used): analyse again the documents that used
+        `path` or asked for callers of a name it now calls. A fill may have read `path` before
+        this change dropped it, so an analysis that lacks it again asks for it again."""
+        for lacked in self.waiting.values():
+            lacked.discard(path)
+        self._reanalyze([u for u, used in self.deps.items() if to_fs_path(u) != path and (
             path in used or calls & self.asked.get(u, set()))])
 
     def _reanalyze(self, uris: list[str]) -> None:
