@@ -39,8 +39,9 @@ class IndexService:
         self.deps: dict[str, set[str]] = {}  # uri -> files its last analysis used
         self.asked: dict[str, set[str]] = {}  # uri -> names whose workspace callers it asked for
         self.waiting: dict[str, set[str]] = {}  # uri -> files its last analysis lacked
+        self.pending: dict[str, set[str]] = {}  # file a fill will read -> documents to analyse again then
         self._jobs: queue.Queue = queue.Queue()
-        self._fills: queue.Queue = queue.Queue()  # (uri, files its analysis lacked): served first, also mid-build
+        self._fills: queue.Queue = queue.Queue()  # files analyses lacked: served first, also mid-build
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: dict[str, asyncio.TimerHandle] = {}
 
@@ -62,10 +63,14 @@ class IndexService:
         """Note what an analysis of `uri` used and lacked (the record from `readonly()`)."""
         self.deps[uri] = set(state.touched)
         self.asked[uri] = set(state.names)
-        missing = set(state.missing) - self.waiting.get(uri, set())
         self.waiting[uri] = set(state.missing)
-        if missing and self.project is not None:
-            self._fills.put((uri, missing))
+        if self.project is None:
+            return
+        missing = set(state.missing) - self.pending.keys()
+        for path in state.missing:
+            self.pending.setdefault(path, set()).add(uri)
+        if missing:
+            self._fills.put(missing)
             self._jobs.put((self._drain_fills, ()))
 
     def changed(self, uri: str, text: str | None) -> None:
@@ -127,15 +132,21 @@ class IndexService:
         """Read the files that analyses reported lacking, in the order they were reported."""
         while True:
             try:
-                uri, paths = self._fills.get_nowait()
+                paths = self._fills.get_nowait()
             except queue.Empty:
                 return
-            self._fill(uri, paths)
+            self._fill(paths)
 
-    def _fill(self, uri: str, paths: set[str]) -> None:
+    def _fill(self, paths: set[str]) -> None:
         for path in paths:
             self.project.tree(path)  # reads, summarises and parses it
-        self._call(self._reanalyze, [uri])
+        self._call(self._filled, paths)
+
+    def _filled(self, paths: set[str]) -> None:
+        """On the loop: `paths` are read; analyse again the documents that lacked them. One that
+        lacks a file later (changed on disk since, with or without a watched-file event) asks again."""
+        uris = set().union(*(self.pending.pop(path, set()) for path in paths))
+        self._reanalyze(sorted(uris))
 
     def _update(self, path: str, text: str | None) -> None:
         before = self.project.called_names(path)
@@ -148,10 +159,7 @@ class IndexService:
 
     def _file_changed(self, path: str, calls: frozenset[str]) -> None:
         """On the loop (where analyses note what they used): analyse again the documents that used
-        `path` or asked for callers of a name it now calls. A fill may have read `path` before
-        this change dropped it, so an analysis that lacks it again asks for it again."""
-        for lacked in self.waiting.values():
-            lacked.discard(path)
+        `path` or asked for callers of a name it now calls."""
         self._reanalyze([u for u, used in self.deps.items() if to_fs_path(u) != path and (
             path in used or calls & self.asked.get(u, set()))])
 
