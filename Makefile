@@ -46,11 +46,12 @@ bench: $(STAMP)
 # torch-geometric, pyro, kornia and x-transformers under Dynamo, in their own pinned venv.
 ECO := bench/ecosystem
 ECO_STAMP := $(ECO)/.venv/.installed
-ECO_PACKAGES := diffusers e3nn gpytorch kornia monai neuralop normflows peft pyro pytorch_metric_learning stable_baselines3 torch_frame torch_geometric torchdiffeq torchmetrics transformers vector_quantize_pytorch x_transformers
+ECO_PACKAGES := diffusers e3nn gpytorch kornia litgpt monai neuralop normflows peft pykeen pyro pytorch_metric_learning stable_baselines3 torch_frame torch_geometric torchdiffeq torchmetrics transformers vector_quantize_pytorch x_transformers
 
-$(ECO_STAMP): $(ECO)/requirements.txt
+$(ECO_STAMP): $(ECO)/requirements.txt $(ECO)/requirements-nodeps.txt
 	$(PY) -m venv $(ECO)/.venv
 	$(ECO)/.venv/bin/python -m pip install -q -r $(ECO)/requirements.txt
+	$(ECO)/.venv/bin/python -m pip install -q --no-deps -r $(ECO)/requirements-nodeps.txt
 	touch $(ECO_STAMP)
 
 ecosystem-venv: $(ECO_STAMP)

@@ -22,7 +22,7 @@ NAMES = {"transformers": "transformers", "diffusers": "diffusers", "torch_geomet
          "stable_baselines3": "stable-baselines3", "torchdiffeq": "torchdiffeq",
          "pytorch_metric_learning": "pytorch-metric-learning", "torch_frame": "pytorch-frame",
          "normflows": "normflows", "gpytorch": "gpytorch", "neuralop": "neuraloperator",
-         "e3nn": "e3nn"}
+         "e3nn": "e3nn", "litgpt": "litgpt", "pykeen": "pykeen"}
 HEADER = ("| package | setting | break sites (model / shared) | found | recall (before) | model code found "
           "| true findings | false alarms | precision (before) | unknown |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
