@@ -559,3 +559,64 @@ def test_len_iteration_and_membership_run_special_methods_wherever_the_class_is_
     assert report.findings[1].message.startswith("calls `bag.__iter__`, which breaks in library code at fglib/__init__.py:7")
     shadowed = model.read_text().replace("import torch\n", "import torch\n\ndef len(x):\n    return 1\n", 1)
     assert [f.line for f in analyze_document(shadowed, str(model), project=project).findings] == [10, 12, 13]
+
+
+def test_a_keyword_partial_of_a_library_function_runs_it_and_an_import_fallback_does_not_replace_it(tmp_path):
+    """`einsum = functools.partial(contract, backend="torch")` in a `try` whose `except ImportError`
+    falls back to `torch.einsum`: the import works, so a call of `einsum` runs `contract` (in this
+    file or another); a partial that binds positional arguments is not followed (they would shift)."""
+    project = make(tmp_path, {
+        "lib/slowsum.py": """
+            import sys
+            def contract(spec, *operands, backend="auto"):
+                sys._getframe(1)
+                return operands[0]
+            """,
+        "ws/helpers.py": """
+            import functools
+            import torch
+            try:
+                from slowsum import contract
+                einsum = functools.partial(contract, backend="torch")
+                shifted = functools.partial(contract, "ij->ij")
+            except ImportError:
+                einsum = torch.einsum
+                shifted = torch.einsum
+            """,
+        "ws/model.py": """
+            from functools import partial
+            from torch import nn
+            from slowsum import contract
+            from helpers import einsum, shifted
+            local = partial(contract, backend="torch")
+            class Net(nn.Module):
+                def forward(self, x):
+                    a = einsum("ij->ij", x)
+                    b = local("ij->ij", x)
+                    return shifted(x) + a + b
+            """})
+    report = run(project, tmp_path, "model.py")
+    assert codes(report) == [(9, "FG411"), (10, "FG411")]
+    assert "calls `einsum`, which breaks in library code at slowsum.py:4" in report.findings[0].message
+
+
+def test_a_generic_base_class_in_another_file_makes_a_module(tmp_path):
+    """`class Impl(Base[Tensor])`: a subscripted (generic) base is the class `Base`, an `nn.Module`."""
+    project = make(tmp_path, {
+        "ws/base.py": """
+            from typing import Generic, TypeVar
+            from torch import nn
+            T = TypeVar("T")
+            class Base(nn.Module, Generic[T]):
+                pass
+            """,
+        "ws/model.py": """
+            import torch
+            from base import Base
+            class Impl(Base[torch.Tensor]):
+                def forward(self, x: torch.Tensor):
+                    if x.sum() > 0:
+                        x = x * 2
+                    return x
+            """})
+    assert codes(run(project, tmp_path, "model.py")) == [(6, "FG101")]

@@ -32,6 +32,11 @@ def children(node: ast.AST):
                     yield item
 
 
+def class_bases(node: ast.ClassDef) -> list[ast.expr]:
+    """The base classes of a class statement, a generic one's `Base[T, U]` as `Base`."""
+    return [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]
+
+
 def statements(node: ast.AST):
     """The statements under `node` (itself included when it is one), nested blocks too, without
     descending into expressions: `walk` for what only statements hold."""

@@ -365,6 +365,8 @@ class ProjectIndex:
             return self.imported(path, s.imports[name], depth)
         if name in s.aliases:
             return self.lookup(path, s.aliases[name], depth + 1)
+        if name in s.partials:  # `einsum = functools.partial(contract, backend="torch")`: calls run `contract`
+            return self.lookup(path, s.partials[name], depth + 1)
         if name in s.assigned_calls:
             made = self.lookup(path, s.assigned_calls[name], depth + 1)
             if made is not None and self.returns_symbol(made) == LOGGER:

@@ -30,7 +30,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.project import Symbol
-from fullgraph.analysis.nodes import children, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     class_of_calls,
@@ -46,6 +46,7 @@ from fullgraph.analysis.summary import (
     module_strings,
     method_attrs,
     optional_keys,
+    partial_of,
     typed_dict_of,
 )
 from fullgraph.analysis.torchscript import scripting_call
@@ -115,6 +116,7 @@ class ModuleIndex:
         self.project = project
         self.imports: dict[str, ImportRef] = {}  # local name -> import, relative ones included
         self.assigned_calls: dict[str, str] = {}  # module variable -> spelling of the call that made it
+        self.partials: dict[str, str] = {}  # module variable -> what the `functools.partial` it holds wraps
         self._logger_memo: dict[str, bool] = {}
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
@@ -182,10 +184,13 @@ class ModuleIndex:
                     self.instances[target.id] = name
                     if spelling:
                         self.assigned_calls[target.id] = spelling
+                    wrapped = partial_of(stmt.value, self.imports)
+                    if wrapped:
+                        self.partials[target.id] = wrapped
 
     def _add_class(self, node: ast.ClassDef) -> None:
         info = ClassInfo(node, node.name)
-        for base in node.bases:
+        for base in class_bases(node):
             if isinstance(base, ast.Name) and base.id in self.classes:
                 info.base_names.append(base.id)
             else:

@@ -10,7 +10,7 @@ import sys
 from collections import Counter
 
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import class_bases, walk
 from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.per_node import per_node
 
@@ -66,7 +66,7 @@ def _unfound_bases(index, cls) -> list[str]:
     torch's, the standard library's and builtins (none of which read a subclass's attributes)."""
     out = []
     for c in index.chain(cls):
-        for base in c.node.bases:
+        for base in class_bases(c.node):
             if isinstance(base, ast.Name) and base.id in index.classes:
                 continue
             spelling, qualname = dotted(base), index.aliases.resolve(base) or ""

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 from fullgraph.analysis.facts import name_pattern, names_like
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import children, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 9  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 10  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -115,6 +115,7 @@ class FileSummary:
     constants: dict[str, object] = field(default_factory=dict)  # NAME = literal
     aliases: dict[str, str] = field(default_factory=dict)  # name = other.name (re-exports, renames)
     assigned_calls: dict[str, str] = field(default_factory=dict)  # name = f(...): name -> "f"
+    partials: dict[str, str] = field(default_factory=dict)  # name = functools.partial(f, k=v): name -> "f"
     loggers: frozenset[str] = frozenset()  # names bound to a getLogger/get_logger-style call
     compile_sites: tuple[CompileSite, ...] = ()
     all_names: tuple[str, ...] | None = None  # __all__ when a literal
@@ -126,6 +127,7 @@ def summarize(tree: ast.Module, source: str = "") -> FileSummary:
     out = FileSummary()
     stars: list[ImportRef] = []
     loggers: set[str] = set()
+    fallbacks = {id(s) for s in _handled(tree.body)}
     for stmt in _top_level(tree.body):
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for local, ref in import_refs(stmt):
@@ -140,7 +142,7 @@ def summarize(tree: ast.Module, source: str = "") -> FileSummary:
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             for target in targets:
-                if isinstance(target, ast.Name):
+                if isinstance(target, ast.Name) and not (id(stmt) in fallbacks and _bound(out, target.id)):
                     _module_assign(out, loggers, target.id, stmt.value)
     out.star_imports = tuple(stars)
     out.loggers = frozenset(loggers)
@@ -179,6 +181,34 @@ def _top_level(body: list[ast.stmt]):
             yield stmt
 
 
+def _handled(body: list[ast.stmt]):
+    """The top-level statements of `except` handlers: a fallback (`except ImportError: einsum =
+    torch.einsum`) that does not replace what the `try` body bound when its import works."""
+    for stmt in body:
+        if isinstance(stmt, ast.Try):
+            yield from _handled(stmt.body)
+            for handler in stmt.handlers:
+                yield from _top_level(handler.body)
+        elif isinstance(stmt, ast.If):
+            yield from _handled(stmt.body)
+            yield from _handled(stmt.orelse)
+
+
+def _bound(out: FileSummary, name: str) -> bool:
+    return any(name in d for d in (out.constants, out.aliases, out.assigned_calls))
+
+
+def partial_of(value: ast.Call, imports: dict[str, ImportRef]) -> str | None:
+    """The callable `functools.partial(f, k=v, ...)` wraps, when it binds keywords only (a call of
+    it then passes its arguments to `f` in place)."""
+    spelling = dotted(value.func)
+    is_partial = spelling == "functools.partial" or (
+        spelling == "partial" and imports.get("partial") == ImportRef("functools", "partial"))
+    if not is_partial or len(value.args) != 1 or any(k.arg is None for k in value.keywords):
+        return None
+    return dotted(value.args[0])
+
+
 def _module_assign(out: FileSummary, loggers: set[str], name: str, value: ast.expr) -> None:
     if name == "__all__" and isinstance(value, (ast.List, ast.Tuple)):
         out.all_names = tuple(e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str))
@@ -192,12 +222,15 @@ def _module_assign(out: FileSummary, loggers: set[str], name: str, value: ast.ex
         spelling = dotted(value.func)
         if spelling:
             out.assigned_calls[name] = spelling
+            wrapped = partial_of(value, out.imports)
+            if wrapped:
+                out.partials[name] = wrapped
             if LOGGER_FACTORY.match(spelling.rpartition(".")[2]):
                 loggers.add(name)
 
 
 def _class(node: ast.ClassDef) -> ClassSummary:
-    info = ClassSummary(node.name, node.lineno, tuple(b for b in (dotted(x) for x in node.bases) if b))
+    info = ClassSummary(node.name, node.lineno, tuple(b for b in (dotted(x) for x in class_bases(node)) if b))
     containers = module_containers(node)
     for stmt in node.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):

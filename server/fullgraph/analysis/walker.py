@@ -994,6 +994,7 @@ class Walker:
 
     def _function_named(self, spelling: str) -> FunctionInfo | None:
         """The function a global spelling names (`helper`, `module.helper`), in this file or imported."""
+        spelling = self.index.partials.get(spelling, spelling)  # `einsum = functools.partial(contract, k=v)`
         if "." in spelling:
             return self.index.imported_function(spelling)
         return self.index.sibling(self.function, spelling) or self.index.functions.get(spelling) \
