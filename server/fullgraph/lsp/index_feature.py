@@ -38,8 +38,7 @@ class IndexService:
         self.ready = False
         self.deps: dict[str, set[str]] = {}  # uri -> files its last analysis used
         self.asked: dict[str, set[str]] = {}  # uri -> names whose workspace callers it asked for
-        self.waiting: dict[str, set[str]] = {}  # uri -> files its last analysis lacked
-        self.pending: dict[str, set[str]] = {}  # file a fill will read -> documents to analyse again then
+        self.lacking: dict[str, set[str]] = {}  # file a fill will read -> the documents that lacked it
         self._jobs: queue.Queue = queue.Queue()
         self._fills: queue.Queue = queue.Queue()  # files analyses lacked: served first, also mid-build
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -63,12 +62,11 @@ class IndexService:
         """Note what an analysis of `uri` used and lacked (the record from `readonly()`)."""
         self.deps[uri] = set(state.touched)
         self.asked[uri] = set(state.names)
-        self.waiting[uri] = set(state.missing)
         if self.project is None:
             return
-        missing = set(state.missing) - self.pending.keys()
+        missing = set(state.missing) - self.lacking.keys()
         for path in state.missing:
-            self.pending.setdefault(path, set()).add(uri)
+            self.lacking.setdefault(path, set()).add(uri)
         if missing:
             self._fills.put(missing)
             self._jobs.put((self._drain_fills, ()))
@@ -90,7 +88,6 @@ class IndexService:
     def forget(self, uri: str) -> None:
         self.deps.pop(uri, None)
         self.asked.pop(uri, None)
-        self.waiting.pop(uri, None)
 
     # -- on the index thread ---------------------------------------------------------------
 
@@ -123,10 +120,10 @@ class IndexService:
         self.ready = True
         if progress:
             progress.end(f"{len(files)} files indexed")
-        # Documents analysed meanwhile: again if that was before the index existed, if they
-        # lacked a file, or if the workspace compiles something.
+        # Documents analysed meanwhile: again if that was before the index existed, or if the
+        # workspace compiles something (one that lacked a file runs again when its fill is done).
         self._call(lambda: self._reanalyze([u for u in self.server.workspace.text_documents
-                                            if compiled or u not in self.deps or self.waiting.get(u)]))
+                                            if compiled or u not in self.deps]))
 
     def _drain_fills(self) -> None:
         """Read the files that analyses reported lacking, in the order they were reported."""
@@ -145,7 +142,7 @@ class IndexService:
     def _filled(self, paths: set[str]) -> None:
         """On the loop: `paths` are read; analyse again the documents that lacked them. One that
         lacks a file later (changed on disk since, with or without a watched-file event) asks again."""
-        uris = set().union(*(self.pending.pop(path, set()) for path in paths))
+        uris = set().union(*(self.lacking.pop(path, set()) for path in paths))
         self._reanalyze(sorted(uris))
 
     def _update(self, path: str, text: str | None) -> None:
