@@ -19,6 +19,7 @@ from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
+from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
@@ -32,6 +33,7 @@ from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.fixes.deferral_chain import replay_supported
+from fullgraph.fixes.guarded_output import guarding_if
 from fullgraph.fixes.preconditions import KEEP_TENSOR_CODES, fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
 from fullgraph.rules.catalog import RULES, checks
@@ -238,20 +240,21 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
         home = visit.function.module
+        tensor_ifs = {id(r.node): r for r in walker.raws if r.code == "FG101" and not r.guess}
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
                     or guards.unreachable(raw.conditions, visit.function):
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
-                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, order)
+                finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, order, tensor_ifs)
                 if finding is not None:
                     seen.setdefault((finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None and project.in_workspace(home.path):
                 related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
                            _location(visit.origin, path, lines, "reached from here"))
                 finding = _finding(raw, visit, home.path, home_lines(home.path), config, scopes, related, home,
-                                   order=order)
+                                   order=order, tensor_ifs=tensor_ifs)
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
@@ -500,6 +503,15 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
     return out
 
 
+def _tensor_if(fn: ast.AST, call: ast.AST, tensor_ifs: dict[int, Raw]) -> dict:
+    """``tensor_if`` for an output call that is all an ``if`` on a tensor does (its line, and what
+    is known a tensor there): the deferral can move the whole ``if``."""
+    chain = function_parents(fn)
+    guard = guarding_if(chain, chain.get(call))
+    tested = tensor_ifs.get(id(guard)) if guard is not None else None
+    return {"tensor_if": {"line": guard.lineno, "tensors": list(tested.tensors)}} if tested is not None else {}
+
+
 def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
     """Whether the entry is the ``forward`` of an nn.Module class (module hooks run around each call
     of it), asked of the file that defines it."""
@@ -567,11 +579,13 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, scopes: dict[int, ast.Module],
              related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None,
-             order: ReplayOrder | None = None) -> Finding | None:
+             order: ReplayOrder | None = None, tensor_ifs: dict[int, Raw] | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     stored = stored_attribute(visit.function.node, node) if raw.code in KEEP_TENSOR_CODES and visit.function.cls else None
     replay = _replay(raw, visit, index, order) if rule.fix_kind == "defer" or stored else {}
+    if rule.fix_kind == "defer" and tensor_ifs:
+        replay.update(_tensor_if(visit.function.node, node, tensor_ifs))
     if stored:  # what else in the module's class sees the attribute before the call returns
         replay["stored_uses"] = attribute_uses(index, visit.function.cls, stored[1], stored[0])
     line = node.lineno

@@ -27,6 +27,7 @@ from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function, has_queue, replay_entry, replay_targets, replays
 from fullgraph.fixes.edits import Fix, TextEdit
+from fullgraph.fixes.guarded_output import moved_guard
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
 from fullgraph.fixes.sites import enclosing_function, parents
@@ -106,11 +107,20 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         return []
     stmt = parents(fn)[call]
     plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
-    edits = replay_edits(ctx, fn, stmt, f"{plan.lambda_head()} {plan.replayed()}", planned)
+    guard = moved_guard(ctx.tree, call, finding)
+    if guard is None:
+        queued = f"{plan.lambda_head()} {plan.replayed()}"
+    else:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
+        cond = ctx.names.fresh("cond_for_output")
+        queued = f"{plan.lambda_head(f'{cond}={ctx.lowering.lower(guard.test)}')} {plan.replayed()} if {cond} else None"
+        stmt = guard
+    edits = replay_edits(ctx, fn, stmt, queued, planned)
     if edits is None:
         return []
     safe = replay_reason(finding) is None and isinstance(planned[0][0], ast.ClassDef)
-    return [Fix("Defer until the compiled entry returns", tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
+    title = "Defer until the compiled entry returns" if guard is None else \
+        "Defer, with the `if` around it, until the compiled entry returns"
+    return [Fix(title, tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
 
 
 def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned) -> list[TextEdit] | None:

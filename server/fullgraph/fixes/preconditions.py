@@ -649,6 +649,9 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
         return f"an `elif` is rewritten only with the `if` chain it continues (line {holder.lineno})"
     plan = plan_if(tree, node)
     if isinstance(plan, str):
+        if not node.orelse and len(node.body) == 1 and _side_effect_statement(node.body[0]) \
+                and not isinstance(node.body[0], ast.If):
+            return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
         return plan
     reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan)
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.fixes.guarded_output import moved_guard
 from fullgraph.fixes.known import known_tensors, torchscript_reason
 from fullgraph.fixes.project_torch import bases, has_module
 from fullgraph.fixes.sites import local_parents
@@ -91,6 +92,8 @@ def operator_plan(tree: ast.AST, call: ast.Call, finding):
     data = finding.data if isinstance(finding.data, dict) else {}
     if not data.get("print_operator"):
         return "the project's torch has no print operator (or no torch was found on its interpreter's path)"
+    if moved_guard(tree, call, finding) is not None:
+        return "the `if` on a tensor around it would still break the graph (a deferral moves that `if` with the call)"
     return torchscript_reason(finding, "torch's print operator") or plan(tree, call, known_tensors(finding))
 
 
