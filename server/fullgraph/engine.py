@@ -240,7 +240,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
         home = visit.function.module
-        tensor_ifs = {id(r.node): r for r in walker.raws if r.code == "FG101" and not r.guess}
+        tensor_ifs = _tensor_ifs(visit.function.node, walker.raws)
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
                     or guards.unreachable(raw.conditions, visit.function):
@@ -503,13 +503,34 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
     return out
 
 
-def _tensor_if(fn: ast.AST, call: ast.AST, tensor_ifs: dict[int, Raw]) -> dict:
+def _tensor_ifs(fn: ast.AST, raws: list[Raw]) -> dict[int, set[str]]:
+    """The ``if``s of a walk whose test needs a tensor's value (FG101, or a ``.item()`` in the test,
+    FG201), by id: what is known a tensor there, guesses aside."""
+    out: dict[int, set[str]] = {}
+    chain = None
+    for raw in raws:
+        if raw.guess or raw.code not in ("FG101", "FG201"):
+            continue
+        node = raw.node
+        if raw.code == "FG201":  # the `if` whose test holds the conversion
+            chain = chain or function_parents(fn)
+            parent = chain.get(node)
+            while isinstance(parent, ast.expr):
+                node, parent = parent, chain.get(parent)
+            if not (isinstance(parent, ast.If) and parent.test is node):
+                continue
+            node = parent
+        out.setdefault(id(node), set()).update(raw.tensors)
+    return out
+
+
+def _tensor_if(fn: ast.AST, call: ast.AST, tensor_ifs: dict[int, set[str]]) -> dict:
     """``tensor_if`` for an output call that is all an ``if`` on a tensor does (its line, and what
     is known a tensor there): the deferral can move the whole ``if``."""
     chain = function_parents(fn)
     guard = guarding_if(chain, chain.get(call))
     tested = tensor_ifs.get(id(guard)) if guard is not None else None
-    return {"tensor_if": {"line": guard.lineno, "tensors": list(tested.tensors)}} if tested is not None else {}
+    return {"tensor_if": {"line": guard.lineno, "tensors": sorted(tested)}} if tested is not None else {}
 
 
 def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
@@ -579,7 +600,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
 
 def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, scopes: dict[int, ast.Module],
              related: tuple[Location, ...], index: ModuleIndex, kept: WalkCache | None = None,
-             order: ReplayOrder | None = None, tensor_ifs: dict[int, Raw] | None = None) -> Finding | None:
+             order: ReplayOrder | None = None, tensor_ifs: dict[int, set[str]] | None = None) -> Finding | None:
     node = raw.node
     rule = RULES[raw.code]
     stored = stored_attribute(visit.function.node, node) if raw.code in KEEP_TENSOR_CODES and visit.function.cls else None
