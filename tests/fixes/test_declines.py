@@ -600,3 +600,34 @@ def test_an_output_call_alone_in_a_tensor_if_is_deferred_with_it(test, moved):
     assert (" if cond_for_output else None)" in deferred[0]) is moved
     assert (f"if {test}:" in fixed) is True  # the original `if` stays for eager runs (under `else:`)
     assert ("\n        if torch.compiler.is_compiling():" in fixed) is moved  # in place of the `if`, or inside it
+
+
+NUMBER_ATTR = """import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def __init__(self, limit{note} = 30.0):
+        super().__init__()
+        self.limit = limit
+
+    def forward(self, x: torch.Tensor):
+        if x.abs().max() > self.limit:
+            x = x.clamp(-self.limit, self.limit)
+        return x
+{more}"""
+
+
+@pytest.mark.parametrize("note, more, reason", [
+    (": float", "", None),  # annotated: a number, never a parameter or buffer
+    ("", "", "annotate `__init__`'s parameter `limit` `float` or `int`"),  # could be a tensor of any shape
+    (": float", "\n    def reset(self, t: torch.Tensor):\n        self.limit = t\n", "may not have the shape"),  # set twice
+])
+def test_an_attribute_set_once_from_an_annotated_number_is_a_number(note, more, reason):
+    source = NUMBER_ATTR.format(note=note, more=more)
+    found = [f for f in analyze(source, "m.py") if f.code == "FG101"]
+    assert len(found) == 1
+    if reason is None:
+        assert found[0].fix_blocked is None
+    else:
+        assert reason in (found[0].fix_blocked or "")

@@ -60,6 +60,7 @@ class LayoutCheck:
         self.tree = tree
         self.bindings = _outside_bindings(fn, rewritten)
         cls = owner_class(tree, fn) if tree is not None else None
+        self.cls = cls
         self.bindings.update(zero_dim_attributes(cls) if cls is not None else {})
 
     def merge(self, alternatives: list[ast.expr], body_values: list[dict[str, ast.expr]], what: str) -> Layout | str:
@@ -69,7 +70,8 @@ class LayoutCheck:
         for value, inside in zip(alternatives, body_values):
             layout = _layout(value, self.bindings, inside, 0)
             if layout is None:
-                return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's"
+                return f"{what} `{ast.unparse(value)}` may not have the shape and dtype of the other branch's" \
+                    + self._unannotated(value)
             layouts.append(layout)
         shown = ", ".join(f"`{ast.unparse(v)}`" for v in alternatives)
         if any(layout.root != layouts[0].root for layout in layouts):
@@ -79,6 +81,20 @@ class LayoutCheck:
             return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
                     f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
         return layouts[0]
+
+    def _unannotated(self, value: ast.expr) -> str:
+        """A hint naming an attribute of ``value`` set once from an unannotated parameter (`self.clip =
+        clip`), which could be a tensor of any shape: annotated ``float``, it would be known a number."""
+        once = _set_once(self.cls) if self.cls is not None else {}
+        for node in walk(value):
+            if isinstance(node, ast.Attribute) and _is_self(node.value) and node.attr in once:
+                made, method = once[node.attr]
+                arg = next((a for a in walk(method.args) if isinstance(a, ast.arg) and isinstance(made, ast.Name)
+                            and a.arg == made.id and a.annotation is None), None)
+                if arg is not None:
+                    return (f" (nothing shows `self.{node.attr}` is a number: annotate `{method.name}`'s parameter "
+                            f"`{arg.arg}` `float` or `int` to allow the rewrite)")
+        return ""
 
     def root(self, node: ast.expr) -> str | None:
         """The name whose shape ``node`` keeps (None: unknown, or a 0-d value)."""
@@ -126,8 +142,27 @@ SHAPE_CHANGES = frozenset(("resize_", "resize_as_", "set_", "unsqueeze_", "squee
 def zero_dim_attributes(cls: ast.ClassDef) -> dict[str, list[ast.expr]]:
     """``self.<attr>`` the class's methods set once to a 0-d tensor (``torch.tensor(0.5)``, or
     ``torch.tensor(weight)`` of a parameter annotated ``float``), by ``register_buffer`` or an
-    assignment, and never reshape in place: each as the number standing for its layout. Nothing
-    when the class registers or sets attributes under computed names."""
+    assignment, and never reshape in place, or to a number (a numeric constant, or a parameter
+    annotated ``int``/``float``/``bool``): each as the number standing for its layout."""
+    out = {}
+    for attr, (value, method) in _set_once(cls).items():
+        number = _number(value, method) or _scalar_tensor(value, method)
+        if number is not None:
+            out[f"self.{attr}"] = [number]
+    return out
+
+
+def number_attributes(cls: ast.ClassDef) -> set[str]:
+    """``self.<attr>`` the class's methods set once to a Python number (a numeric constant, or a
+    parameter annotated ``int``/``float``/``bool``): never a parameter or a buffer."""
+    return {f"self.{attr}" for attr, (value, method) in _set_once(cls).items() if _number(value, method) is not None}
+
+
+@per_node
+def _set_once(cls: ast.ClassDef) -> dict[str, tuple[ast.expr | None, ast.FunctionDef]]:
+    """The attributes the class's methods set exactly once (by ``register_buffer``, ``setattr`` or
+    an assignment) and never reshape in place, with the value and the method; nothing when the
+    class registers or sets attributes under computed names."""
     made: dict[str, list[tuple[ast.expr | None, ast.FunctionDef]]] = {}
     reshaped = set()
     for method in (m for m in cls.body if isinstance(m, ast.FunctionDef)):
@@ -145,20 +180,26 @@ def zero_dim_attributes(cls: ast.ClassDef) -> dict[str, list[ast.expr]]:
                 if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                     return {}
                 made.setdefault(key.value, []).append((value, method))
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
                     if isinstance(target, ast.Attribute) and _is_self(target.value):
                         made.setdefault(target.attr, []).append((node.value, method))
-    out = {}
-    for attr, values in made.items():
-        number = _scalar_tensor(*values[0]) if len(values) == 1 and attr not in reshaped else None
-        if number is not None:
-            out[f"self.{attr}"] = [number]
-    return out
+    return {attr: values[0] for attr, values in made.items() if len(values) == 1 and attr not in reshaped}
 
 
 def _is_self(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _number(value: ast.expr | None, method: ast.FunctionDef) -> ast.Constant | None:
+    """The number standing for a Python number's layout: a numeric constant, or a parameter of
+    ``method`` annotated ``int``/``float``/``bool`` (or ``Optional`` of one) that it never rebinds."""
+    arg = value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) else value
+    if isinstance(arg, ast.Constant) and type(arg.value) in (int, float, bool):
+        return ast.Constant(0.0 if isinstance(arg.value, float) else 0)
+    kind = _annotation(method, arg.id) if isinstance(arg, ast.Name) else None
+    return ast.Constant(0.0 if kind == "float" else 0) if kind in ("int", "float", "bool") else None
 
 
 def _scalar_tensor(value: ast.expr | None, method: ast.FunctionDef) -> ast.Constant | None:

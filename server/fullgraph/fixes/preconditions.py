@@ -37,7 +37,7 @@ from fullgraph.fixes.known import (
     values_reason,
 )
 from fullgraph.fixes.layerdrop import LayerdropPlan, layerdrop_reason, match
-from fullgraph.fixes.layouts import LayoutCheck
+from fullgraph.fixes.layouts import LayoutCheck, number_attributes
 from fullgraph.fixes.mask_shapes import masked_store_reason, reordered_reason
 from fullgraph.fixes.module_purity import Purity, owner_class, plain_method
 from fullgraph.fixes.print_operator import blocked_reason, carries
@@ -197,16 +197,17 @@ def branch_state_reason(tree: ast.AST, node: ast.AST) -> str | None:
         parts = _merged(plan)
     else:
         return None
+    cls = owner_class(tree, enclosing_function(tree, node))
+    numbers = number_attributes(cls) if cls is not None else set()  # never a parameter or a buffer
     for part in parts:
         called = {id(c.func) for c in walk(part) if isinstance(c, ast.Call)}  # calls: module purity judged them
         for held in walk(part):
             if isinstance(held, ast.Attribute) and isinstance(held.value, ast.Name) and held.value.id == "self" \
-                    and id(held) not in called:
+                    and id(held) not in called and ast.unparse(held) not in numbers:
                 return (f"the branches use `{ast.unparse(held)}`: both sides run, so parameters that only the side not "
                         "taken reaches get zero gradients instead of none (which an optimizer with weight decay or "
                         "momentum applies), and a buffer updated in place may be one autograd still needs; fix-all "
                         "leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
-    cls = owner_class(tree, enclosing_function(tree, node))
     for part in parts if cls is not None else ():
         for call in (c for c in walk(part) if isinstance(c, ast.Call)):
             func = call.func
