@@ -583,23 +583,27 @@ def test_a_helper_method_of_a_class_without_init_is_checked_too():
     assert "a subclass that overrides it would run its own code" in found.fix_blocked
 
 
-@pytest.mark.parametrize("test, moved", [
-    ("torch.isnan(x).any()", True),
-    ("(x > 0).any() and x.sum() < 1", True),  # `and` of tensors: lowered to torch.logical_and
-    ("self.training and x.sum() > 0", False),  # a Python value in the test: the call alone is deferred
-    ("x.sum() > 0", True),
+@pytest.mark.parametrize("test, moved, site", [
+    ("torch.isnan(x).any()", True, "\n        if torch.compiler.is_compiling():"),
+    ("(x > 0).any() and x.sum() < 1", True, "\n        if torch.compiler.is_compiling():"),  # `and` of tensors: logical_and
+    ("x.sum() > 0", True, "\n        if torch.compiler.is_compiling():"),
+    # a Python operand of `and` stays a real `if` around the deferral
+    ("self.training and x.sum() > 0", True, "\n        if self.training:\n            if torch.compiler.is_compiling():"),
+    # a Python value under `or`: the call alone is deferred, inside the `if`
+    ("self.training or x.sum() > 0", False, "\n            if torch.compiler.is_compiling():"),
 ])
-def test_an_output_call_alone_in_a_tensor_if_is_deferred_with_it(test, moved):
+def test_an_output_call_alone_in_a_tensor_if_is_deferred_with_it(test, moved, site):
     """The `if` moves into the queued call (its test computed in the graph, tested at the replay)
-    only when the test is all tensor; otherwise the call alone is deferred inside the `if`."""
+    only when its test is tensor code, or a Python `and` tensor code; otherwise the call alone is
+    deferred inside the `if`."""
     body = f"if {test}:\n    print('seen', x.sum())\nreturn x * 2\n"
     source = HEAD + textwrap.indent(body, " " * 8)
     fixed = fix_all(source, "m.py").source
     deferred = [line.strip() for line in fixed.splitlines() if "_fullgraph_defer('M'" in line]
     assert len(deferred) == 1
     assert (" if cond_for_output else None)" in deferred[0]) is moved
-    assert (f"if {test}:" in fixed) is True  # the original `if` stays for eager runs (under `else:`)
-    assert ("\n        if torch.compiler.is_compiling():" in fixed) is moved  # in place of the `if`, or inside it
+    assert f"if {test}:" in fixed  # the original `if` stays for eager runs (under `else:`)
+    assert site in fixed
 
 
 NUMBER_ATTR = """import torch

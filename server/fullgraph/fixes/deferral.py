@@ -27,6 +27,7 @@ from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function, has_queue, replay_entry, replay_targets, replays
 from fullgraph.fixes.edits import Fix, TextEdit
+from fullgraph.fixes.conditions import tensor_part
 from fullgraph.fixes.guarded_output import moved_guard
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
@@ -107,30 +108,38 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
         return []
     stmt = parents(fn)[call]
     plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
-    guard = moved_guard(ctx.tree, call, finding)
-    if guard is None:
+    moved = moved_guard(ctx.tree, call, finding)
+    python_test = None
+    if moved is None:
         queued = f"{plan.lambda_head()} {plan.replayed()}"
     else:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
+        guard, python = moved
         cond = ctx.names.fresh("cond_for_output")
-        queued = f"{plan.lambda_head(f'{cond}={ctx.lowering.lower(guard.test)}')} {plan.replayed()} if {cond} else None"
+        tested = ctx.lowering.lower(tensor_part(guard.test, python))
+        queued = f"{plan.lambda_head(f'{cond}={tested}')} {plan.replayed()} if {cond} else None"
+        python_test = " and ".join(ctx.lowering.atom(p) for p in python) or None
         stmt = guard
-    edits = replay_edits(ctx, fn, stmt, queued, planned)
+    edits = replay_edits(ctx, fn, stmt, queued, planned, python_test)
     if edits is None:
         return []
     safe = replay_reason(finding) is None and isinstance(planned[0][0], ast.ClassDef)
-    title = "Defer until the compiled entry returns" if guard is None else \
+    title = "Defer until the compiled entry returns" if moved is None else \
         "Defer, with the `if` around it, until the compiled entry returns"
     return [Fix(title, tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
 
 
-def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned) -> list[TextEdit] | None:
+def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned,
+                 python_test: str | None = None) -> list[TextEdit] | None:
     """The edits that hand ``queued`` (a lambda's source) to ``_fullgraph_defer`` in place of ``stmt``
-    while compiled (``stmt`` as before when run eagerly), give the replaying targets their decorator
-    and the module the queue's definitions; None where they can't be placed."""
+    while compiled (``stmt`` as before when run eagerly; both under ``if <python_test>:`` when given),
+    give the replaying targets their decorator and the module the queue's definitions; None where
+    they can't be placed."""
     targets, key = planned
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
     site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{DEFER}({key!r}, {queued})\n") + "else:\n"
             + indent(original + "\n"))
+    if python_test is not None:
+        site = f"if {python_test}:\n" + indent(site)
     piece = open_slice(ctx.source, ctx.tree, fn)
     line = _line_of(piece, stmt)
     if line is None:
