@@ -635,3 +635,30 @@ def test_an_attribute_set_once_from_an_annotated_number_is_a_number(note, more, 
         assert found[0].fix_blocked is None
     else:
         assert reason in (found[0].fix_blocked or "")
+
+
+@pytest.mark.parametrize("body, reason", [
+    # kept as a tensor, `x.mean()` would meet 0.3 as float32: `float32(0.3) > 0.3` holds as doubles only
+    ("if x.mean().item() > 0.3:\n    x = x + 1\nreturn x\n", "`0.3` is not known to be exact"),
+    ("m = x.mean().item()\nif m > 0.3:\n    x = x + 1\nreturn x\n", "`0.3` is not known to be exact"),
+    # `int(0.5) > 0` is False, `0.5 > 0` is True
+    ("if int(x.sum()) > 0:\n    x = x + 1\nreturn x\n", "truncates"),
+    ("n = int(x.sum())\nif n:\n    x = x + 1\nreturn x\n", "truncates"),
+    ("if int(x.max()):\n    x = x + 1\nreturn x\n", "truncates"),
+])
+def test_a_dropped_conversion_must_compare_alike(body, reason):
+    codes = ("FG201", "FG204")
+    source = HEAD + textwrap.indent(textwrap.dedent(body), " " * 8)
+    found = [f for f in analyze(source, "m.py") if f.code in codes]
+    assert found and reason in (found[0].fix_blocked or "")
+
+
+@pytest.mark.parametrize("body", [
+    "if x.mean().item() > 0.5:\n    x = x + 1\nreturn x\n",  # 0.5 is exact in every floating dtype
+    "if int((x > 0).sum()) > 2:\n    x = x + 1\nreturn x\n",  # a count: integers
+    "if x.max().item() > x.min().item():\n    x = x + 1\nreturn x\n",  # tensor against tensor
+])
+def test_a_dropped_conversion_that_compares_alike_is_fixed(body):
+    source = HEAD + textwrap.indent(textwrap.dedent(body), " " * 8)
+    found = [f for f in analyze(source, "m.py") if f.code in ("FG201", "FG204")]
+    assert found and all(f.fix_blocked is None for f in found)

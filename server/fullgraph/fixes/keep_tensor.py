@@ -8,6 +8,7 @@ from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import tensor_attributes
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.known import integer_valued
 from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.analysis.facts import VALUE_METHODS, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
@@ -109,7 +110,7 @@ def keep_tensor_reason(tree: ast.AST, call: ast.Call, known: set[str]) -> str | 
         return "not a `.item()`/`float()`/`int()` conversion inside a function"
     if ast.unparse(tensor) not in known:
         return f"`{ast.unparse(tensor)}` is not known to be a tensor"
-    if isinstance(call.func, ast.Name) and call.func.id == "int" and not _integer_valued(tensor):
+    if isinstance(call.func, ast.Name) and call.func.id == "int" and not integer_valued(tensor):
         return "`int()` truncates, and the tensor is not known to hold integers: it would keep its fraction"
     shape = LayoutCheck(fn, call, tree).zero_dim_reason(tensor, "the tensor")
     if shape is not None:
@@ -142,22 +143,11 @@ def conversion_warning(call: ast.Call) -> str | None:
     requires grad to a Python float, and the tensor kept instead converts nothing (``.item()`` and
     ``int()`` do not warn; a tensor of integers never requires grad)."""
     tensor = converted(call)
-    if tensor is None or not (isinstance(call.func, ast.Name) and call.func.id == "float") or _integer_valued(tensor):
+    if tensor is None or not (isinstance(call.func, ast.Name) and call.func.id == "float") or integer_valued(tensor):
         return None
     return ("`float()` of a tensor that requires grad prints a UserWarning (\"Converting a tensor with "
             "requires_grad=True to a scalar\"), which the rewrite would no longer print, so fix-all leaves it "
             "to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
-
-
-def _integer_valued(node: ast.expr) -> bool:
-    """A tensor of integers: a count of a condition (`(x > 0).sum()`), an index, an integer cast."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-        return False
-    method, receiver = node.func.attr, node.func.value
-    if method in ("long", "int", "argmax", "argmin", "count_nonzero"):
-        return True
-    return method == "sum" and (isinstance(receiver, ast.Compare) or isinstance(receiver, ast.Call)
-                                and isinstance(receiver.func, ast.Attribute) and receiver.func.attr == "bool")
 
 
 def keep_tensor(ctx: FixContext, call: ast.Call) -> list[Fix]:

@@ -10,6 +10,7 @@ parameters a finding rests on in ``finding.data["guess"]``.
 from __future__ import annotations
 
 import ast
+import struct
 from itertools import pairwise
 
 from fullgraph.analysis.facts import VALUE_METHODS, scalar_operand
@@ -97,12 +98,89 @@ def lowering_reason(node: ast.AST, known: set[str]) -> str | None:
         for left, right in pairwise(operands):
             if not (is_known(scalar_operand(left), known) or is_known(scalar_operand(right), known)):
                 return f"`{_text(left)}` and `{_text(right)}` are not known to be tensors"
-        return None
+        return _conversion_reason(operands, known)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool" and len(node.args) == 1:
         return lowering_reason(node.args[0], known)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in BOOLEAN_METHODS:
         return None if is_known(node, known) else f"`{_text(node)}` is not known to be a tensor"
-    return None if is_known(scalar_operand(node), known) else f"`{_text(scalar_operand(node))}` is not known to be a tensor"
+    if not is_known(scalar_operand(node), known):
+        return f"`{_text(scalar_operand(node))}` is not known to be a tensor"
+    return _truncation_reason(node)
+
+
+def _truncation_reason(node: ast.AST) -> str | None:
+    """Why ``int(t)`` can't be read as ``t``: it truncates a tensor not known to hold integers."""
+    kept = scalar_operand(node)
+    if kept is not node and isinstance(node.func, ast.Name) and node.func.id == "int" and not integer_valued(kept):
+        return (f"`{_text(node)}` truncates, and the tensor is not known to hold integers: read as the tensor, its "
+                "fraction would count")
+    return None
+
+
+def flag_reason(test: ast.expr, name: str, conversion: ast.Call, known: set[str]) -> str | None:
+    """Why ``name = <conversion>``, kept as the tensor, can't meet what ``test`` compares it with, or
+    be tested for truth (see :func:`_conversion_reason`)."""
+    for node in walk(test):
+        if isinstance(node, ast.Compare):
+            operands = [conversion if isinstance(o, ast.Name) and o.id == name else o
+                        for o in (node.left, *node.comparators)]
+            reason = _conversion_reason(operands, known)
+            if reason is not None:
+                return reason
+        elif isinstance(node, ast.Name) and node.id == name and _truncation_reason(conversion):
+            return _truncation_reason(conversion)
+    return None
+
+
+def _conversion_reason(operands: list[ast.expr], known: set[str]) -> str | None:
+    """Why a comparison can't drop its scalar conversions (``t.item() > 0.3`` lowered to ``t > 0.3``):
+    ``int()`` truncates a tensor not known to hold integers; ``bool()`` compares a truth value; and
+    kept as a tensor, a value meets a Python number in the tensor's dtype, where Python compared
+    doubles, so the number must be exact in every floating dtype (a value equal to its rounding
+    would compare the other way: ``float32(0.3) > 0.3`` as doubles, not as float32)."""
+    for left, right in pairwise(operands):
+        for converted, other in ((left, right), (right, left)):
+            kept = scalar_operand(converted)
+            if kept is converted:
+                continue
+            name = converted.func.id if isinstance(converted.func, ast.Name) else "item"
+            if name == "bool":
+                return f"`{_text(converted)}` compares a truth value, which the tensor it reads would not"
+            if name == "int" and _truncation_reason(converted):
+                return _truncation_reason(converted)
+            if scalar_operand(other) is not other or is_known(other, known):
+                continue  # tensor against tensor: promoted to a common dtype, exactly
+            if not _exact_number(other):
+                return (f"`{_text(converted)}` would meet `{_text(other)}` in the tensor's dtype instead of as Python "
+                        f"floats, and `{_text(other)}` is not known to be exact in float16 and bfloat16: a value equal "
+                        "to its rounding would compare the other way")
+    return None
+
+
+def _exact_number(node: ast.expr) -> bool:
+    """A number literal exactly representable in float16 and bfloat16 (so in every floating dtype)."""
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+    value = node.operand.value if negated and isinstance(node.operand, ast.Constant) else \
+        node.value if isinstance(node, ast.Constant) else None
+    if type(value) not in (int, float, bool):
+        return False
+    try:
+        half = struct.unpack("<e", struct.pack("<e", value))[0]
+        single = struct.unpack("<f", struct.pack("<f", value))[0]
+    except (OverflowError, struct.error):
+        return False
+    return half == value and single == value and struct.unpack("<I", struct.pack("<f", value))[0] & 0xFFFF == 0
+
+
+def integer_valued(node: ast.expr) -> bool:
+    """A tensor of integers: a count of a condition (`(x > 0).sum()`), an index, an integer cast."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    method, receiver = node.func.attr, node.func.value
+    if method in ("long", "int", "argmax", "argmin", "count_nonzero"):
+        return True
+    return method == "sum" and (isinstance(receiver, ast.Compare) or isinstance(receiver, ast.Call)
+                                and isinstance(receiver.func, ast.Attribute) and receiver.func.attr == "bool")
 
 
 def values_reason(values: list[ast.expr], known: set[str], what: str) -> str | None:

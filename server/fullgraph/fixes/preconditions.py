@@ -28,6 +28,7 @@ from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_r
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
+    flag_reason,
     guess_reason,
     is_known,
     known_tensors,
@@ -252,7 +253,7 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
             return "the converted value is not known to be a tensor"
         name, branches = flag
         for branch in branches:
-            reason = if_reason(tree, branch, known | {name}, finding)
+            reason = flag_reason(branch.test, name, call, known) or if_reason(tree, branch, known | {name}, finding)
             if reason is not None:
                 return f"`{name}` is tested by an `if` that can't be predicated: {reason}"
         return None

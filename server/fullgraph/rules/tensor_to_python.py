@@ -43,7 +43,10 @@ RULES = [
                  "fix, or `fullgraph fix --unsafe-fixes`), because a tensor takes part in type promotion where a "
                  "Python number does not (`x.sum() * s` with a float16 `x` gives float32; a float16 operand meets "
                  "the value rounded to float16). A flag only tested "
-                 "by `if`s keeps the tensor and those `if`s are predicated (a safe fix). In an `assert`, the check is lowered "
+                 "by `if`s keeps the tensor and those `if`s are predicated (a safe fix), where each test compares "
+                 "alike on the tensor: a number it meets must be exact in every floating dtype (`> 0.5`, not "
+                 "`> 0.3`: `float32(0.3) > 0.3` holds as Python floats, not as float32 tensors), and `int()` "
+                 "must read a tensor known to hold integers (`int(0.5) > 0` is False). In an `assert`, the check is lowered "
                  "to `torch._assert_async` on the tensor: an unsafe fix (a quick fix, or `fullgraph fix "
                  "--unsafe-fixes`), because a failing check then raises RuntimeError instead of AssertionError "
                  "(and on a GPU fails later, as a device-side assert)." + _STORED + _CAPTURE_SCALARS,
