@@ -19,6 +19,7 @@ import ast
 
 import libcst as cst
 
+from fullgraph.analysis.facts import scalar_operand
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place
@@ -115,7 +116,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     else:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
         guard, python = moved
         cond = ctx.names.fresh("cond_for_output")
-        tested = ctx.lowering.lower(tensor_part(guard.test, python))
+        tested = _captured_test(ctx, fn, tensor_part(guard.test, python))
         queued = f"{plan.lambda_head(f'{cond}={tested}')} {plan.replayed()} if {cond} else None"
         python_test = " and ".join(ctx.lowering.atom(p) for p in python) or None
         stmt = guard
@@ -126,6 +127,20 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     title = "Defer until the compiled entry returns" if moved is None else \
         "Defer, with the `if` around it, until the compiled entry returns"
     return [Fix(title, tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
+
+
+def _captured_test(ctx: FixContext, fn: ast.AST, test: ast.expr) -> str:
+    """A moved ``if``'s test as the boolean tensor the deferred call captures, copied where it may be
+    the tested tensor itself (``if flag:`` on a boolean ``flag``, ``.bool()`` returns it) and later code
+    changes that in place."""
+    lowered = ctx.lowering.lower(test)
+    base = scalar_operand(test)
+    if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and base.func.attr == "bool" and not base.args:
+        base = base.func.value
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    name = dotted(base)
+    return f"{lowered}.clone()" if name is not None and mutated_in_place(fn, name) else lowered
 
 
 def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned,
