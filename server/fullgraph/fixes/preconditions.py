@@ -246,7 +246,8 @@ def scalar_reason(tree: ast.AST, call: ast.Call, finding, known: set[str]) -> st
     value = call.args[0] if isinstance(call.func, ast.Name) and call.func.id == "bool" and call.args else converted(call)
     certain = value is not None and is_known(value, known)
     if isinstance(holder, ast.Assert):
-        return _assert_reason(tree, holder) if certain else "the converted value is not known to be a tensor"
+        return (_assert_reason(tree, holder) or _trap_reason(holder.test, known)) if certain \
+            else "the converted value is not known to be a tensor"
     flag = flag_uses(tree, call)
     if flag is not None:
         if not certain:
