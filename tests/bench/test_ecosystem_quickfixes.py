@@ -85,3 +85,23 @@ def test_findings_another_truth_file_places_in_a_file_are_swept_there(tmp_path):
     r = quickfixes.sweep("tinypkg", tmp_path / "src", "default", 5, tmp_path / "truth")
     assert (r["counts"]["files"], r["counts"]["findings"]) == (2, 1)
     assert r["counts"]["fixes"] == 2 and not any(r["counts"].get(p) for p in quickfixes.PROBLEMS), r["examples"]
+
+
+def test_predication_deferral_and_trap_sites_are_counted_with_their_fix_states(tmp_path):
+    """A break site counts when a predication, deferral or trap finding sits on its statement; it is
+    fixable when fix-all applies one, else its first such finding's reason is counted."""
+    fixstates, truth_mod = bench_module("fixstates"), bench_module("truth")
+    root = tiny_package(tmp_path / "src")
+    breaks = [{"file": "tinypkg/model.py", "line": 8, "gb_type": "Data-dependent branching"},
+              {"file": "tinypkg/plain.py", "line": 2, "gb_type": "Data-dependent branching"}]
+    row = {"package": "tinypkg", "model": "Model", "variant": "base", "breaks": breaks,
+           "reached": {"tinypkg/model.py": "6-11"}}
+    truth_mod.save_runs(tmp_path / "truth" / "tinypkg.jsonl", {truth_mod.run_id(row): row})
+    found = {"tinypkg:default": [["tinypkg/model.py", 8, "FG101", "predicate", None],
+                                 ["tinypkg/plain.py", 2, "FG201", "keep-tensor", None]],  # not a GraphMend class
+             "tinypkg:all": [["tinypkg/model.py", 8, "FG101", "predicate", "not pure"]]}
+    lines, reasons = fixstates.site_states(found, tmp_path / "truth", root)
+    assert lines == ["tinypkg:all: 0 of 1 sites fixable", "tinypkg:default: 1 of 1 sites fixable",
+                     "all, every package: 0 of 1 predication, deferral and trap sites have a fix fix-all applies",
+                     "default, every package: 1 of 1 predication, deferral and trap sites have a fix fix-all applies"]
+    assert reasons == Counter({"not pure": 1})
