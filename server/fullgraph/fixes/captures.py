@@ -45,8 +45,8 @@ def mutation_reason(fn: ast.AST, captured: list[ast.expr], tensors: set[str]) ->
     place (``x += 1``, ``x.add_()``, ``x[i] = ...``, ``items.append()``) and it is not known to be a
     tensor, which the capture copies (None: nothing captured can change)."""
     for node in captured:
-        name = dotted(node)
-        if name is not None and name not in tensors and mutated_in_place(fn, name):
+        name = storage_root(node)
+        if name is not None and ast.unparse(node) not in tensors and name not in tensors and mutated_in_place(fn, name):
             return (f"`{name}` is changed in place in this function and not known to be a tensor (which the deferred "
                     "call would copy): replayed later, the call would show it changed")
     return None
@@ -116,27 +116,105 @@ def _operands(node: ast.expr) -> list[ast.expr]:
     return [*node.args, *(k.value for k in node.keywords)]
 
 
+def storage_root(node: ast.expr) -> str | None:
+    """The dotted name whose storage ``node`` may be (a view of): ``h`` for ``h``, ``h[0]``,
+    ``h.view(-1).t()`` and ``torch.narrow(h, ...)``; None for anything else."""
+    while True:
+        if isinstance(node, (ast.Subscript, ast.Starred)):
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and dotted(node.func.value) not in TORCH_MODULES:
+            node = node.func.value  # a method: its result may be its receiver or a view of it
+        elif isinstance(node, ast.Call) and dotted(node.func) and dotted(node.func).rpartition(".")[0] in TORCH_MODULES \
+                and node.args:
+            node = node.args[0]  # `torch.transpose(h, ...)`: a view of its first argument
+        else:
+            return dotted(node)
+
+
+# Module paths whose functions take a tensor first (`torch.narrow(h, ...)`), not a receiver.
+TORCH_MODULES = frozenset(("torch", "F", "torch.nn.functional", "nn.functional"))
+# Builtins whose result never shares storage with an argument.
+FRESH_BUILTINS = frozenset(("len", "int", "float", "bool", "str", "repr", "isinstance", "hasattr", "id", "type",
+                            "callable", "hash", "format", "round", "abs"))
+
+
 def _in_place_target(node: ast.AST) -> str | None:
-    """The dotted name ``node`` may change in place (``x.add_()``, ``items.append()``, ``x[i] = ...``,
-    ``x += 1``, ``out=x``), if any."""
+    """The dotted name ``node`` may change in place (``x.add_()``, ``x[0].zero_()``, ``items.append()``,
+    ``x[i] = ...``, ``x += 1``, ``out=x``), if any."""
     if isinstance(node, ast.Call):
         if isinstance(node.func, ast.Attribute) and (node.func.attr.endswith("_")
                                                      or node.func.attr in CONTAINER_MUTATORS):
-            return dotted(node.func.value)
-        return next((dotted(k.value) for k in node.keywords if k.arg == "out"), None)
+            return storage_root(node.func.value)
+        return next((storage_root(k.value) for k in node.keywords if k.arg == "out"), None)
     if isinstance(node, ast.AugAssign):  # a tensor's `+=` works in place
-        return dotted(node.target.value if isinstance(node.target, ast.Subscript) else node.target)
+        return storage_root(node.target)
     if isinstance(node, ast.Assign):
-        return next((dotted(t.value) for t in node.targets if isinstance(t, ast.Subscript)), None)
+        return next((storage_root(t.value) for t in node.targets if isinstance(t, ast.Subscript)), None)
     return None
 
 
 def mutated_in_place(fn: ast.AST, name: str) -> bool:
-    """Whether ``fn`` may change ``name`` in place anywhere."""
-    return name in _changed_in_place(fn)
+    """Whether ``fn`` may change ``name`` in place anywhere, or a name that may share its storage (bound
+    from it or it from that name: ``v = h[0]`` then ``v.add_(1)``; ``out = self.drop(h)`` then ``out += x``)."""
+    changed = _changed_in_place(fn)
+    return bool(changed) and bool(_aliases(fn).get(name, {name}) & changed)
 
 
 @per_node
 def _changed_in_place(fn: ast.AST) -> frozenset[str]:
     """The dotted names ``fn`` may change in place (one walk per function, whatever it defers)."""
     return frozenset(name for node in walk(fn) if (name := _in_place_target(node)) is not None)
+
+
+@per_node
+def _aliases(fn: ast.AST) -> dict[str, set[str]]:
+    """Each dotted name a binding of ``fn`` links to another that may share its storage, with the
+    names it is linked to (through any number of bindings, either way): what a later in-place change
+    of one may change in the other."""
+    groups: dict[str, set[str]] = {}
+    for node in walk(fn):
+        for targets, value in _bindings(node):
+            names = {t for t in targets if t} | _sources(value)
+            if len(names) < 2:
+                continue
+            merged = set(names)
+            for name in names:
+                merged |= groups.get(name, set())
+            for name in merged:
+                groups[name] = merged
+    return groups
+
+
+def _bindings(node: ast.AST):
+    """(target names, value) of a binding statement or expression."""
+    if isinstance(node, ast.Assign):
+        yield [n for t in node.targets for n in _target_names(t)], node.value
+    elif isinstance(node, ast.AnnAssign) and node.value is not None:
+        yield _target_names(node.target), node.value
+    elif isinstance(node, ast.NamedExpr):
+        yield _target_names(node.target), node.value
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        yield _target_names(node.target), node.iter
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        yield _target_names(node.optional_vars), node.context_expr
+
+
+def _target_names(target: ast.expr) -> list[str | None]:
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for elt in target.elts for n in _target_names(elt)]
+    return [storage_root(target)]
+
+
+def _sources(value: ast.expr) -> set[str]:
+    """The names whose storage ``value`` may be: its own root, the elements of a literal, a
+    conditional expression's sides, and the arguments of a function call that may return one of them."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return {n for elt in value.elts for n in _sources(elt)}
+    if isinstance(value, ast.IfExp):
+        return _sources(value.body) | _sources(value.orelse)
+    root = storage_root(value)
+    if root is not None:
+        return {root}
+    if isinstance(value, ast.Call) and not (isinstance(value.func, ast.Name) and value.func.id in FRESH_BUILTINS):
+        return {n for arg in call_parts(value) for n in _sources(arg)}
+    return set()

@@ -22,7 +22,7 @@ import libcst as cst
 from fullgraph.analysis.facts import scalar_operand
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
-from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place
+from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place, storage_root
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
@@ -55,9 +55,9 @@ class CapturePlan:
     def capture_value(self, node: ast.expr) -> str:
         """The captured expression, snapshotted when later code could mutate it in place."""
         text = self.ctx.text(node)
-        name = dotted(node)
+        name = storage_root(node)
         if name is not None and mutated_in_place(self.fn, name):  # a tensor: `mutation_reason` said so
-            return f"{text}.detach().clone()"
+            return f"{text}.clone()"  # a copy that keeps its `grad_fn=` in the printed text
         return text
 
     def replayed(self) -> str:
@@ -134,12 +134,7 @@ def _captured_test(ctx: FixContext, fn: ast.AST, test: ast.expr) -> str:
     the tested tensor itself (``if flag:`` on a boolean ``flag``, ``.bool()`` returns it) and later code
     changes that in place."""
     lowered = ctx.lowering.lower(test)
-    base = scalar_operand(test)
-    if isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute) and base.func.attr == "bool" and not base.args:
-        base = base.func.value
-    while isinstance(base, ast.Subscript):
-        base = base.value
-    name = dotted(base)
+    name = storage_root(scalar_operand(test))
     return f"{lowered}.clone()" if name is not None and mutated_in_place(fn, name) else lowered
 
 
