@@ -19,7 +19,6 @@ from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.outside import outside_call_sites
-from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
@@ -34,8 +33,10 @@ from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.fixes.deferral_chain import replay_supported
 from fullgraph.fixes.guarded_output import guarding_if
+from fullgraph.fixes.keep_tensor import test_if
 from fullgraph.fixes.preconditions import KEEP_TENSOR_CODES, fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
+from fullgraph.fixes.sites import parents
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
 from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
@@ -505,29 +506,24 @@ def _replay(raw: Raw, visit: Visit, index: ModuleIndex, order: ReplayOrder | Non
 
 def _tensor_ifs(fn: ast.AST, raws: list[Raw]) -> dict[int, set[str]]:
     """The ``if``s of a walk whose test needs a tensor's value (FG101, or a ``.item()`` in the test,
-    FG201), by id: what is known a tensor there, guesses aside."""
+    FG201), by id, with what is known a tensor there (guesses aside); empty when the walk found no
+    output call a deferral could move such an ``if`` with."""
+    if not any(RULES[raw.code].fix_kind == "defer" for raw in raws):
+        return {}
     out: dict[int, set[str]] = {}
-    chain = None
     for raw in raws:
         if raw.guess or raw.code not in ("FG101", "FG201"):
             continue
-        node = raw.node
-        if raw.code == "FG201":  # the `if` whose test holds the conversion
-            chain = chain or function_parents(fn)
-            parent = chain.get(node)
-            while isinstance(parent, ast.expr):
-                node, parent = parent, chain.get(parent)
-            if not (isinstance(parent, ast.If) and parent.test is node):
-                continue
-            node = parent
-        out.setdefault(id(node), set()).update(raw.tensors)
+        node = raw.node if raw.code == "FG101" else test_if(fn, raw.node)
+        if node is not None:
+            out.setdefault(id(node), set()).update(raw.tensors)
     return out
 
 
 def _tensor_if(fn: ast.AST, call: ast.AST, tensor_ifs: dict[int, set[str]]) -> dict:
     """``tensor_if`` for an output call that is all an ``if`` on a tensor does (its line, and what
     is known a tensor there): the deferral can move the whole ``if``."""
-    chain = function_parents(fn)
+    chain = parents(fn)
     guard = guarding_if(chain, chain.get(call))
     tested = tensor_ifs.get(id(guard)) if guard is not None else None
     return {"tensor_if": {"line": guard.lineno, "tensors": sorted(tested)}} if tested is not None else {}

@@ -176,6 +176,7 @@ class ModuleIndex:
         func = stmt.value.func
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         spelling = dotted(func)
+        wrapped = partial_of(stmt.value, self.imports)
         for target in stmt.targets:
             if isinstance(target, ast.Name):
                 if LOGGER_FACTORY.match(name):
@@ -184,7 +185,6 @@ class ModuleIndex:
                     self.instances[target.id] = name
                     if spelling:
                         self.assigned_calls[target.id] = spelling
-                    wrapped = partial_of(stmt.value, self.imports)
                     if wrapped:
                         self.partials[target.id] = wrapped
 

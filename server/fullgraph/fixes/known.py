@@ -127,8 +127,8 @@ def flag_reason(test: ast.expr, name: str, conversion: ast.Call, known: set[str]
             reason = _conversion_reason(operands, known)
             if reason is not None:
                 return reason
-        elif isinstance(node, ast.Name) and node.id == name and _truncation_reason(conversion):
-            return _truncation_reason(conversion)
+        elif isinstance(node, ast.Name) and node.id == name and (truncated := _truncation_reason(conversion)):
+            return truncated
     return None
 
 
@@ -146,8 +146,9 @@ def _conversion_reason(operands: list[ast.expr], known: set[str]) -> str | None:
             name = converted.func.id if isinstance(converted.func, ast.Name) else "item"
             if name == "bool":
                 return f"`{_text(converted)}` compares a truth value, which the tensor it reads would not"
-            if name == "int" and _truncation_reason(converted):
-                return _truncation_reason(converted)
+            truncated = _truncation_reason(converted) if name == "int" else None
+            if truncated is not None:
+                return truncated
             if scalar_operand(other) is not other or is_known(other, known):
                 continue  # tensor against tensor: promoted to a common dtype, exactly
             if not _exact_number(other):

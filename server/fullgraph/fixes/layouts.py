@@ -209,13 +209,10 @@ def _scalar_tensor(value: ast.expr | None, method: ast.FunctionDef) -> ast.Const
     if not (isinstance(value, ast.Call) and _name(value.func) == "tensor" and len(value.args) == 1
             and _is_module_path(value.func.value if isinstance(value.func, ast.Attribute) else value.func)):
         return None
-    arg = value.args[0]
-    arg = arg.operand if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) else arg
-    kind = type(arg.value).__name__ if isinstance(arg, ast.Constant) else \
-        _annotation(method, arg.id) if isinstance(arg, ast.Name) else None
-    if kind not in ("int", "float", "bool"):
+    number = _number(value.args[0], method)
+    if number is None:
         return None
-    floating = kind == "float"
+    floating = isinstance(number.value, float)
     dtype = next((k.value for k in value.keywords if k.arg == "dtype"), None)
     if dtype is not None:
         if not isinstance(dtype, ast.Attribute):
