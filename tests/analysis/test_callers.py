@@ -60,6 +60,34 @@ def test_any_call_passing_a_tensor_makes_a_tensor():
     assert "guess" not in f.message and "guess" not in f.data
 
 
+def test_a_parameter_is_sparse_only_when_every_call_passes_a_sparse_tensor():
+    src = """
+    import torch
+    from torch import nn
+
+    class Conv(nn.Module):
+        def __init__(self, adj):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+            self.adj = torch.sparse_coo_tensor(adj.nonzero().T, adj[adj != 0], adj.shape).coalesce()
+
+        def forward(self, x):
+            return propagate(self.adj.t(), x) + mixed(x)
+
+    def propagate(adj, x):
+        return torch.sparse.mm(adj, x)
+
+    def mixed(x, adj=None):
+        return x if adj is None else adj @ x
+
+    def run(x: torch.Tensor):
+        return mixed(x, x.to_sparse()) + mixed(x, torch.eye(4))
+    """
+    found = [(f.code, f.line) for f in check(src, ALL)]
+    assert ("FG420", 12) in found and ("FG420", 15) in found  # `self.adj` read; `adj` passed sparse by its one caller
+    assert not any(line == 18 for _, line in found)  # one caller passes a dense tensor: not known to be sparse
+
+
 def test_helpers_are_analysed_in_their_callers_context_not_as_entries():
     src = """
     import torch

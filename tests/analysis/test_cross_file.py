@@ -620,3 +620,36 @@ def test_a_generic_base_class_in_another_file_makes_a_module(tmp_path):
                     return x
             """})
     assert codes(run(project, tmp_path, "model.py")) == [(6, "FG101")]
+
+
+def test_a_sparse_tensor_a_helper_in_another_file_returns_is_flagged_where_it_is_read(tmp_path):
+    project = make(tmp_path, {
+        "ws/graphs.py": """
+            import torch
+            def stacked(src, dst, n):
+                return torch.sparse_coo_tensor(torch.stack([src, dst]), torch.ones(len(src)), (n, n))
+            def dense(src, dst, n):
+                return torch.zeros(n, n).index_put((src, dst), torch.ones(len(src)))
+            """,
+        "ws/model.py": """
+            import torch
+            from torch import nn
+            from graphs import dense, stacked
+            class Net(nn.Module):
+                def forward(self, x, src, dst):
+                    adj = stacked(src, dst, x.shape[0])
+                    if x.shape[1] > 4:
+                        h = self.mix(x, adj)
+                    else:
+                        h = torch.spmm(adj, x)
+                    near = dense(src, dst, x.shape[0])
+                    return h + near @ x
+                def mix(self, x, adj):
+                    return torch.sparse.mm(adj, x) + torch.sparse.mm(adj, x * 2)
+            """,
+    })
+    report = run(project, tmp_path, "model.py")
+    assert codes(report) == [(9, "FG420"), (11, "FG420"), (15, "FG420")]  # once per path and statement, not per read
+    assert "`adj` is a sparse tensor" in report.findings[0].message
+    [built] = report.elsewhere
+    assert built.path.endswith("graphs.py") and (built.line, built.code) == (4, "FG414")

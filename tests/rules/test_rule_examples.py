@@ -1,6 +1,7 @@
 """Every rule: snippets that must be flagged (with the expected confidence) and look-alikes that must not."""
 
 import pytest
+from rule_snippets import module_source
 
 POSITIVE = [
     ("FG101", "if x.sum() > 0:\n    x = x * 2\nreturn x", "certain"),
@@ -64,6 +65,7 @@ POSITIVE = [
     ("FG407", "w = nn.Parameter(torch.ones(4))\nreturn x * w", "certain"),
     ("FG414", "adj = torch.sparse_coo_tensor(x.nonzero().T, x[x != 0], x.shape)\nreturn adj", "certain"),
     ("FG414", "return (x @ x).to_sparse_csr()", "certain"),
+    ("FG420", "adj = torch.eye(4).to_sparse().coalesce()\nreturn torch.sparse.mm(adj, x)", "certain"),
     ("FG408", "out, _ = self.rnn(x)\nreturn out", "certain"),
     ("FG409", "debug_dump(x)\nreturn x", "certain"),
     ("FG410", "return x * float(np.array(x).std())", "certain"),
@@ -100,6 +102,7 @@ NEGATIVE = [
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",
     "return x.to_dense() + 1",  # a dense result: no sparse tensor is made
+    "adj = x.to_dense()\nadj = adj + 1\nreturn adj @ x",  # rebound to dense tensors
     "same = self.config.equal(self.other)\nreturn x, same",  # `.equal` of values not known to be tensors
     "return torch.arange(x.shape[0]) + x.new_zeros(x.size(0))",
     'msg = f"value {x}"\nnote = "{}".format(x)\nreturn x * 2, msg',  # built lazily by Dynamo: no break
@@ -235,3 +238,15 @@ def test_one_truth_test_is_one_finding(findings, body, code):
 def test_an_and_inside_bool_is_two_truth_tests(findings):
     """`bool(a and b)` takes `a`'s truth value, then `bool()` takes `b`'s: two breaks (kornia's rain)."""
     assert [f.code for f in findings("return bool(x.all() and x.any())")] == ["FG105", "FG105"]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("adj = x\nif use_cache:\n    adj = x.to_sparse()\nreturn adj @ x", []),  # sparse on one path only
+    ("if use_cache:\n    adj = x.to_sparse()\nelse:\n    adj = x * 2\nreturn adj @ x", []),
+    ("if use_cache:\n    adj = x.to_sparse()\nelse:\n    adj = x.to_sparse_coo()\nreturn adj @ x", [5]),
+    ("adj = x.to_sparse()\nh = adj @ x\nreturn torch.sparse.mm(adj, h)", [2]),  # once: the rest runs eagerly
+])
+def test_a_sparse_tensor_is_flagged_where_every_path_makes_it_sparse(findings, body, expected):
+    lines = module_source(body).splitlines()
+    first = next(i for i, line in enumerate(lines, 1) if line.strip() == body.splitlines()[0])
+    assert [f.line - first + 1 for f in findings(body) if f.code == "FG420"] == expected

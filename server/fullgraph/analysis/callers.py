@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, TENSOR, VALUE, Context, Function, Instance, Items, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, SPARSE, TENSOR, VALUE, Context, Function, Instance, Items, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -128,14 +128,16 @@ def _default_fact(default: ast.expr) -> Passed:
 
 
 def combine(passed: list[Passed]) -> Passed:
-    """One parameter's fact over the call sites that know what they pass: a mask if every one
-    passes a known mask, a tensor if any passes a known tensor (else a guessed one), a value (a
+    """One parameter's fact over the call sites that know what they pass: a mask (a sparse tensor) if
+    every one passes a known mask (sparse tensor), a tensor if any passes a known tensor (else a guessed one), a value (a
     NumPy array) if all pass values (arrays), a module (or an object of one class) if all pass the
     same, every function any passes (a callee calling the parameter may run each), unknown otherwise."""
     passed = [p for p in passed if p[0] is not None]
     if passed and all(fact == MASK and not guess for fact, guess in passed):
         return MASK, ()
-    passed = [(TENSOR if fact == MASK else fact, guess) for fact, guess in passed]
+    if passed and all(fact == SPARSE for fact, _ in passed):
+        return SPARSE, ()
+    passed = [(TENSOR if fact in (MASK, SPARSE) else fact, guess) for fact, guess in passed]
     facts = [fact for fact, _ in passed]
     if any(fact == TENSOR and not guess for fact, guess in passed):
         return TENSOR, ()

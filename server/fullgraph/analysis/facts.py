@@ -1,8 +1,8 @@
 """Tensor facts: which expressions hold tensors, evaluated in statement order.
 
 A fact is ``TENSOR``, ``LIKELY`` (a tensor-only method was called on an unknown value),
-``VALUE`` (known not to be a tensor), ``None`` (unknown) or a :class:`Module` (an
-``nn.Module`` instance, whose calls return tensors). Names bound to boolean masks
+``VALUE`` (known not to be a tensor), ``SPARSE`` (a tensor a sparse constructor or conversion made),
+``None`` (unknown) or a :class:`Module` (an ``nn.Module`` instance, whose calls return tensors). Names bound to boolean masks
 (``keep = scores > t``) are tracked too, for boolean-mask indexing, and names bound to Python
 random draws Dynamo traces as graph values (``k = rng.randrange(n)``).
 """
@@ -25,6 +25,15 @@ TENSORISH = (TENSOR, LIKELY)
 # A NumPy array or scalar: Dynamo traces NumPy code as tensor code, so Python reading its value
 # (a branch, `bool()`) breaks like a tensor's, but no tensor rewrite applies to it.
 NUMPY = "numpy array"
+# A sparse tensor: Dynamo cannot take one into a graph, so any use of it in compiled code breaks
+# there; no tensor rewrite applies to it.
+SPARSE = "sparse tensor"
+SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
+SPARSE_CONVERSIONS = frozenset(("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
+                                "to_sparse_bsc"))
+# Methods of a sparse tensor whose result is sparse too (a copy, a move, a cast, a transpose).
+SPARSE_KEEPING = frozenset(("coalesce", "to", "cpu", "cuda", "float", "double", "half", "bfloat16", "detach", "clone",
+                            "t", "transpose", "requires_grad_", "type_as"))
 
 
 @dataclass(frozen=True)
@@ -621,7 +630,8 @@ class Facts:
         the second made a tensor that the first left something else is only a likely tensor (a
         rewrite must not take it for one; the other way round it stays what the second made it)."""
         joined = {name for name in rebound_since
-                  if self.env.get(name) in TENSORISH and branch[0].get(name) not in TENSORISH}
+                  if self.env.get(name) in TENSORISH and branch[0].get(name) not in (*TENSORISH, SPARSE)}
+        second = dict(self.env)
         mine = (self.env, self.masks, self.draws, self.rngs, self.dicts, self.guessed, self.bound_under,
                 self.bool_lists)
         for old, new, current in zip(before, branch, mine):
@@ -635,6 +645,15 @@ class Facts:
                 else:
                     current.pop(name, None)
         self.env.update(dict.fromkeys(joined, LIKELY))
+        self.settle_sparse(branch[0], second)
+
+    def settle_sparse(self, *paths: dict) -> None:
+        """A name sparse after a branch but not on every path that joins there (``paths``: the names'
+        facts on each) is a tensor, not known to be sparse: a use of it breaks on one path only."""
+        for name in [n for n, fact in self.env.items() if fact == SPARSE]:
+            facts = {path.get(name) for path in paths}
+            if facts != {SPARSE}:
+                self.env[name] = TENSOR if facts <= {TENSOR, SPARSE} else LIKELY
 
     def callables(self, names) -> dict:
         """Those of `names` that hold modules or functions now."""
@@ -748,6 +767,8 @@ class Facts:
         if q is not None:
             if q in INDEX_TUPLES and len(node.args) == 1 and not node.keywords or _as_tuple(node):
                 return Elements(TENSOR)  # `torch.where(mask)`: one index tensor per dimension
+            if q in SPARSE_CONSTRUCTORS:
+                return SPARSE
             return TENSOR if is_tensor_qualname(q) else \
                 NUMPY if is_numpy_array_qualname(q) or is_numpy_draw_array(q, node) else None
         if isinstance(func, ast.Attribute):
@@ -757,6 +778,8 @@ class Facts:
             name = func.attr
             if receiver == NUMPY:
                 return NUMPY if name in NUMPY_METHODS else None
+            if receiver == SPARSE or receiver in TENSORISH and name in SPARSE_CONVERSIONS:
+                return sparse_method(name)
             if receiver in (TENSOR, LIKELY) and name not in TENSOR_METHODS:
                 return None  # a tensor subclass's own method (or not a tensor at all): its result is unknown
             if receiver == TENSOR:
@@ -910,8 +933,10 @@ def combine_returns(facts: list):
     if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
         return Items(tuple(combine_returns([f.facts[i] for f in facts]) for i in range(len(facts[0].facts))),
                      tuple(all(f.masks[i] for f in facts) for i in range(len(facts[0].facts))))
-    if facts and all(f == TENSOR for f in facts):
-        return TENSOR
+    if facts and all(f == SPARSE for f in facts):
+        return SPARSE
+    if facts and all(f in (TENSOR, SPARSE) for f in facts):
+        return TENSOR  # sparse on some paths only: a tensor, not known to be sparse
     if facts and all(f == NUMPY for f in facts):
         return NUMPY
     if facts and all(f == Elements(TENSOR) or isinstance(f, Items) and all(e == TENSOR for e in f.facts) for f in facts) \
@@ -929,9 +954,15 @@ def _as_tuple(call: ast.Call) -> bool:
     return any(k.arg == "as_tuple" and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
 
 
+def sparse_method(name: str):
+    """The fact of a sparse tensor's method's result (a conversion's of a tensor's)."""
+    return SPARSE if name in SPARSE_KEEPING or name in SPARSE_CONVERSIONS else VALUE if name in VALUE_METHODS else TENSOR
+
+
 def _combine(facts: list):
-    """The fact of an operation on operands: tensor if any is, value if all are."""
-    if TENSOR in facts:
+    """The fact of an operation on operands: tensor if any is (a sparse one too: the result is taken
+    for a dense tensor, which can only miss a use of it), value if all are."""
+    if TENSOR in facts or SPARSE in facts:
         return TENSOR
     if LIKELY in facts:
         return LIKELY

@@ -16,6 +16,10 @@ from fullgraph.analysis.decorator_wrappers import decorator_wrappers as wrapper_
 from fullgraph.analysis.facts import (
     CONFIG_NAMES,
     ENUM_BASES,
+    SPARSE,
+    SPARSE_CONSTRUCTORS,
+    SPARSE_CONVERSIONS,
+    SPARSE_KEEPING,
     TENSOR,
     VALUE,
     Function,
@@ -259,7 +263,8 @@ class ModuleIndex:
                 if named is None or not _self_method(call.func):
                     continue
                 if call.func.attr in ("register_buffer", "register_parameter"):
-                    info.attrs[named] = TENSOR
+                    value = call.args[1] if len(call.args) > 1 else None
+                    info.attrs[named] = SPARSE if value is not None and self.value_fact(value, local) == SPARSE else TENSOR
                 else:  # maybe a method that sets the named attribute (`self.add_state("total", tensor(0))`)
                     info.named_calls.setdefault(named, []).append(call)
             else:
@@ -305,6 +310,9 @@ class ModuleIndex:
         if not isinstance(value, ast.Call):
             return None
         func = value.func
+        if isinstance(func, ast.Attribute) and (func.attr in SPARSE_CONVERSIONS
+                                                or func.attr in SPARSE_KEEPING and self.value_fact(func.value, local) == SPARSE):
+            return SPARSE  # `adj.to_sparse()`, `torch.sparse_coo_tensor(...).coalesce()`
         if isinstance(func, ast.Name) and func.id in self.classes:
             return Module(func.id) if self.is_module_class(func.id) else self.instance_of(func.id)
         q = self.aliases.resolve(func)
@@ -312,6 +320,8 @@ class ModuleIndex:
             return None
         if q in MODULE_CONTAINERS:
             return Module(q, self._element(value, local or {}))
+        if q in SPARSE_CONSTRUCTORS:
+            return SPARSE
         if is_tensor_qualname(q):  # `torch.nn.Parameter` too
             return TENSOR
         head, _, last = q.rpartition(".")

@@ -664,6 +664,8 @@ class Walker:
         both = statement and value is None and node.orelse
         before = self.facts.names_state() if both else None
         held = self.facts.callables(stored_names(node)) if statement and value is None else {}
+        skipped = {n: self.facts.env.get(n) for n in stored_names(node)} \
+            if statement and value is None and not node.orelse else None  # what the path around the body holds
         ended = False
         for holds, branch in ((True, node.body), (False, node.orelse)):
             if value is (not holds) or (statement and not branch):
@@ -694,6 +696,8 @@ class Walker:
         elif both and not exits(node.body):
             self.facts.join_branches(before, body, frozenset().union(*map(stored_names, node.orelse)))
         self.facts.keep_callables(held)
+        if skipped is not None and not exits(node.body):
+            self.facts.settle_sparse(skipped, self.facts.env)
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
             name = self._isinstance_tensor(node.test, False)

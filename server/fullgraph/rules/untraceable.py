@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import TENSORISH, Module, is_tensor_qualname
+from fullgraph.analysis.facts import SPARSE, SPARSE_CONSTRUCTORS, SPARSE_CONVERSIONS, TENSORISH, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.bindings import local_bindings, parameter_names
 from fullgraph.rules.common import confidence, method_call, snippet
@@ -241,11 +241,28 @@ RULES = [
         fix_text="Pass a copy for the second use (`mask.clone()`) when the Function does not modify its inputs in "
                  "place (`ctx.mark_dirty`), or give the Function one parameter for the shared tensor.",
     ),
+    Rule(
+        "FG420", "sparse-tensor-use", "sparse tensor used in compiled code", ("GB0015",),
+        what="Flags each statement of compiled code that reads a value known to be a sparse tensor: a name or "
+             "parameter bound to one (built by a sparse constructor or `.to_sparse*()`, returned by a helper in any "
+             "file of the project, or passed by every caller), or a module attribute `__init__` stores or registers "
+             "as a buffer that way.",
+        why="torch.compile does not support sparse tensors: Dynamo cannot take one into the graph as an input "
+            "('Attempted to wrap sparse Tensor', GB0015). It breaks where the sparse value is first read, and "
+            "where it cannot resume there it runs the whole function eagerly: a graph convolution whose `forward` "
+            "reads a sparse adjacency buffer compiles no graph at all.",
+        example="def __init__(self, adj):\n    super().__init__()\n    self.lin = nn.Linear(16, 16)\n"
+                "    self.register_buffer(\"adj\", adj.to_sparse())\n...\n"
+                "def forward(self, x):\n    return torch.sparse.mm(self.adj, self.lin(x))",
+        fixed_example="def __init__(self, adj):\n    super().__init__()\n    self.lin = nn.Linear(16, 16)\n"
+                      "    self.register_buffer(\"adj\", adj)  # dense\n...\n"
+                      "def forward(self, x):\n    return self.adj @ self.lin(x)",
+        fix_text="Keep the matrix dense where it is small enough (a dense product compiles and fuses), or do the "
+                 "sparse product outside the compiled region: a helper marked `@torch.compiler.disable` that "
+                 "takes and returns dense tensors (one graph break at its call, instead of an eager function).",
+    ),
 ]
 
-SPARSE_CONSTRUCTORS = frozenset(f"torch.sparse_{kind}_tensor" for kind in ("coo", "csr", "csc", "bsr", "bsc", "compressed"))
-SPARSE_CONVERSIONS = frozenset(("to_sparse", "to_sparse_coo", "to_sparse_csr", "to_sparse_csc", "to_sparse_bsr",
-                                "to_sparse_bsc"))
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 # Attributes only a Python function object has (a module has none of them), read by introspection.
 FUNCTION_DUNDERS = frozenset(("__kwdefaults__", "__defaults__", "__qualname__", "__code__", "__globals__",
@@ -437,6 +454,10 @@ def check_yield(node: ast.Yield | ast.YieldFrom, w) -> None:
 
 
 def check_attribute(node: ast.Attribute, w) -> None:
+    if type(node.ctx) is ast.Load and isinstance(node.value, ast.Name) and node.value.id == "self" \
+            and w.kind(node) == SPARSE:
+        _sparse_use(node, w)
+        return
     if node.attr not in FUNCTION_DUNDERS or not _torch_function(node.value, w):
         return
     test = w.parent()
@@ -453,6 +474,38 @@ def _torch_function(node: ast.expr, w) -> bool:
     return bool(q) and q.startswith("torch.") and q.rpartition(".")[2][:1].islower()
 
 
+def check_name(node: ast.Name, w) -> None:
+    if type(node.ctx) is ast.Load and w.facts.env.get(node.id) == SPARSE:
+        _sparse_use(node, w)
+
+
+def _sparse_use(node: ast.Name | ast.Attribute, w) -> None:
+    """FG420 at a read of a sparse tensor, unless a statement that always runs before this one (earlier in
+    a block holding it) read the same value: Dynamo broke there, and runs the rest of the function eagerly."""
+    spelling = dotted(node)
+    earlier = [r.node.lineno for r in w.raws if r.code == "FG420" and dotted(r.node) == spelling]
+    if earlier and _after_any(w, earlier):
+        return
+    w.report("FG420", node, f"`{spelling}` is a sparse tensor: Dynamo cannot take it into the graph, so it "
+                            "breaks here (and may run the whole function eagerly)", gb_ids=("GB0015",))
+
+
+def _after_any(w, lines: list[int]) -> bool:
+    """Whether the current statement spans one of ``lines``, or follows, in a block that holds it, a
+    statement that does."""
+    statement = next((p for p in reversed(w.parents) if isinstance(p, ast.stmt)), None)
+    if statement is not None and any(statement.lineno <= line <= statement.end_lineno for line in lines):
+        return True
+    path = [w.function.node, *w.parents]
+    for parent, child in zip(path, path[1:]):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            at = next((i for i, s in enumerate(block) if s is child), None) if isinstance(block, list) else None
+            if at is not None and any(s.lineno <= line <= s.end_lineno for s in block[:at] for line in lines):
+                return True
+    return False
+
+
 def check_class(node: ast.ClassDef, w) -> None:
     w.report("FG403", node, f"class `{node.name}` is defined inside compiled code")
 
@@ -466,6 +519,7 @@ CHECKS = {
     ast.Yield: [check_yield],
     ast.YieldFrom: [check_yield],
     ast.ClassDef: [check_class],
+    ast.Name: [check_name],
     ast.With: [check_with],
     ast.Attribute: [check_attribute],
 }
