@@ -92,6 +92,23 @@ def test_defer_declines_in_try_block():
     assert "`try` block" in blocked("try:\n    print(x)\nexcept ValueError:\n    pass\nreturn x\n", "FG301")
 
 
+@pytest.mark.parametrize("prelude", ["_fullgraph_deferred = []  # the user's own list\n",
+                                     "def replay_deferred(buffer):\n    return list(buffer)\n",
+                                     "from collections import deque as _fullgraph_defer\n"])
+def test_defer_declines_where_the_file_binds_a_name_its_code_defines(prelude):
+    source = prelude + HEAD + "        print(x.sum())\n        return x * 2\n"
+    [finding] = [f for f in analyze(source, "m.py") if f.code == "FG301"]
+    assert "the file already binds" in finding.fix_blocked
+    assert fix_all(source, "m.py").source == source
+
+
+def test_a_second_deferral_reuses_the_definitions_the_first_added():
+    source = HEAD + "        print(x.sum())\n        y = x * 2\n        print(y.mean())\n        return y * 3\n"
+    once = fix_all(source, "m.py").source
+    assert once != source and once.count("def replay_deferred") == 1
+    assert fix_all(once, "m.py").source.count("def replay_deferred") == 1
+
+
 OUTER = "\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.m = M()\n\n" \
         "    def forward(self, x):\n        y = self.m(x) * 2\n        with torch.no_grad():\n            print(y)\n" \
         "        return y\n"
@@ -623,7 +640,8 @@ class M(nn.Module):
 
 
 @pytest.mark.parametrize("note, more, reason", [
-    (": float", "", None),  # annotated: a number, never a parameter or buffer
+    (": int", "", None),  # annotated: a number, never a parameter or buffer
+    (": float", "", "may differ in dtype"),  # a float bound makes an integer `x` float
     ("", "", "annotate `__init__`'s parameter `limit` `float` or `int`"),  # could be a tensor of any shape
     (": float", "\n    def reset(self, t: torch.Tensor):\n        self.limit = t\n", "may not have the shape"),  # set twice
 ])

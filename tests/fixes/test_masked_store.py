@@ -85,11 +85,11 @@ def test_fix_all_keeps_comments_and_shared_lines():
         return out, z
         """
     fixed = """\
-        out = torch.zeros_like(x); out.copy_(torch.where(x > k, y, out)); z = 1
+        out = torch.zeros_like(x); out.copy_(torch.where(x > k, y.to(out.dtype), out)); z = 1
         if k > 0: out.copy_(torch.where(x > k, out.clone().add_(2), out))
-        out.copy_(torch.where(x < -k, -y, out))
+        out.copy_(torch.where(x < -k, (-y).to(out.dtype), out))
         # keep this comment
-        out.copy_(torch.where(x == k, y, out))
+        out.copy_(torch.where(x == k, y.to(out.dtype), out))
         return out, z
         """
     source = HEAD + textwrap.indent(textwrap.dedent(body), "    ")

@@ -50,3 +50,27 @@ def bindings_among(nodes: list[ast.AST], fn: ast.AST) -> dict[str, list[ast.expr
         elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not fn:
             out[sub.name] = None
     return out
+
+
+def module_names(body: list[ast.stmt]) -> frozenset[str]:
+    """The names a module's top-level statements bind (definitions, assignments, imports, loop and
+    `with` targets), through `if`/`try`/`with`/`for` blocks at that level, not inside functions or classes."""
+    out: set[str] = set()
+    todo = list(body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(stmt.name)
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).partition(".")[0] for a in stmt.names)
+            continue
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.stmt):
+                todo.append(child)
+            elif isinstance(child, ast.ExceptHandler):
+                todo.extend(child.body)
+                out.update([child.name] if child.name else [])
+            elif not isinstance(child, ast.expr_context):
+                out.update(n.id for n in walk(child) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return frozenset(out)

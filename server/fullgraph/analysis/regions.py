@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fullgraph.analysis.bindings import parameter_names, stored_names
+from fullgraph.analysis.bindings import module_names, parameter_names, stored_names
 from fullgraph.analysis.callers import with_defaults
 from fullgraph.analysis.decorator_wrappers import decorator_wrappers as wrapper_defs
 from fullgraph.analysis.facts import (
@@ -142,6 +142,7 @@ class ModuleIndex:
         self.return_memo: dict[tuple, object] = {}  # return facts (walker.return_fact)
         self.kept_returns = None  # return facts kept across edits (the editor's `WalkCache`), or None
         self.strings = module_strings(tree)
+        self.names = module_names(tree.body)  # every name the file binds at module level
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:

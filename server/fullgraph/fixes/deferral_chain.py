@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.bindings import module_names
 from fullgraph.analysis.nodes import children, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.fixes.module_purity import module_classes, module_functions, owner_class, per_file
@@ -116,6 +117,24 @@ def replay_targets(tree: ast.AST, entry: ast.FunctionDef, data: dict):
 def replays(target: ast.ClassDef | ast.FunctionDef) -> bool:
     """Whether the class or function already has the decorator that replays deferred calls."""
     return any(isinstance(d, ast.Name) and d.id == REPLAY for d in target.decorator_list)
+
+
+# Every module-level name the deferral's code defines (`replay_definitions`).
+DEFINED = frozenset((QUEUE, "_fullgraph_replaying", "_fullgraph_replayed", DEFER, "_fullgraph_entries",
+                     "_fullgraph_enter", "_fullgraph_replay", "_fullgraph_hook", REPLAY))
+
+
+def names_reason(tree: ast.Module) -> str | None:
+    """Why the deferral's definitions can't go into (or be reused from) this file: it binds some of
+    their names at module level itself (a variable, a function, an import), not all of them as an
+    earlier deferral's definitions do."""
+    index = getattr(tree, "module_index", None)
+    taken = DEFINED & (index.names if index is not None else module_names(tree.body))
+    if not taken or taken == DEFINED:
+        return None
+    name = sorted(taken)[0]
+    return (f"the file already binds `{name}`, a name the deferral's code defines at module level: rename it to allow "
+            "the rewrite")
 
 
 def has_queue(tree: ast.Module) -> bool:

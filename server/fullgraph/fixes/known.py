@@ -129,7 +129,16 @@ def flag_reason(test: ast.expr, name: str, conversion: ast.Call, known: set[str]
                 return reason
         elif isinstance(node, ast.Name) and node.id == name and (truncated := _truncation_reason(conversion)):
             return truncated
+        elif isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call)) and not _truth_op(node) \
+                and any(isinstance(o, ast.Name) and o.id == name for o in ast.iter_child_nodes(node)):
+            return (f"the test computes `{_text(node)}` from `{name}`: kept as the tensor, that would be computed in the "
+                    "tensor's dtype instead of as Python numbers, and may round the other way")
     return None
+
+
+def _truth_op(node: ast.expr) -> bool:
+    """``not x``: it takes a truth value, which the kept tensor gives the same."""
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
 
 def _conversion_reason(operands: list[ast.expr], known: set[str]) -> str | None:

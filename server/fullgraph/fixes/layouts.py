@@ -43,11 +43,14 @@ MAX_DEPTH = 8
 
 @dataclass(frozen=True)
 class Layout:
-    """The name whose shape a value keeps (None: a 0-d value or a number) and whether it may be a
-    float made from an integer tensor."""
+    """The name whose shape a value keeps (None: a 0-d value or a number), whether it may be a float
+    made from an integer tensor, whether arithmetic made it from a boolean tensor (an integer one),
+    and whether it is a boolean tensor."""
 
     root: str | None
     floating: bool
+    arith: bool = False
+    boolean: bool = False  # a boolean tensor by construction (a comparison, a logical op)
 
 
 class LayoutCheck:
@@ -76,7 +79,7 @@ class LayoutCheck:
         shown = ", ".join(f"`{ast.unparse(v)}`" for v in alternatives)
         if any(layout.root != layouts[0].root for layout in layouts):
             return f"the branches' values ({shown}) may differ in shape"
-        if any(layout.floating != layouts[0].floating for layout in layouts) \
+        if any((layout.floating, layout.arith) != (layouts[0].floating, layouts[0].arith) for layout in layouts) \
                 and not (layouts[0].root and self._floating_root(layouts[0].root)):
             return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
                     f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
@@ -95,6 +98,10 @@ class LayoutCheck:
                     return (f" (nothing shows `self.{node.attr}` is a number: annotate `{method.name}`'s parameter "
                             f"`{arg.arg}` `float` or `int` to allow the rewrite)")
         return ""
+
+    def layout(self, node: ast.expr) -> Layout | None:
+        """The layout of ``node`` (None: unknown)."""
+        return _layout(node, self.bindings, {}, 0)
 
     def root(self, node: ast.expr) -> str | None:
         """The name whose shape ``node`` keeps (None: unknown, or a 0-d value)."""
@@ -134,6 +141,9 @@ class LayoutCheck:
             and self.tree is not None and func.attr in submodule_attrs(self.tree, self.fn)
 
 
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)  # of a boolean tensor: an integer one
+# Of SAME, those whose result takes its arguments' dtype too (type promotion), not only the tensor's.
+PROMOTING = frozenset(("clamp", "clip", "clamp_min", "clamp_max", "where", "maximum", "minimum"))
 FLOAT_DTYPES = frozenset(("float16", "half", "bfloat16", "float32", "float", "float64", "double"))
 SHAPE_CHANGES = frozenset(("resize_", "resize_as_", "set_", "unsqueeze_", "squeeze_", "t_", "transpose_", "as_strided_"))
 
@@ -274,10 +284,14 @@ def _layout(node: ast.expr, bindings: dict, inside: dict[str, ast.expr], depth: 
         left, right = _layout(node.left, bindings, inside, step), _layout(node.right, bindings, inside, step)
         if left is None or right is None or None not in (left.root, right.root) and left.root != right.root:
             return None
-        return Layout(left.root or right.root, left.floating or right.floating or isinstance(node.op, ast.Div))
+        arithmetic = isinstance(node.op, ARITHMETIC)
+        return Layout(left.root or right.root, left.floating or right.floating or isinstance(node.op, ast.Div),
+                      left.arith or right.arith or arithmetic and (left.boolean or right.boolean),
+                      not arithmetic and left.boolean and right.boolean)
     if isinstance(node, ast.Attribute) and node.attr in ("max", "min", "eps", "tiny") \
             and isinstance(node.value, ast.Call) and _name(node.value.func) == "finfo":
-        return Layout(None, True)  # torch.finfo(dtype).max: a Python float
+        read = node.value.args[0] if node.value.args else None  # `torch.finfo(x.dtype)`: raises unless x is floating
+        return Layout(None, not (isinstance(read, ast.Attribute) and read.attr == "dtype"))  # a Python float
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
         made = bindings.get(f"self.{node.attr}")  # a 0-d buffer the class registers once
         return _layout(made[0], bindings, {}, step) if made else Layout(f"self.{node.attr}", False)
@@ -290,7 +304,7 @@ def _condition(parts: list[ast.expr], bindings: dict, inside: dict[str, ast.expr
     """A boolean made element-wise from ``parts``, which broadcast together: their one shape."""
     layouts = [_layout(p, bindings, inside, depth) for p in parts]
     roots = {layout.root for layout in layouts if layout is not None} - {None}
-    return None if None in layouts or len(roots) > 1 else Layout(roots.pop() if roots else None, False)
+    return None if None in layouts or len(roots) > 1 else Layout(roots.pop() if roots else None, False, boolean=True)
 
 
 def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], depth: int) -> Layout | None:
@@ -316,11 +330,13 @@ def _call_layout(node: ast.Call, bindings: dict, inside: dict[str, ast.expr], de
         extra = [*(node.args if method else node.args[1:]), *(k.value for k in node.keywords)]
         if name == "masked_fill":
             extra = extra[1:]  # the mask: broadcast to the tensor, never the other way
+        floating = inner.floating or name in FLOATING
         for arg in extra:  # a bound or fill: a number, a 0-d value or one of the same layout
             layout = _layout(arg, bindings, inside, depth)
             if layout is None or layout.root not in (None, inner.root):
                 return None
-        return Layout(inner.root, inner.floating or name in FLOATING)
+            floating |= layout.floating and name in PROMOTING  # `counts.clamp(min=0.5)` of integers is float
+        return Layout(inner.root, floating, inner.arith, inner.boolean and name not in FLOATING and not floating)
     return None
 
 

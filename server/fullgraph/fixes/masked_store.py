@@ -8,7 +8,9 @@ import ast
 
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix
+from fullgraph.fixes.layouts import LayoutCheck
 from fullgraph.fixes.mask_shapes import IN_PLACE, masked_store_reason, store_of
+from fullgraph.fixes.sites import enclosing_function
 from fullgraph.fixes.slicing import function_slice, splice
 
 
@@ -25,10 +27,22 @@ def masked_store(ctx: FixContext, node: ast.AST, finding) -> list[Fix]:
     value = _unmasked(ctx, store.value)
     if store.op is not None:
         value = f"{target}.clone().{IN_PLACE[type(store.op)]}({value})"
+    elif not _same_dtype(ctx, store):
+        value = f"{value if value.isidentifier() else f'({value})'}.to({target}.dtype)"  # as the store casts it
     new = f"{target}.copy_({ctx.torch}.where({mask}, {value}, {target}))"
     # the statement with its comments moved above it; on a line it shares, in place (without comments)
     edit = splice(piece, [store.stmt], [new]) or ctx.expression_edit(store.stmt, new)
     return ctx.make_fix("Select with torch.where (keeps the shape)", edit, "where")
+
+
+def _same_dtype(ctx: FixContext, store) -> bool:
+    """Whether the stored values are known to have the target's dtype (one layout: made from the same
+    tensor by the same kind of ops), so that `torch.where` promotes nothing."""
+    check = LayoutCheck(enclosing_function(ctx.tree, store.stmt), store.stmt, ctx.tree)
+    value = store.value.operand if isinstance(store.value, ast.UnaryOp) else store.value
+    base = value.value if isinstance(value, ast.Subscript) else value
+    known = check.layout(store.target)
+    return known is not None and known == check.layout(base)
 
 
 def _unmasked(ctx: FixContext, value: ast.expr) -> str:

@@ -22,8 +22,8 @@ from fullgraph.fixes.conditions import (
     tensor_part,
 )
 from fullgraph.analysis.imports import dotted, imports_torch
-from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, replay_entry
-from fullgraph.fixes.captures import call_parts, captured_parts, mutation_reason
+from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, names_reason, replay_entry
+from fullgraph.fixes.captures import call_parts, captured_parts, mutated_in_place, mutation_reason
 from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
@@ -120,7 +120,8 @@ def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> 
                 return (f"builtin `{node.func.id}()` over tensor elements has no automatic rewrite (on a 1-d tensor, "
                         f"the tensor's own `.{node.func.id}()` means the same and stays in the graph)")
             return scalar_reason(tree, node, finding, known) if isinstance(node, ast.Call) \
-                else lowering_reason(node, known) or _negation_tested_reason(tree, node, known, finding)
+                else lowering_reason(node, known) or _negation_tested_reason(tree, node, known, finding) \
+                or _value_use_reason(tree, node)
         if finding.code == "FG104":
             return _assert_reason(tree, node) or _trap_reason(node.test, known)
         if finding.code == "FG107":
@@ -305,6 +306,34 @@ def _negation_tested_reason(tree: ast.AST, node: ast.expr, known: set[str], find
         reason = if_reason(tree, holder, known | {name}, finding) if isinstance(holder, ast.If) else "it has no safe rewrite"
         if reason is not None:
             return f"`{name}` is then tested by the {what} at line {use.lineno}, where the break would move ({reason})"
+    return None
+
+
+def _value_use_reason(tree: ast.AST, node: ast.expr) -> str | None:
+    """Why ``torch.logical_*`` in place of ``and``/``or``/``not`` would change a value the code uses:
+    ``not t`` is a Python bool and ``a or b`` one of its operands, where the rewrite gives a boolean
+    tensor (and ``a and b`` on boolean tensors has ``b``'s shape or ``a``'s, where the rewrite broadcasts
+    them). Only a truth test of the result, at once or through the one name it is bound to, sees no
+    difference."""
+    fn = enclosing_function(tree, node)
+    chain = parents(fn) if fn is not None else {}
+    top = node
+    while isinstance(chain.get(top), ast.BoolOp) or isinstance(chain.get(top), ast.UnaryOp) \
+            and isinstance(chain[top].op, ast.Not):
+        top = chain[top]
+    if _truth_taker(chain, node) is not None:
+        return None
+    what = "`not` gives a Python bool" if isinstance(top, ast.UnaryOp) else \
+        f"`{'and' if isinstance(top.op, ast.And) else 'or'}` gives one of its operands"
+    parent = chain.get(top)
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return f"its result is used as a value, and {what} where `torch.logical_*` gives a boolean tensor"
+    name = parent.targets[0].id
+    own = {id(n) for n in walk(parent)}
+    for use in (n for n in walk(fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)):
+        if id(use) not in own and _truth_taker(chain, use) is None:
+            return (f"`{name}` is used as a value at line {use.lineno}, and {what} where `torch.logical_*` gives a "
+                    "boolean tensor")
     return None
 
 
@@ -616,7 +645,14 @@ def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: s
     return _values_reason(values, "branch", Purity(tree, fn)) \
         or nested_mix_reason(tensor, python_params(fn), tensor_attributes(tree)) or lowering_reason(test, known) \
         or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
-        or _ternary_layout_reason(node, test, fn, tree)
+        or _ternary_layout_reason(node, test, fn, tree) or _aliasing_reason(fn, _assigned_to(tree, node))
+
+
+def _assigned_to(tree: ast.AST, node: ast.IfExp) -> list[str]:
+    """The names a conditional expression's value is bound to (``h = a if c else b``)."""
+    fn = enclosing_function(tree, node)
+    parent = parents(fn).get(node) if fn is not None else None
+    return [t.id for t in parent.targets if isinstance(t, ast.Name)] if isinstance(parent, ast.Assign) else []
 
 
 def _ternary_layout_reason(node: ast.IfExp, test: ast.expr, fn: ast.AST | None, tree: ast.AST) -> str | None:
@@ -656,10 +692,24 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
                 and not isinstance(node.body[0], ast.If):
             return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
         return plan
-    reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan)
+    reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan) \
+        or _aliasing_reason(enclosing_function(tree, node), getattr(plan, "names", ()))
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")
     return reason
+
+
+def _aliasing_reason(fn: ast.AST | None, names) -> str | None:
+    """Why merging values into ``names`` with a new tensor may change what later code changes in place:
+    the original may leave a name holding the very tensor another name holds (``h = x.float()`` is
+    ``x`` when it is already float32), and an in-place change of it (or of a name sharing its storage)
+    then changes both; ``torch.where`` makes a copy."""
+    for name in names:
+        if fn is not None and mutated_in_place(fn, name):
+            return (f"`{name}` (or a name sharing its storage) is changed in place in this function: the original "
+                    "may leave it the very tensor another name holds, which the change then changes too, where "
+                    "`torch.where` makes a new tensor")
+    return None
 
 
 def _gradient_reason(plan: IfPlan | LayerdropPlan) -> str | None:
@@ -974,7 +1024,7 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
     entry = replay_entry(data)
     helper = in_helper(fn, finding)
-    reason = torchscript_reason(finding, "a lambda kept in a module-level list") \
+    reason = names_reason(tree) or torchscript_reason(finding, "a lambda kept in a module-level list") \
         or (chain_reason(tree, fn, entry) if helper else None) or _entry_shape(tree, entry)
     if reason is not None:
         return reason

@@ -10,6 +10,7 @@ import ast
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.stored_values import stored_attribute
 from fullgraph.fixes.captures import captured_parts, mutation_reason
+from fullgraph.fixes.deferral_chain import names_reason
 from fullgraph.fixes.keep_tensor import conversion_warning
 from fullgraph.fixes.known import known_tensors, torchscript_reason
 from fullgraph.fixes.sites import enclosing_function, parents
@@ -41,7 +42,7 @@ def store_reason(tree: ast.AST, call: ast.Call, finding, stored: tuple[ast.Assig
     if not data.get("replay_supported"):
         return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")
-    reason = torchscript_reason(finding, "a lambda kept in a module-level list")
+    reason = names_reason(tree) or torchscript_reason(finding, "a lambda kept in a module-level list")
     if reason is not None:
         return reason
     if any(isinstance(n, (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp))

@@ -35,7 +35,10 @@ RULES = [
         fixed_example="def forward(self, x):\n    x = torch.where(x.sum() > 0, x * 2, x)\n    return x",
         fix_text="Compute both branches and select with `torch.where` (when both are cheap and "
                  "side-effect free), or use `torch.cond` for branches that return tensors of the "
-                 "same shape.",
+                 "same shape. A test with the shape of the values it selects between (`if h > 0:` on a "
+                 "one-element `h`) becomes an element-wise selection: where the original raised (a "
+                 "tensor of several elements has no truth value), the rewrite selects element by element "
+                 "instead.",
         fix_kind="predicate", fix_title="Predicate with torch.where",
     ),
     Rule(
