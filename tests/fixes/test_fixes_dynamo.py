@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import io
 import os
+import re
 import logging
 import warnings
 
@@ -111,7 +112,7 @@ def test_pair_runs(path):
         with captured() as text1:
             got = compiled(*args1, **kwargs1)
         assert same(got, want)
-        assert text1 == text0
+        assert tagless(text1) == tagless(text0)
         assert python_state(fn1) == python_state(fn0)  # what a deferred store sets, once the call returned
         want_grads = gradients(fn0, args0, kwargs0, compiled=False) if UNSAFE_HEADER not in path.read_text() else None
         if want_grads is not None:  # `torch.where` computes both sides: an inf there makes a NaN gradient
@@ -192,3 +193,11 @@ def test_reordered_print_in_an_inlined_function_is_dropped(tmp_path):
     from fullgraph.fixes import fixes_for
     offered = fixes_for(source, next(f for f in analyze(source, "m.py") if f.code == "FG301"))
     assert offered and not any("reorderable" in e.new_text for f in offered for e in f.edits)
+
+
+def tagless(text: list[str]) -> list[str]:
+    """Printed text with each `grad_fn=<...>` tag's name left out (the tag stays): a deferred tensor is a
+    copy made in the graph, which the eager backend of these tests prints as `CloneBackward0` where the
+    original, run eagerly, printed its own op (under torch.compile's default backend both print
+    `CompiledFunctionBackward`)."""
+    return [re.sub(r"grad_fn=<\w+>", "grad_fn=<>", line) for line in text]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
+from fullgraph.analysis.facts import VALUE_ATTRS, VALUE_METHODS
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
@@ -131,6 +132,27 @@ def storage_root(node: ast.expr) -> str | None:
             return dotted(node)
 
 
+def shared_root(node: ast.expr) -> str | None:
+    """:func:`storage_root`, but None where the value is known not to share that storage: metadata
+    (`h.shape[0]`, `h.size()`) or a new tensor a reduction or an element-wise function makes (`h.sum()`,
+    `h.norm()`, `torch.isnan(h).sum()`)."""
+    probe = node
+    while isinstance(probe, (ast.Subscript, ast.Starred)):
+        probe = probe.value
+    if isinstance(probe, ast.Attribute) and probe.attr in VALUE_ATTRS:
+        return None
+    if isinstance(probe, ast.Call):
+        name = probe.func.attr if isinstance(probe.func, ast.Attribute) else None
+        if name in VALUE_METHODS or name in FRESH_METHODS:
+            return None
+    return storage_root(node)
+
+
+# Tensor methods (and `torch.*` functions) whose result is a new tensor, never a view of an argument.
+FRESH_METHODS = frozenset(("sum", "mean", "norm", "std", "var", "prod", "max", "min", "amax", "amin", "any", "all",
+                           "count_nonzero", "logsumexp", "argmax", "argmin", "clone", "abs", "exp", "log", "sqrt",
+                           "sigmoid", "tanh", "softmax", "log_softmax", "isnan", "isinf", "isfinite", "eq", "ne",
+                           "lt", "le", "gt", "ge", "add", "sub", "mul", "div", "pow", "matmul", "cumsum", "nonzero"))
 # Module paths whose functions take a tensor first (`torch.narrow(h, ...)`), not a receiver.
 TORCH_MODULES = frozenset(("torch", "F", "torch.nn.functional", "nn.functional"))
 # Builtins whose result never shares storage with an argument.

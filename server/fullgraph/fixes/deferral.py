@@ -19,10 +19,10 @@ import ast
 
 import libcst as cst
 
-from fullgraph.analysis.facts import scalar_operand
+from fullgraph.analysis.facts import CONFIG_NAMES, scalar_operand
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import walk
-from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place, storage_root
+from fullgraph.fixes.captures import call_parts, captured_parts, local_names, mutated_in_place, shared_root, storage_root
 from fullgraph.fixes.comments import carry_comments
 from fullgraph.fixes.config_alternatives import module_line_fix
 from fullgraph.fixes.context import FixContext
@@ -30,6 +30,7 @@ from fullgraph.fixes.deferral_chain import DEFER, QUEUE, REPLAY, entry_function,
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.conditions import tensor_part
 from fullgraph.fixes.guarded_output import moved_guard
+from fullgraph.fixes.known import known_tensors
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
 from fullgraph.fixes.sites import enclosing_function, parents
@@ -42,23 +43,30 @@ class CapturePlan:
     """Which sub-expressions of a call's arguments are captured at the call site (every local one:
     the queued call may run after later code has rebound or mutated it)."""
 
-    def __init__(self, ctx: FixContext, fn: ast.AST, node: ast.expr, parts: list[ast.expr], suffix: str):
-        self.ctx, self.fn, self.node = ctx, fn, node
+    def __init__(self, ctx: FixContext, fn: ast.AST, node: ast.expr, parts: list[ast.expr], suffix: str,
+                 tensors: frozenset[str] = frozenset()):
+        self.ctx, self.fn, self.node, self.tensors = ctx, fn, node, tensors
         self.captured = captured_parts(ctx.tree, fn, parts)
         self.temps = [ctx.names.fresh(f"{_base(node)}_{suffix}") for node in self.captured]
 
     @classmethod
-    def of_call(cls, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str) -> CapturePlan:
+    def of_call(cls, ctx: FixContext, fn: ast.AST, call: ast.Call, suffix: str,
+                tensors: frozenset[str] = frozenset()) -> CapturePlan:
         """The plan for an output call: its arguments are split."""
-        return cls(ctx, fn, call, call_parts(call), suffix)
+        return cls(ctx, fn, call, call_parts(call), suffix, tensors)
 
     def capture_value(self, node: ast.expr) -> str:
-        """The captured expression, snapshotted when later code could mutate it in place."""
+        """The captured expression; a copy of a tensor another name may hold (a name, an attribute, an
+        element or a view of one): code that runs before the replay may change it in place where no
+        analysis sees it (a submodule built with `inplace=True`, a helper, a hook, the caller)."""
         text = self.ctx.text(node)
-        name = storage_root(node)
-        if name is not None and mutated_in_place(self.fn, name):  # a tensor: `mutation_reason` said so
+        name = shared_root(node)
+        if name is None or any(part in CONFIG_NAMES for part in name.split(".")):
+            return text  # a fresh value, or a setting
+        if mutated_in_place(self.fn, name) or text in self.tensors or name in self.tensors:
             return f"{text}.clone()"  # a copy that keeps its `grad_fn=` in the printed text
-        return text
+        wrapped = text if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
+        return f"({wrapped}.clone() if isinstance({text}, {self.ctx.torch}.Tensor) else {text})"  # a tensor, if one
 
     def replayed(self) -> str:
         """The source of the call (or value) with captured sub-expressions replaced by their
@@ -108,7 +116,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     if planned is None:
         return []
     stmt = parents(fn)[call]
-    plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"))
+    plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), frozenset(known_tensors(finding)))
     moved = moved_guard(ctx.tree, call, finding)
     python_test = None
     if moved is None:
@@ -223,7 +231,7 @@ def _fullgraph_hook(module):
     if (isinstance(module, {torch}.nn.Module) and _fullgraph_entries(module)
             and _fullgraph_replay not in module._forward_hooks.values()):
         module.register_forward_pre_hook(_fullgraph_enter)
-        module.register_forward_hook(_fullgraph_replay, always_call=True)
+        module.register_forward_hook(_fullgraph_replay, prepend=True, always_call=True)  # before hooks of its own
 
 
 def {REPLAY}(entry):

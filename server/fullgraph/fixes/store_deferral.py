@@ -9,6 +9,7 @@ import ast
 
 from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import CapturePlan, replay_edits
+from fullgraph.fixes.known import known_tensors
 from fullgraph.fixes.deferral_chain import replay_targets
 from fullgraph.fixes.edits import Fix
 from fullgraph.fixes.sites import enclosing_function
@@ -24,7 +25,7 @@ def defer_store(ctx: FixContext, call: ast.Call, finding, stored: tuple[ast.Assi
     planned = replay_targets(ctx.tree, None, data)
     if planned is None:
         return []
-    plan = CapturePlan(ctx, fn, stmt.value, [stmt.value], "stored")
+    plan = CapturePlan(ctx, fn, stmt.value, [stmt.value], "stored", frozenset(known_tensors(finding)))
     owner = stmt.targets[0].value.id
     queued = f"{plan.lambda_head(f'{owner}={owner}')} setattr({owner}, {attr!r}, {plan.replayed()})"
     edits = replay_edits(ctx, fn, stmt, queued, planned)
