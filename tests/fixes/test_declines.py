@@ -39,6 +39,36 @@ def test_predication_declines_with_reason(body, reason):
     assert reason in (blocked(body, "FG101") or "")
 
 
+@pytest.mark.parametrize("body, reason", [
+    # `x.float()` is `x` itself for a float32 `x`: the original's `h.add_` changes the caller's tensor
+    ("h = x.float()\nif h.abs().max() > 10:\n    h = h * 0.5\nh.add_(1.0)\nreturn h\n", "changed in place after this"),
+    ("h = x[0]\nfor _ in range(2):\n    if h.sum() > 0:\n        h = h.clamp(max=1)\n    h.mul_(2)\nreturn x\n",
+     "changed in place after this"),
+    ("h = x.float()\nh.add_(1.0)\nif h.abs().max() > 10:\n    h = h * 0.5\nreturn h\n", None),  # changed before only
+    ("counts = x.long()\nif counts.min() < 1:\n    counts = counts.clamp(min=0.5)\nreturn counts\n", "may differ in dtype"),
+    ("mask = x > 0\nif mask.any():\n    mask = mask * 2\nreturn mask\n", "may differ in dtype"),
+])
+def test_predication_keeps_what_later_code_and_dtypes_see(body, reason):
+    found = blocked(body, "FG101")
+    assert found is None if reason is None else reason in (found or "")
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("t = x.sum()\nt = t or self.buf\nreturn x / t\n", "`t` is used as a value at line"),  # `or` picks an operand
+    ("skip = not torch.isfinite(x).all()\nw = 1.0 - skip\nreturn x * w\n", "`skip` is used as a value"),
+    ("return x, not torch.isfinite(x).all()\n", "its result is used as a value"),
+])
+def test_a_boolean_operator_whose_value_is_used_is_not_lowered(body, reason):
+    assert reason in (blocked(body, "FG105") or "")
+
+
+def test_a_flag_tested_through_arithmetic_is_not_kept_as_a_tensor():
+    body = "m = x.mean().item()\nif m * 10 > 1.0:\n    x = x * 0.5\nreturn x\n"
+    assert "computes `m * 10` from `m`" in (blocked(body, "FG201") or "")
+
+
+
+
 def test_predication_takes_bound_names_and_leaves_buffers_to_unsafe_fixes():
     """A buffer updated with `copy_` may be one autograd still needs (probed: "modified by an
     inplace operation" in backward), and a branch reading the module reaches parameters the other

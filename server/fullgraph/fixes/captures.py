@@ -182,6 +182,18 @@ def mutated_in_place(fn: ast.AST, name: str) -> bool:
     return bool(changed) and bool(_aliases(fn).get(name, {name}) & changed)
 
 
+def changed_after(fn: ast.AST, name: str, stmt: ast.stmt) -> bool:
+    """Whether ``fn`` may change ``name`` (or a name sharing its storage) in place after ``stmt``:
+    below it, or anywhere in a loop around it (the next iteration runs it after)."""
+    if not mutated_in_place(fn, name):
+        return False
+    linked = _aliases(fn).get(name, {name})
+    loops = [(n.lineno, n.end_lineno) for n in walk(fn) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
+             and n.lineno <= stmt.lineno and stmt.end_lineno <= n.end_lineno]
+    return any(_in_place_target(n) in linked and (n.lineno > stmt.end_lineno or any(a <= n.lineno <= b for a, b in loops))
+               for n in walk(fn) if isinstance(n, (ast.Call, ast.AugAssign, ast.Assign)))
+
+
 @per_node
 def _changed_in_place(fn: ast.AST) -> frozenset[str]:
     """The dotted names ``fn`` may change in place (one walk per function, whatever it defers)."""

@@ -23,7 +23,7 @@ from fullgraph.fixes.conditions import (
 )
 from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, names_reason, replay_entry
-from fullgraph.fixes.captures import call_parts, captured_parts, mutated_in_place, mutation_reason
+from fullgraph.fixes.captures import call_parts, captured_parts, changed_after, mutation_reason
 from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
@@ -645,7 +645,16 @@ def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: s
     return _values_reason(values, "branch", Purity(tree, fn)) \
         or nested_mix_reason(tensor, python_params(fn), tensor_attributes(tree)) or lowering_reason(test, known) \
         or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
-        or _ternary_layout_reason(node, test, fn, tree) or _aliasing_reason(fn, _assigned_to(tree, node))
+        or _ternary_layout_reason(node, test, fn, tree) or _aliasing_reason(fn, _assigned_to(tree, node), _statement(tree, node))
+
+
+def _statement(tree: ast.AST, node: ast.expr) -> ast.stmt:
+    """The statement that holds ``node``."""
+    fn = enclosing_function(tree, node)
+    chain = parents(fn) if fn is not None else {}
+    while not isinstance(node, ast.stmt) and chain.get(node) is not None:
+        node = chain[node]
+    return node
 
 
 def _assigned_to(tree: ast.AST, node: ast.IfExp) -> list[str]:
@@ -693,21 +702,21 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
             return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
         return plan
     reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan) \
-        or _aliasing_reason(enclosing_function(tree, node), getattr(plan, "names", ()))
+        or _aliasing_reason(enclosing_function(tree, node), getattr(plan, "names", ()), node)
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")
     return reason
 
 
-def _aliasing_reason(fn: ast.AST | None, names) -> str | None:
-    """Why merging values into ``names`` with a new tensor may change what later code changes in place:
-    the original may leave a name holding the very tensor another name holds (``h = x.float()`` is
-    ``x`` when it is already float32), and an in-place change of it (or of a name sharing its storage)
-    then changes both; ``torch.where`` makes a copy."""
+def _aliasing_reason(fn: ast.AST | None, names, stmt: ast.stmt) -> str | None:
+    """Why merging values into ``names`` with a new tensor at ``stmt`` may change what later code changes
+    in place: the original may leave a name holding the very tensor another name holds (``h = x.float()``
+    is ``x`` when it is already float32), and an in-place change of it after ``stmt`` (or of a name
+    sharing its storage) then changes both; ``torch.where`` makes a copy."""
     for name in names:
-        if fn is not None and mutated_in_place(fn, name):
-            return (f"`{name}` (or a name sharing its storage) is changed in place in this function: the original "
-                    "may leave it the very tensor another name holds, which the change then changes too, where "
+        if fn is not None and changed_after(fn, name, stmt):
+            return (f"`{name}` (or a name sharing its storage) is changed in place after this: the original may "
+                    "leave it the very tensor another name holds, which the change then changes too, where "
                     "`torch.where` makes a new tensor")
     return None
 
