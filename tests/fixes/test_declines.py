@@ -45,6 +45,7 @@ def test_predication_declines_with_reason(body, reason):
     ("h = x[0]\nfor _ in range(2):\n    if h.sum() > 0:\n        h = h.clamp(max=1)\n    h.mul_(2)\nreturn x\n",
      "changed in place after this"),
     ("h = x.float()\nh.add_(1.0)\nif h.abs().max() > 10:\n    h = h * 0.5\nreturn h\n", None),  # changed before only
+    ("h = x.float()\nif h.abs().max() > 10:\n    h = h * 0.5\nout = (h,)\nout += (x,)\nreturn out\n", None),  # a tuple's +=
     ("counts = x.long()\nif counts.min() < 1:\n    counts = counts.clamp(min=0.5)\nreturn counts\n", "may differ in dtype"),
     ("mask = x > 0\nif mask.any():\n    mask = mask * 2\nreturn mask\n", "may differ in dtype"),
 ])

@@ -190,8 +190,39 @@ def changed_after(fn: ast.AST, name: str, stmt: ast.stmt) -> bool:
     linked = _aliases(fn).get(name, {name})
     loops = [(n.lineno, n.end_lineno) for n in walk(fn) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
              and n.lineno <= stmt.lineno and stmt.end_lineno <= n.end_lineno]
+    containers = _containers(fn)
     return any(_in_place_target(n) in linked and (n.lineno > stmt.end_lineno or any(a <= n.lineno <= b for a, b in loops))
+               and not (isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in containers)
                for n in walk(fn) if isinstance(n, (ast.Call, ast.AugAssign, ast.Assign)))
+
+
+@per_node
+def _containers(fn: ast.AST) -> frozenset[str]:
+    """Names every binding of ``fn`` makes a tuple, list or dict display (`outputs = (h,)`): their `+=`
+    extends or rebinds the container, never a tensor in it."""
+    displays: dict[str, bool] = {}
+    for node in walk(fn):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    displays[target.id] = displays.get(target.id, True) and isinstance(node.value, DISPLAYS)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not _plain_or_augmented(node, fn):
+            displays[node.id] = False
+    return frozenset(name for name, only in displays.items() if only)
+
+
+def _plain_or_augmented(name: ast.Name, fn: ast.AST) -> bool:
+    """Whether ``name`` is the whole target of an `=` or an augmented assignment in ``fn``."""
+    return any(isinstance(n, ast.Assign) and any(t is name for t in n.targets)
+               or isinstance(n, ast.AugAssign) and n.target is name for n in _assignments(fn))
+
+
+@per_node
+def _assignments(fn: ast.AST) -> tuple:
+    return tuple(n for n in walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign)))
+
+
+DISPLAYS = (ast.Tuple, ast.List, ast.Dict)
 
 
 @per_node
