@@ -3,7 +3,7 @@
 import textwrap
 
 PRELUDE = '''\
-import copy, functools, logging, random, sys, time, warnings, zlib
+import copy, functools, logging, math, random, sys, time, warnings, zlib
 import numpy as np
 import torch
 import torch.nn as nn

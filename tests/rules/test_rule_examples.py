@@ -39,6 +39,8 @@ POSITIVE = [
     ("FG205", "s = str(x.sum())\nreturn x", "certain"),
     ("FG205", 's = "%s" % x\nreturn x', "certain"),
     ("FG205", 's = "{}".format(x).upper()\nreturn x, s', "certain"),
+    ("FG209", "return x / math.sqrt(x.pow(2).mean())", "certain"),
+    ("FG209", "k = math.floor(x.max())\nreturn x[:k]", "certain"),
     ("FG301", 'print("shape", x.shape)\nreturn x', "certain"),
     ("FG302", 'logger.info("x")\nreturn x', "certain"),
     ("FG302", 'logging.warning("x")\nreturn x', "certain"),
@@ -102,6 +104,7 @@ NEGATIVE = [
     "if x.is_floating_point() and not x.is_cuda and x.requires_grad:\n    x = x + 1\nreturn x",
     "if torch.meshgrid.__kwdefaults__ is None:\n    x = x + 1\nreturn x * len(torch.Tensor.__qualname__)",
     "return x.to_dense() + 1",  # a dense result: no sparse tensor is made
+    "return x / math.sqrt(x.shape[-1]) * math.pi",  # `math` of Python numbers
     "adj = x.to_dense()\nadj = adj + 1\nreturn adj @ x",  # rebound to dense tensors
     "same = self.config.equal(self.other)\nreturn x, same",  # `.equal` of values not known to be tensors
     "return torch.arange(x.shape[0]) + x.new_zeros(x.size(0))",

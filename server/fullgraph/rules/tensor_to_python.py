@@ -137,6 +137,20 @@ RULES = [
         fix_text="Use `torch._assert_async(cond.all(), msg)`, which Dynamo keeps in the graph, or check "
                  "outside the compiled region.",
     ),
+    Rule(
+        "FG209", "math-of-tensor", "a `math` function of a tensor", ("GB0033",),
+        what="Flags a call of a function of Python's `math` module (`math.sqrt`, `math.floor`, `math.exp`, "
+             "`math.isnan`, ...) with a tensor argument in a compiled region.",
+        why="`math` functions take Python numbers: given a tensor, they read its value (`float(t)` or "
+            "`t.__index__()`, an implicit `.item()`), which Dynamo cannot trace with the default "
+            "`capture_scalar_outputs=False`: it breaks the graph there (GB0033 'Data dependent operator').",
+        example="s = math.sqrt(h.pow(2).mean())\nreturn h / s",
+        fixed_example="s = torch.sqrt(h.pow(2).mean())\nreturn h / s",
+        fix_text="Use the torch function (`torch.sqrt(t)`, `t.floor()`, `torch.exp(t)`, `torch.isnan(t)`), which "
+                 "keeps the value a tensor in the graph; where the result must be a Python number, compute it "
+                 "outside the compiled region. No automatic fix: the torch function computes in the tensor's "
+                 "dtype where `math` computed in double precision.",
+    ),
 ]
 
 # Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
@@ -161,6 +175,9 @@ def check_call(node: ast.Call, w) -> None:
     elif builtin_call(node, w, "int", "float") and len(node.args) == 1 and w.kind(node.args[0]) in TENSORISH:
         w.report("FG204", node, f"`{snippet(node)}` reads a tensor's value into a Python {func.id}",
                  confidence(w, node.args[0]))
+    elif (w.resolve(func) or "").startswith("math.") and (read := _tensor_argument(node, w)) is not None:
+        w.report("FG209", node, f"`{snippet(node)}` reads a tensor's value into a Python number", confidence(w, read),
+                 gb_ids=("GB0033",))
     elif w.resolve(func) == "torch._check_tensor_all" and node.args:
         w.report("FG208", node, f"`{snippet(node)}` reads a tensor's value to decide whether to raise",
                  confidence(w, node.args[0]))
@@ -169,6 +186,12 @@ def check_call(node: ast.Call, w) -> None:
                  "certain" if any(w.is_tensor(o) for o in operands) else "likely")
     elif _formats_tensor(node, w) and not _quiet(w) and (not method_call(node, "format") or _text_used(node, w.parent(1))):
         w.report("FG205", node, f"`{snippet(node)}` formats a tensor into a string")
+
+
+def _tensor_argument(node: ast.Call, w) -> ast.expr | None:
+    """The first argument of ``node`` known to be a tensor, guesses aside (a `math` function is far more
+    often given a number: a guessed parameter is not taken for a tensor here), if any."""
+    return next((a for a in [*node.args, *(k.value for k in node.keywords)] if w.facts.known_tensor(a)), None)
 
 
 def _equal_operands(node: ast.Call, w) -> list[ast.expr]:
