@@ -645,12 +645,14 @@ class Facts:
                 else:
                     current.pop(name, None)
         self.env.update(dict.fromkeys(joined, LIKELY))
-        self.settle_sparse(branch[0], second)
+        self.settle_sparse(rebound_since | {n for n in branch[0] if branch[0][n] != before[0].get(n)},
+                           branch[0], second)
 
-    def settle_sparse(self, *paths: dict) -> None:
-        """A name sparse after a branch but not on every path that joins there (``paths``: the names'
-        facts on each) is a tensor, not known to be sparse: a use of it breaks on one path only."""
-        for name in [n for n, fact in self.env.items() if fact == SPARSE]:
+    def settle_sparse(self, names, *paths: dict) -> None:
+        """A name of ``names`` (those a branch may rebind) sparse after the branch but not on every path
+        that joins there (``paths``: the names' facts on each) is a tensor, not known to be sparse: a
+        use of it breaks on one path only."""
+        for name in [n for n in names if self.env.get(n) == SPARSE]:
             facts = {path.get(name) for path in paths}
             if facts != {SPARSE}:
                 self.env[name] = TENSOR if facts <= {TENSOR, SPARSE} else LIKELY

@@ -697,7 +697,7 @@ class Walker:
             self.facts.join_branches(before, body, frozenset().union(*map(stored_names, node.orelse)))
         self.facts.keep_callables(held)
         if skipped is not None and not exits(node.body):
-            self.facts.settle_sparse(skipped, self.facts.env)
+            self.facts.settle_sparse(skipped, skipped, self.facts.env)
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
             name = self._isinstance_tensor(node.test, False)

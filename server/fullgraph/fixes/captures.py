@@ -198,28 +198,21 @@ def changed_after(fn: ast.AST, name: str, stmt: ast.stmt) -> bool:
 
 @per_node
 def _containers(fn: ast.AST) -> frozenset[str]:
-    """Names every binding of ``fn`` makes a tuple, list or dict display (`outputs = (h,)`): their `+=`
-    extends or rebinds the container, never a tensor in it."""
+    """Names every binding of ``fn`` makes a tuple, list or dict display (`outputs = (h,)`; `+=` aside):
+    their `+=` extends or rebinds the container, never a tensor in it."""
     displays: dict[str, bool] = {}
+    whole: set[int] = set()  # the Name nodes that are whole targets of an `=` or an augmented assignment
     for node in walk(fn):
         if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    displays[target.id] = displays.get(target.id, True) and isinstance(node.value, DISPLAYS)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not _plain_or_augmented(node, fn):
-            displays[node.id] = False
+            for target in (t for t in node.targets if isinstance(t, ast.Name)):
+                whole.add(id(target))
+                displays[target.id] = displays.get(target.id, True) and isinstance(node.value, DISPLAYS)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            whole.add(id(node.target))
+    for node in walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in whole:
+            displays[node.id] = False  # a loop target, an unpacking, a `:=`
     return frozenset(name for name, only in displays.items() if only)
-
-
-def _plain_or_augmented(name: ast.Name, fn: ast.AST) -> bool:
-    """Whether ``name`` is the whole target of an `=` or an augmented assignment in ``fn``."""
-    return any(isinstance(n, ast.Assign) and any(t is name for t in n.targets)
-               or isinstance(n, ast.AugAssign) and n.target is name for n in _assignments(fn))
-
-
-@per_node
-def _assignments(fn: ast.AST) -> tuple:
-    return tuple(n for n in walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign)))
 
 
 DISPLAYS = (ast.Tuple, ast.List, ast.Dict)

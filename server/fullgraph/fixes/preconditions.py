@@ -645,23 +645,16 @@ def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: s
     return _values_reason(values, "branch", Purity(tree, fn)) \
         or nested_mix_reason(tensor, python_params(fn), tensor_attributes(tree)) or lowering_reason(test, known) \
         or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
-        or _ternary_layout_reason(node, test, fn, tree) or _aliasing_reason(fn, _assigned_to(tree, node), _statement(tree, node))
+        or _ternary_layout_reason(node, test, fn, tree) or _ternary_aliasing_reason(node, fn)
 
 
-def _statement(tree: ast.AST, node: ast.expr) -> ast.stmt:
-    """The statement that holds ``node``."""
-    fn = enclosing_function(tree, node)
-    chain = parents(fn) if fn is not None else {}
-    while not isinstance(node, ast.stmt) and chain.get(node) is not None:
-        node = chain[node]
-    return node
-
-
-def _assigned_to(tree: ast.AST, node: ast.IfExp) -> list[str]:
-    """The names a conditional expression's value is bound to (``h = a if c else b``)."""
-    fn = enclosing_function(tree, node)
+def _ternary_aliasing_reason(node: ast.IfExp, fn: ast.AST | None) -> str | None:
+    """:func:`_aliasing_reason` for the names a conditional expression's value is bound to
+    (``h = a if c else b``), after the statement that binds them."""
     parent = parents(fn).get(node) if fn is not None else None
-    return [t.id for t in parent.targets if isinstance(t, ast.Name)] if isinstance(parent, ast.Assign) else []
+    if not isinstance(parent, ast.Assign):
+        return None
+    return _aliasing_reason(fn, [t.id for t in parent.targets if isinstance(t, ast.Name)], parent)
 
 
 def _ternary_layout_reason(node: ast.IfExp, test: ast.expr, fn: ast.AST | None, tree: ast.AST) -> str | None:
