@@ -302,6 +302,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     dirty: set[int] = set()  # functions whose call sites or callers changed since their walk
     maker: dict[int, int] = {}  # id of a call -> id of the function making it
     foreign: set[int] = set()  # functions of other files reached so far
+    overrides = index.overridden(entries)  # a base's method -> the dispatched entries overriding it
 
     def visit_of(function: FunctionInfo) -> Visit:
         known = sites.of(function.node)
@@ -348,6 +349,11 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         for target, call, passed, in_loop in [*wrappers, *walker.calls]:
             if passed is not None:
                 sites.add(target.node, CallSite(function.qualname, call, passed))
+                for override in overrides.get(id(target), ()) if _on_self(call) else ():
+                    sites.add(override.node, CallSite(function.qualname, call,
+                                                      {k: v for k, v in passed.items() if k != "self"}))
+                    by_node[id(override.node)] = id(override)
+                    dirty.add(id(override))
             if target is function:
                 continue
             if _elsewhere(target, index) and id(target) not in foreign and call not in function.node.decorator_list:
@@ -379,6 +385,12 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
     return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno), \
         _leaving_calls(walks, entered, index)
+
+
+def _on_self(call: ast.AST) -> bool:
+    """`self.<name>(...)`."""
+    func = getattr(call, "func", None)
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
 
 
 def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple[int, ast.AST, bool]]],

@@ -286,3 +286,39 @@ def test_calls_on_objects_of_different_classes_run_the_base_method_as_written(tm
         return Ragged(x).row(0) + Table(x).row(1)
     """
     assert findings(tmp_path, {"m.py": source}, "m.py") == [(12, "FG301")]
+
+
+OVERRIDE = """
+    import torch
+    from torch import nn
+
+    class Decomposition(nn.Module):
+        def forward(self, x, idx):
+            adj = torch.sparse_coo_tensor(idx, torch.ones(idx.shape[1]), (4, 4))
+            steps = 3
+            return self.propagate(x, adj, steps)
+
+        def propagate(self, x, adj, steps):
+            raise NotImplementedError
+
+    class Bases(Decomposition):
+        def propagate(self, x: torch.Tensor, adj: torch.Tensor, steps):
+            if steps > 1:
+                x = x * 2
+            return torch.spmm(adj, x)
+    """
+
+
+def test_an_override_takes_the_facts_of_the_base_call_that_dispatches_to_it(tmp_path):
+    """The base's `self.propagate(x, adj, steps)` runs `Bases.propagate` (Dynamo breaks at both
+    lines): `adj` is sparse there, though annotated `torch.Tensor` (FG420), and `steps` a Python
+    int (no FG101)."""
+    found = findings(tmp_path, {"layers.py": OVERRIDE}, "layers.py")
+    assert found == [(7, "FG414"), (9, "FG420"), (18, "FG420")]
+
+
+def test_an_override_with_other_parameters_takes_no_facts_from_the_base_call(tmp_path):
+    renamed = OVERRIDE.replace("propagate(self, x: torch.Tensor, adj: torch.Tensor, steps):",
+                               "propagate(self, x: torch.Tensor, a: torch.Tensor, steps):") \
+        .replace("torch.spmm(adj, x)", "torch.spmm(a, x)")
+    assert (18, "FG420") not in findings(tmp_path, {"layers.py": renamed}, "layers.py")

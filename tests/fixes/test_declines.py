@@ -176,6 +176,13 @@ def test_deferral_declines_a_captured_value_changed_in_place_that_is_not_a_tenso
     assert blocked("y = x * 2\nprint(y)\ny += 1\nreturn y\n", "FG301") is None
 
 
+def test_a_counter_is_no_change_in_place():
+    """`i += 1` on a name only ever bound to numbers rebinds it: the lambda captured its value (found by probing)."""
+    body = "i = 0\nwhile i < 3:\n    x = x * 2\n    print('iter', i, x.sum())\n    i += 1\nreturn x\n"
+    assert "changed in place" not in (blocked(body, "FG301") or "")
+    assert "changed in place" in blocked(body.replace("i = 0", "i = items or 0"), "FG301")  # maybe a list
+
+
 @pytest.mark.parametrize("body, reason", [
     ("self.avg = x.mean().item()\nreturn x * self.avg\n", "also used by `M.forward`"),
     ("self.avg = x.mean().item()\nreturn x * getattr(self, 'avg')\n", "also used by `M.forward`"),
@@ -714,3 +721,32 @@ def test_a_dropped_conversion_that_compares_alike_is_fixed(body):
     source = HEAD + textwrap.indent(textwrap.dedent(body), " " * 8)
     found = [f for f in analyze(source, "m.py") if f.code in ("FG201", "FG204")]
     assert found and all(f.fix_blocked is None for f in found)
+
+
+@pytest.mark.parametrize("body", [
+    "torch = None\ny = x * 1.0\nif x.sum() > 0:\n    y = y * 2.0\nreturn y\n",
+    "for torch in items or ():\n    pass\ny = x * 1.0\nif x.sum() > 0:\n    y = y * 2.0\nreturn y\n",
+])
+def test_no_rewrite_where_the_function_binds_torch_itself(body):
+    """The rewrite's `torch.where` would read the local name (found by probing: AttributeError)."""
+    assert "binds the name `torch` itself" in (blocked(body, "FG101") or "")
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("h = x * 1.0\nif x.sum() > 0:\n    y = torch.zeros_like(h) * 1.0\nelse:\n    y = h * 2.0\nreturn y\n",
+     "`torch.zeros_like(h) * 1.0` carries no gradient while `h * 2.0` may"),
+    ("h = x * 1.0\nz = h\nif x.sum() > 0:\n    z = h.detach()\n    y = z * 2\nelse:\n    y = h * 2.0\nreturn y\n",
+     "carries no gradient"),
+    ("if x.sum() > 0:\n    return torch.zeros_like(x)\nreturn x * 2\n", "returned value `torch.zeros_like(x)` carries no gradient"),
+    ("h = x * 1.0\nif x.sum() > 0:\n    y = torch.zeros(3, requires_grad=True)\nelse:\n    y = h\nreturn y\n", None),
+    ("h = x * 1.0\nif x.sum() > 0:\n    y = h.exp()\nelse:\n    y = h * 2.0\nreturn y\n", None),
+])
+def test_no_predication_where_only_one_side_carries_a_gradient(body, reason):
+    """Probed: the original's value had no `grad_fn` on one path (a parameter's gradient stayed None)."""
+    found = blocked(body, "FG101")
+    assert (reason in found) if reason else "carries no gradient" not in (found or "")
+
+
+def test_no_ternary_predication_where_only_one_side_carries_a_gradient():
+    assert "`torch.ones(3)` carries no gradient" in blocked("y = x * 0.5 if x.sum() > 0 else torch.ones(3)\nreturn y\n",
+                                                           "FG103")

@@ -209,6 +209,13 @@ def _annotation_text(annotation: ast.expr) -> str:
 # or branching on them breaks; other `random` functions are skipped calls (FG306).
 TRACED_DRAWS = frozenset(("random.randint", "random.uniform", "random.randrange"))
 RNG_CLASSES = frozenset(("random.Random",))
+# The `numpy.random` functions torch 2.13 reimplements on torch's generator (`torch._numpy.random`),
+# by the position of their `size` argument (None: every positional argument is a dimension): Dynamo
+# traces an array draw (a NumPy value traced as a tensor) and `seed`, while a scalar draw (no size)
+# reads its value (`.item()`) and breaks.
+NUMPY_DRAW_SIZES = {"numpy.random.rand": None, "numpy.random.randn": None, "numpy.random.random": 0,
+                    "numpy.random.random_sample": 0, "numpy.random.sample": 0, "numpy.random.uniform": 2,
+                    "numpy.random.normal": 2, "numpy.random.randint": 2}
 RNG_METHODS = frozenset(("randint", "uniform", "randrange", "random"))
 # `nn.Parameter(t)` and `nn.Buffer(t)` (classes, but what they make is a tensor)
 TENSOR_WRAPPERS = frozenset(("torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
@@ -465,6 +472,8 @@ class Facts:
             self.bind(target, fact, self.guess(value))
             if drawn is not None:
                 self.draws[target.id] = drawn
+                if self.where():  # drawn under trace-time conditions (`if self.training:`): a break only there
+                    self.bound_under[target.id] = self.where()
             if isinstance(target, ast.Name) and self.random_imported and self._makes_rng(value):
                 self.rngs.add(target.id)
             if isinstance(target, ast.Name):
@@ -645,6 +654,9 @@ class Facts:
                 else:
                     current.pop(name, None)
         self.env.update(dict.fromkeys(joined, LIKELY))
+        for name in rebound_since & (set(branch[2]) - set(self.draws)):  # a draw on the first path only
+            self.draws[name] = branch[2][name]
+            self.bound_under[name] = branch[6].get(name, ())
         self.settle_sparse(rebound_since | {n for n in branch[0] if branch[0][n] != before[0].get(n)},
                            branch[0], second)
 

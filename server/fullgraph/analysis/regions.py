@@ -25,6 +25,7 @@ from fullgraph.analysis.facts import (
     Function,
     Instance,
     Module,
+    annotation_fact,
     declared_fact,
     external_call,
     is_tensor_qualname,
@@ -233,7 +234,14 @@ class ModuleIndex:
 
     def _class_attrs(self, info: ClassInfo) -> None:
         """What `__init__` assigns to `self.<attr>` (statements only, through nested blocks); a
-        parameter it never rebinds has the fact its annotation declares."""
+        parameter it never rebinds has the fact its annotation declares. An attribute the class
+        body annotates (a dataclass or NamedTuple field, `step: torch.Tensor`) has the fact its
+        annotation declares, unless `__init__` stores it."""
+        for stmt in info.node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                fact = annotation_fact(stmt.annotation, self.aliases.resolve)
+                if fact is not None:
+                    info.attrs[stmt.target.id] = fact
         init = info.methods.get("__init__")
         todo = list(reversed(init.node.body)) if init is not None else []
         local: dict[str, ast.expr] = {}  # `layers = [Block(...) for ...]` before `nn.ModuleList(layers)`
@@ -420,6 +428,18 @@ class ModuleIndex:
         if info is None:
             return None
         return next((c.methods[name] for c in self.chain(info) if name in c.methods), None)
+
+    def overridden(self, entries: list[FunctionInfo]) -> dict[int, list[FunctionInfo]]:
+        """For each in-file base's method that a dispatched entry overrides with the same
+        parameters, those entries: the base's `self.m(...)` runs the subclass's `m`, with that
+        call's arguments."""
+        out: dict[int, list[FunctionInfo]] = {}
+        for info in entries:
+            hidden = next((c.methods[info.node.name] for c in list(self.chain(info.cls))[1:]
+                           if info.node.name in c.methods), None) if info.dispatched and info.cls else None
+            if hidden is not None and _parameters(hidden.node) == _parameters(info.node):
+                out.setdefault(id(hidden), []).append(info)
+        return out
 
     def chain(self, cls: ClassInfo):
         """`cls` and its base classes defined in this file, breadth first, each once."""
@@ -1003,6 +1023,10 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
 
 
 @per_node
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    return [arg.arg for arg, _ in with_defaults(node)]
+
+
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
     return tuple(dict.fromkeys(sub.func.attr for sub in walk(node) if isinstance(sub, ast.Call)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import ast
 import threading
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fullgraph.analysis.bindings import local_bindings, parameter_names, stored_names
 from fullgraph.analysis.callers import MASK, UNKNOWN, Passed, bind_arguments, is_method, with_defaults
 from fullgraph.analysis.facts import (
+    SPARSE,
     TENSOR,
     TENSORISH,
     VALUE,
@@ -32,7 +33,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
-from fullgraph.analysis.nodes import code_fields, statements
+from fullgraph.analysis.nodes import code_fields, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
@@ -104,6 +105,7 @@ class Walker:
         self.loop_depth = 0
         self.repeating = False  # walking a loop's body a second time
         self.raws: list[Raw] = []
+        self._flags: dict[str, list[int]] = {}  # a name bound to a converted value -> its FG201/FG204 raws
         self.quiet: set[int] = set()  # ids of calls whose arguments other rules leave alone
         self._in_lambdas: set[str] = set()  # local lambdas whose body is being evaluated
         self.path_ended = False  # a `return` under a test decided while tracing was just walked
@@ -197,6 +199,22 @@ class Walker:
         guards = frozenset(id(test) for test, _ in conditions if id(test) in self.guards)
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
                              conditions, guess, tensors, guards))
+        holder = self.parent(1)
+        if code in ("FG201", "FG204") and isinstance(holder, ast.Assign) and holder.value is node \
+                and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
+            self._flags.setdefault(holder.targets[0].id, []).append(len(self.raws) - 1)
+
+    def _flag_if(self, node: ast.If) -> None:
+        """An `if` testing a name bound to a converted value (`f = x.mean().item()`, then `if f > 0.5:`):
+        what is known a tensor here is known for the conversion's fix too, which predicates this `if`."""
+        tested = {n.id for n in walk(node.test) if isinstance(n, ast.Name)} & self._flags.keys()
+        if not tested:
+            return
+        known = set(self._known_tensors(node))
+        for index in (i for name in tested for i in self._flags[name]):
+            raw = self.raws[index]
+            if not raw.guess:
+                self.raws[index] = replace(raw, tensors=tuple(sorted(known.union(raw.tensors))))
 
     def _guess_name(self, origin: str) -> str:
         """`x` for a guessed parameter of this function, `x` of `outer` for one passed on to it."""
@@ -521,6 +539,8 @@ class Walker:
             if fact is not None:
                 self.facts.declared[arg.arg] = fact
             mask = fact in (TENSOR, None) and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == MASK
+            if fact == TENSOR and passed is not None and passed.get(arg.arg, UNKNOWN)[0] == SPARSE:
+                fact = SPARSE  # a `torch.Tensor` parameter every caller passes a sparse tensor
             if fact is None and passed is not None:
                 fact, guess = passed.get(arg.arg, UNKNOWN)
                 if guess and not may_be_tensor(arg.annotation):
@@ -659,6 +679,8 @@ class Walker:
         value = self._value_under_compile(node.test)
         self.visit(node.test)
         statement = isinstance(node, ast.If)
+        if statement and self._flags:
+            self._flag_if(node)
         dependent = value is None and bool(self.facts.data_dependent(node.test))
         traced = value is None and not dependent  # decided while tracing
         both = statement and value is None and node.orelse

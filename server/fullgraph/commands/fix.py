@@ -84,6 +84,7 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
     elif fixed != source and diff:
         sys.stdout.writelines(difflib.unified_diff(split_lines_keepends(source), split_lines_keepends(fixed),
                                                    fromfile=f"a/{name.lstrip('/')}", tofile=f"b/{name.lstrip('/')}"))
+        left = [f.with_(path=f"b/{name.lstrip('/')}") for f in left]  # lines of the fixed text: the diff's side
     elif fixed != source:
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(fixed)

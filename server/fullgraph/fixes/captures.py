@@ -220,8 +220,31 @@ DISPLAYS = (ast.Tuple, ast.List, ast.Dict)
 
 @per_node
 def _changed_in_place(fn: ast.AST) -> frozenset[str]:
-    """The dotted names ``fn`` may change in place (one walk per function, whatever it defers)."""
-    return frozenset(name for node in walk(fn) if (name := _in_place_target(node)) is not None)
+    """The dotted names ``fn`` may change in place (one walk per function, whatever it defers); a
+    counter's `i += 1` rebinds a number."""
+    counters = _counters(fn)
+    return frozenset(name for node in walk(fn) if (name := _in_place_target(node)) is not None
+                     and not (isinstance(node, ast.AugAssign) and name in counters))
+
+
+def _counters(fn: ast.AST) -> frozenset[str]:
+    """Names ``fn`` only ever binds to a number literal (`i = 0`) and updates by one (`i += 1`)."""
+    numbers: dict[str, bool] = {}
+    whole: set[int] = set()
+    for node in walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in (t for t in targets if isinstance(t, ast.Name)):
+                whole.add(id(target))
+                numbers[target.id] = numbers.get(target.id, True) and _number(node.value)
+    for node in walk(fn):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in whole:
+            numbers[node.id] = False  # a loop target, an unpacking, a `:=`
+    return frozenset(name for name, only in numbers.items() if only)
+
+
+def _number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 @per_node

@@ -58,7 +58,8 @@ class CapturePlan:
     def capture_value(self, node: ast.expr) -> str:
         """The captured expression; a copy of a tensor another name may hold (a name, an attribute, an
         element or a view of one): code that runs before the replay may change it in place where no
-        analysis sees it (a submodule built with `inplace=True`, a helper, a hook, the caller)."""
+        analysis sees it (a submodule built with `inplace=True`, a helper, a hook, the caller). A
+        list, dict or set is copied too (shallow), as a helper may append to it before the replay."""
         text = self.ctx.text(node)
         name = shared_root(node)
         if name is None or any(part in CONFIG_NAMES for part in name.split(".")):
@@ -66,7 +67,8 @@ class CapturePlan:
         if mutated_in_place(self.fn, name) or text in self.tensors or name in self.tensors:
             return f"{text}.clone()"  # a copy that keeps its `grad_fn=` in the printed text
         wrapped = text if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
-        return f"({wrapped}.clone() if isinstance({text}, {self.ctx.torch}.Tensor) else {text})"  # a tensor, if one
+        return (f"({wrapped}.clone() if isinstance({text}, {self.ctx.torch}.Tensor) "  # a tensor, if one
+                f"else type({text})({text}) if type({text}) in (list, dict, set) else {text})")  # or a container
 
     def replayed(self) -> str:
         """The source of the call (or value) with captured sub-expressions replaced by their

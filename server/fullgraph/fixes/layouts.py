@@ -81,8 +81,9 @@ class LayoutCheck:
             return f"the branches' values ({shown}) may differ in shape"
         if any((layout.floating, layout.arith) != (layouts[0].floating, layouts[0].arith) for layout in layouts) \
                 and not (layouts[0].root and self._floating_root(layouts[0].root)):
-            return (f"the branches' values ({shown}) may differ in dtype (nothing shows "
-                    f"`{layouts[0].root or 'it'}` is a floating-point tensor)")
+            subject = f"`{layouts[0].root}` is a floating-point tensor" if layouts[0].root \
+                else "they are floating-point tensors"
+            return f"the branches' values ({shown}) may differ in dtype (nothing shows {subject})"
         return layouts[0]
 
     def _unannotated(self, value: ast.expr) -> str:

@@ -10,6 +10,7 @@ import ast
 import builtins
 from dataclasses import dataclass, field
 
+from fullgraph.analysis.bindings import parameter_names, stored_names
 from fullgraph.analysis.nodes import walk
 from fullgraph.fixes.conditions import (
     buffer_names,
@@ -23,6 +24,7 @@ from fullgraph.fixes.conditions import (
 )
 from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, names_reason, replay_entry
+from fullgraph.fixes.gradients import history_reason
 from fullgraph.fixes.captures import call_parts, captured_parts, changed_after, mutation_reason
 from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
@@ -93,6 +95,8 @@ def placement_reason(tree: ast.Module, finding) -> str | None:
     data = finding.data if isinstance(finding.data, dict) else {}
     if data.get("nested_in") or enclosing_function(tree, fn) is not None:  # (a fix scope holds the def alone)
         return f"the code is in `{fn.name}`, a function defined inside another: no rewrite is offered there"
+    if "torch" in parameter_names(fn) | stored_names(fn):
+        return f"`{fn.name}` binds the name `torch` itself: the rewrite's `torch.` calls would not reach the module"
     return None
 
 
@@ -600,21 +604,10 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
     """Why the values a plan merges (returned, or each assigned name's per branch) may differ in
     shape or dtype, or a condition may broadcast them (:mod:`fullgraph.fixes.layouts`)."""
     check = LayoutCheck(fn, node, tree)
-    merges = []
-    if plan.shape in ("return", "early-return"):
-        values = [body[-1].value for body in plan.bodies[:-1]]
-        values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
-        merges.append(check.merge(values, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies],
-                                  "the returned value"))
-    for name in plan.names:
-        values, inside = [], []
-        for body in plan.bodies:
-            at = max((i for i, stmt in enumerate(body) if name in assigned_names([stmt], buffers)), default=None)
-            values.append(ast.Name(name) if at is None else branch_value(body[at], name, buffers))
-            inside.append(_held(plan.hoisted + body[:at or 0], buffers))
-        if any(v is None for v in values):
-            return f"`{name}` is unpacked from a value whose shape is not known"
-        merges.append(check.merge(values, inside, f"the value of `{name}`"))
+    merged = _plan_values(plan, buffers)
+    if isinstance(merged, str):
+        return merged
+    merges = [check.merge(values, inside, what) for values, inside, what in merged]
     reason = next((m for m in merges if isinstance(m, str)), None)
     if reason is not None:
         return reason
@@ -627,6 +620,35 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
                 if reason is not None:
                     return reason
     return None
+
+
+def _plan_values(plan: IfPlan, buffers: set[str]) -> list[tuple[list[ast.expr], list[dict], str]] | str:
+    """Each merge a plan makes: the value per branch, what names hold where each is computed, and
+    how a reason names it; or why a value is not known."""
+    merged = []
+    if plan.shape in ("return", "early-return"):
+        values = [body[-1].value for body in plan.bodies[:-1]]
+        values.append(plan.following.value if plan.shape == "early-return" else plan.bodies[-1][-1].value)
+        merged.append((values, [_held(plan.hoisted + body[:-1], buffers) for body in plan.bodies], "the returned value"))
+    for name in plan.names:
+        values, inside = [], []
+        for body in plan.bodies:
+            at = max((i for i, stmt in enumerate(body) if name in assigned_names([stmt], buffers)), default=None)
+            values.append(ast.Name(name) if at is None else branch_value(body[at], name, buffers))
+            inside.append(_held(plan.hoisted + body[:at or 0], buffers))
+        if any(v is None for v in values):
+            return f"`{name}` is unpacked from a value whose shape is not known"
+        merged.append((values, inside, f"the value of `{name}`"))
+    return merged
+
+
+def _history_plan_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST) -> str | None:
+    """:func:`history_reason` for each merge of a predication plan."""
+    merged = _plan_values(plan, buffer_names(tree)) if isinstance(plan, IfPlan) else []
+    if isinstance(merged, str):
+        return None  # (the layout check gave this reason already)
+    return next((r for values, inside, what in merged if (r := history_reason(values, inside, what)) is not None),
+                None)
 
 
 def ternary_split(tree: ast.AST, node: ast.IfExp) -> tuple[list[ast.expr], list[ast.expr], ast.expr]:
@@ -645,6 +667,7 @@ def _ternary_reason(tree: ast.AST, node: ast.IfExp, fn: ast.AST | None, known: s
     return _values_reason(values, "branch", Purity(tree, fn)) \
         or nested_mix_reason(tensor, python_params(fn), tensor_attributes(tree)) or lowering_reason(test, known) \
         or values_gradient_reason(values, "a branch") or values_reason(values, known, "branch value") \
+        or history_reason(values, [{}, {}], "the branch value") \
         or _ternary_layout_reason(node, test, fn, tree) or _ternary_aliasing_reason(node, fn)
 
 
@@ -695,6 +718,7 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
             return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
         return plan
     reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan) \
+        or _history_plan_reason(plan, tree) \
         or _aliasing_reason(enclosing_function(tree, node), getattr(plan, "names", ()), node)
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")

@@ -38,7 +38,13 @@ RULES = [
                  "same shape. A test with the shape of the values it selects between (`if h > 0:` on a "
                  "one-element `h`) becomes an element-wise selection: where the original raised (a "
                  "tensor of several elements has no truth value), the rewrite selects element by element "
-                 "instead.",
+                 "instead. Declined where one side's value carries no gradient (`torch.zeros_like(h)`, "
+                 "`h.detach()`, a constant) and the other may: the merged value would require grad on both "
+                 "paths, and a parameter would get a zero gradient where it got none. Known differences: the "
+                 "merged value is a new tensor, where a branch may have handed back the very tensor it was "
+                 "given (`y = x`), so a caller's in-place change of the result no longer reaches that tensor; "
+                 "and both sides run, so an operation that raises for some dtype on the side not taken (`h - 1` "
+                 "of a bool tensor) raises.",
         fix_kind="predicate", fix_title="Predicate with torch.where",
     ),
     Rule(

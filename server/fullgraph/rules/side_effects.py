@@ -7,10 +7,11 @@ from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
-from fullgraph.analysis.facts import RNG_CLASSES, TENSORISH, TRACED_DRAWS
+from fullgraph.analysis.facts import NUMPY_DRAW_SIZES, RNG_CLASSES, TENSORISH, TRACED_DRAWS
 from fullgraph.analysis.summary import LOGGER_FACTORY
 from fullgraph.rules.common import builtin_call, snippet
 from fullgraph.rules.rule import Rule
+from fullgraph.rules.tensor_to_python import size_arguments
 
 _EPILOGUE = (" Not reported in epilogue position: in the compiled entry, after some tensor work, followed only "
              "by other print/logging/warnings calls or stream writes and a plain `return` (names, non-tensor attributes, "
@@ -52,11 +53,15 @@ _DEFER_FIX = ("The fix defers the call until the compiled module returns: while 
               "as before. A captured tensor that another name may hold (a name, an attribute, an element or view "
               "of one) is copied where the call stood (`.clone()`; `isinstance(..., torch.Tensor)` decides where "
               "the engine does not know its type), so a later in-place change (a submodule built with "
-              "`inplace=True`, a helper, the caller) does not reach the replay; a Python list or dict is captured "
-              "as it is, and printed as it is at the replay. The replaying hook goes before the module's own "
+              "`inplace=True`, a helper, the caller) does not reach the replay; a list, dict or set is copied too "
+              "(shallow: a helper appending to it afterwards does not change what is printed). The replaying hook "
+              "goes before the module's own "
               "forward hooks, as the call came before them. Known differences: the hooks make each call take "
               "`nn.Module`'s hook path; a copied tensor's `grad_fn=` tag reads `CloneBackward0` when compiled "
-              "with `backend=\"eager\"` (the default backend prints `CompiledFunctionBackward` before and after); "
+              "with `backend=\"eager\"` (the default backend prints `CompiledFunctionBackward` before and after, "
+              "unless the original's break made Dynamo run the frame eagerly, where it printed the eager tag); "
+              "a logging record's location (`funcName`, `lineno`, what `stacklevel` points at) is the replay's, "
+              "so a log format that shows it differs; "
               "where the compiled graph itself fails (a shape mismatch, an index out of range in a kernel), the "
               "queued call is lost with the graph's other effects, while the original had printed before failing; "
               "and the module no longer compiles with `torch.jit.script` (code written for TorchScript is "
@@ -144,15 +149,23 @@ RULES = [
     ),
     Rule(
         "FG306", "python-random", "Python `random` / `numpy.random` in compiled code",
-        ("GB0007", "GB0170", "GB0213", "GB4841"),
-        what="Flags calls into `random` and `numpy.random` that Dynamo skips, and Python work on the draws it "
-             "does trace (`random.randint`, `uniform`, `randrange`, and the methods of a `random.Random(seed)` "
-             "generator): a branch on a draw (also through a name or a comparison, `is_last = i == k`), "
-             "Python arithmetic on one (`k + 1`), `range(k)`.",
-        why="These generators keep state outside torch. Dynamo cannot trace most of them (GB0007); the draws "
-            "it does trace become graph values (unspecialized ints and floats), so Python branching on one "
-            "is data-dependent (GB0170), a builtin operator on one breaks (GB0213), and so does `range()` over "
-            "one (GB4841).",
+        ("GB0007", "GB0033", "GB0170", "GB0213", "GB4841"),
+        what="Flags calls into `random` and `numpy.random` that Dynamo skips, scalar draws of the `numpy.random` "
+             "functions it does trace (`np.random.rand()`, `np.random.uniform(0, 1)`: no size), and Python work on "
+             "the draws of `random` it traces (`random.randint`, `uniform`, `randrange`, and the methods of a "
+             "`random.Random(seed)` generator): a branch on a draw (also through a name or a comparison, "
+             "`is_last = i == k`), Python arithmetic on one (`k + 1`), `range(k)`, one used as a tensor's index or "
+             "slice bound (`x[:, k:]`) or as a size (`x.narrow(1, 0, k)`), also after an `if` that draws it on "
+             "one side only (the message names that side's condition). Array draws of "
+             "`numpy.random.rand`/`randn`/`random`/`random_sample`/`sample`/`uniform`/`normal`/`randint` (given a "
+             "size) and `numpy.random.seed` are not flagged: torch 2.13 reimplements them on its own generator "
+             "and Dynamo traces them (the draws then differ from NumPy's stream).",
+        why="These generators keep state outside torch. Dynamo cannot trace most of them (GB0007); a scalar "
+            "draw of torch's NumPy layer reads its value (`.item()`, GB0033); the `random` draws it does trace "
+            "become graph values (unspecialized ints and floats), so Python branching on one "
+            "is data-dependent (GB0170), a builtin operator on one breaks (GB0213), and so do `range()` over "
+            "one (GB4841) and an index, slice bound or size, which must be a Python int (GB0033, GB0124). "
+            "A tensor times a draw, or a draw as `clamp`'s bound, is graph work.",
         example="if random.random() < self.p:\n    x = x.flip(-1)",
         fixed_example="flip = torch.rand(()) < self.p\nx = torch.where(flip, x.flip(-1), x)",
         fix_text="Use torch's RNG (`torch.rand`, `torch.randint`, `torch.bernoulli`).",
@@ -197,10 +210,19 @@ WARN_CALLS = frozenset(("warnings.warn", "warnings.warn_explicit"))
 STREAMS = ("stdout", "stderr")
 STREAM_METHODS = ("write", "writelines", "flush")
 STREAM_WRITES = frozenset(f"sys.{stream}.{method}" for stream in STREAMS for method in STREAM_METHODS)
-TRACED_RANDOM = TRACED_DRAWS | RNG_CLASSES  # calls Dynamo 2.13 traces (a draw becomes a graph value)
+TRACED_RANDOM = TRACED_DRAWS | RNG_CLASSES | {"numpy.random.seed"}  # calls Dynamo 2.13 traces (a draw becomes a graph value)
 SEEDING = frozenset(("torch.manual_seed", "torch.seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
                      "torch.set_rng_state", "torch.random.manual_seed", "torch.random.seed",
                      "torch.cuda.set_rng_state"))
+
+
+def _sized(node: ast.Call, position: int | None) -> bool:
+    """Whether a `numpy.random` draw is given a size (`size=` or its positional place; for
+    `rand`/`randn`, any dimension), other than `None` or `()`."""
+    given = [k.value for k in node.keywords if k.arg == "size"]
+    given += node.args if position is None else node.args[position:position + 1]
+    return any(not (isinstance(g, ast.Constant) and g.value is None or isinstance(g, ast.Tuple) and not g.elts)
+               for g in given)
 
 
 def _logger_call(node: ast.Call, w) -> str | None:
@@ -327,6 +349,10 @@ def check_call(node: ast.Call, w) -> None:
     q = w.resolve(node.func)
     if _check_generator(node, w, q):
         return
+    drawn = next(((a, d) for a in size_arguments(node, w) if (d := w.facts.draw(a)) is not None), None)
+    if drawn is not None:
+        w.report("FG306", drawn[0], f"a random draw (`{drawn[1]}`) used as a size: Dynamo reads its value",
+                 gb_ids=("GB0033",))
     if q is None:
         drawn = next(filter(None, map(w.facts.draw, node.args)), None) if builtin_call(node, w, "range") else None
         if builtin_call(node, w, "open", "input"):
@@ -345,6 +371,10 @@ def check_call(node: ast.Call, w) -> None:
         w.report("FG304", node, f"`{q}(...)` does I/O in compiled code")
     elif q.startswith("time."):
         w.report("FG305", node, f"`{q}()` reads the clock in compiled code")
+    elif q in NUMPY_DRAW_SIZES:
+        if not _sized(node, NUMPY_DRAW_SIZES[q]):
+            w.report("FG306", node, f"`{q}(...)` without a size draws a scalar, whose value torch's NumPy layer "
+                                    "reads: Dynamo breaks here", gb_ids=("GB0033",))
     elif q.startswith(("random.", "numpy.random.")) and q not in TRACED_RANDOM:
         w.report("FG306", node, f"`{q}(...)` uses a Python/NumPy RNG in compiled code")
     elif q in SEEDING:
@@ -368,5 +398,22 @@ def check_binop(node: ast.BinOp, w) -> None:
             return
 
 
+def check_subscript(node: ast.Subscript, w) -> None:
+    """A traced draw as a tensor's index or slice bound (`x[k]`, `x[:, k:]`): Dynamo reads its value."""
+    if not w.facts.random_imported or not w.is_tensor(node.value):
+        return
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [(part, b) for part in parts for b in ([part.lower, part.upper, part.step]
+                                                    if isinstance(part, ast.Slice) else [part]) if b is not None]
+    if any(isinstance(b, ast.BinOp) and w.facts.draw_in(b) for _, b in bounds):
+        return  # `x[:, k:k + 2]` breaks first at the arithmetic (check_binop)
+    drawn = next(((part, b, d) for part, b in bounds if (d := w.facts.draw(b)) is not None), None)
+    if drawn is not None:
+        part, bound, spelled = drawn
+        what, gb = ("a slice bound", "GB0124") if isinstance(part, ast.Slice) else ("an index", "GB0033")
+        w.report("FG306", bound, f"a random draw (`{spelled}`) used as {what}: Dynamo reads its value", gb_ids=(gb,))
+
+
 CHECKS = {ast.Call: [check_call], ast.If: [check_test], ast.While: [check_test], ast.IfExp: [check_test],
-          ast.Assert: [check_test], ast.BinOp: [check_binop]}
+          ast.Assert: [check_test], ast.BinOp: [check_binop],
+          ast.Subscript: [check_subscript]}

@@ -10,6 +10,7 @@ from fullgraph.analysis.nodes import walk
 from fullgraph.rules.common import (
     builtin_call,
     confidence,
+    last_binding,
     method_call,
     numpy_origin,
     scalar_sink_operand,
@@ -102,7 +103,7 @@ RULES = [
         "FG206", "tensor-as-size", "a computed tensor used as a size, slice bound or index", ("GB0033", "GB0124"),
         what="Flags a reduction of tensor data (`lengths.max()`, `mask.sum()`) passed as a size to "
              "`torch.arange`/`zeros`/`ones`/`empty`/`full`/`rand`/`randn`/`linspace`, to `new_zeros`-style "
-             "methods or `view`/`reshape`/`expand` (a tensor made from shapes and ints is known to Dynamo "
+             "methods, `view`/`reshape`/`expand`, or as `narrow`'s start or length (a tensor made from shapes and ints is known to Dynamo "
              "symbolically), any tensor computed in the region used as a slice bound (`x[:, :n]`, `slice(start, stop)`) or as "
              "`repeat_interleave`'s `output_size`, and the 0-d "
              "tensor of `argmax()`/`argmin()` without `dim` used as an index (`x[scores.argmax()]`).",
@@ -153,10 +154,12 @@ RULES = [
     ),
 ]
 
-# Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third).
+# Callables whose positional arguments are sizes (`torch.full`: only the first; `linspace`: the third;
+# `narrow`: from the dimension on).
 SIZE_CALLS = {"torch.arange": None, "torch.zeros": None, "torch.ones": None, "torch.empty": None,
               "torch.rand": None, "torch.randn": None, "torch.full": 0, "torch.linspace": 2}
-SIZE_METHODS = frozenset(("new_zeros", "new_ones", "new_empty", "new_full", "view", "reshape", "expand"))
+SIZE_SLICES = {"torch.narrow": slice(1, 4)}
+SIZE_METHODS = frozenset(("new_zeros", "new_ones", "new_empty", "new_full", "view", "reshape", "expand", "narrow"))
 
 
 def _what(node: ast.expr, w) -> str:
@@ -225,10 +228,12 @@ def check_numpy_readback(node: ast.Call, w) -> None:
     origin = numpy_origin(operand, w) if operand is not None else None
     if origin is None:
         return
+    inline = any(sub is origin for sub in walk(operand))
+    at, later = (origin, "") if inline else (node, f" by `{snippet(node)}`")  # a name bound to it: read here
     if method_call(origin, "numpy"):
-        w.report("FG203", origin, f"`{snippet(origin)}` is read back into Python from NumPy")
+        w.report("FG203", at, f"`{snippet(origin)}` is read back into Python from NumPy{later}")
     else:
-        w.report("FG410", origin, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python")
+        w.report("FG410", at, f"`{snippet(origin.func)}(...)` on a tensor is read back into Python{later}")
 
 
 def _text_used(string: ast.AST, holder: ast.AST | None) -> bool:
@@ -279,12 +284,14 @@ def _computed_tensor(node: ast.AST, w) -> bool:
     return w.is_tensor(node)
 
 
-def _sizes(node: ast.Call, w) -> list[ast.expr]:
+def size_arguments(node: ast.Call, w) -> list[ast.expr]:
     """The arguments of a call that are sizes (tuple and list elements included)."""
     q = w.resolve(node.func)
     if q in SIZE_CALLS:
         position = SIZE_CALLS[q]
         args = node.args if position is None else node.args[position:position + 1]
+    elif q in SIZE_SLICES:
+        args = node.args[SIZE_SLICES[q]]
     elif q is None and method_call(node, *SIZE_METHODS) and w.is_tensor(node.func.value):
         args = node.args[:1] if method_call(node, "new_full") else node.args  # new_full(size, fill_value)
     else:
@@ -306,25 +313,14 @@ def _reads_data(node: ast.AST, w, depth: int = 3) -> bool:
             if operand is not None and w.is_tensor(operand):
                 return True
         elif isinstance(sub, ast.Name) and depth:
-            value = _last_binding(w.function.node, sub.id, getattr(node, "lineno", 0))
+            value = last_binding(w.function.node, sub.id, getattr(node, "lineno", 0))
             if value is not None and _reads_data(value, w, depth - 1):
                 return True
     return False
 
 
-def _last_binding(fn: ast.AST, name: str, line: int) -> ast.expr | None:
-    """The value of the last plain `name = value` in ``fn`` before ``line`` (None if there is none)."""
-    best = None
-    for sub in assignments(fn):
-        if sub.lineno < line and any(
-                isinstance(t, ast.Name) and t.id == name for t in sub.targets):
-            if best is None or sub.lineno > best.lineno:
-                best = sub
-    return best.value if best is not None else None
-
-
 def check_size(node: ast.Call, w) -> None:
-    for size in _sizes(node, w):
+    for size in size_arguments(node, w):
         if _computed_tensor(size, w) and _reads_data(size, w):
             w.report("FG206", size, f"`{snippet(size)}` is a tensor used as a size: Dynamo reads its value")
             return

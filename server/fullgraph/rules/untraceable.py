@@ -7,7 +7,7 @@ import ast
 from fullgraph.analysis.facts import SPARSE, SPARSE_CONSTRUCTORS, SPARSE_CONVERSIONS, TENSORISH, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.bindings import local_bindings, parameter_names
-from fullgraph.rules.common import confidence, method_call, snippet
+from fullgraph.rules.common import confidence, last_binding, method_call, snippet
 from fullgraph.rules.rule import Rule
 from fullgraph.rules.state_getters import UNFOLDED_GETTERS
 
@@ -125,19 +125,25 @@ RULES = [
     ),
     Rule(
         "FG411", "c-extension-call", "call into a C extension or skipped module Dynamo cannot trace",
-        ("GB0007", "GB0208"),
+        ("GB0007", "GB0008", "GB0025", "GB0208"),
         what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
              "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, the warning "
+             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, torch's own "
+             "`torch.nn.utils.rnn.pack_padded_sequence`/`pack_sequence` (marked skipped), a `torch.optim` "
+             "optimizer's `zero_grad()` (marked skipped) and `step()` (it calls `graph_break()`) on an optimizer "
+             "made in the file (a local or module-level name, `self.opt` made in `__init__`) or a parameter "
+             "annotated as one, the warning "
              "filter setters `warnings.simplefilter`/`filterwarnings`/`resetwarnings` (they call C's "
              "`_filters_mutated`; `warnings.catch_warnings()` alone traces), and the backend "
              "flag context managers `torch.backends.cudnn.flags`, `torch.backends.mkldnn.flags`, "
              "`torch.backends.cuda.sdp_kernel`.",
         why="Dynamo cannot trace C functions it has no rules for, nor functions of modules on its skip "
             "list; it marks them as skipped and breaks (GB0007). The backend flag managers are torch calls "
-            "returning a non-tensor object (GB0208); `torch.nn.attention.sdpa_kernel` is the traceable one.",
+            "returning a non-tensor object (GB0208); `torch.nn.attention.sdpa_kernel` is the traceable one. An "
+            "optimizer's `zero_grad` is skipped when inlined (GB0008), and its `step` asks for a break itself "
+            "(GB0025): compile the forward and loss, and run the optimizer outside the compiled function.",
         example="key = zlib.crc32(name.encode())",
         fixed_example="# compute the key outside the compiled region",
         fix_text="Compute the value outside the compiled region, or wrap it in a custom op.",
@@ -277,10 +283,33 @@ SKIPPED_CALLS = frozenset((
     "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
     "uuid.uuid4", "importlib.import_module", "socket.gethostname", "torch.jit.isinstance",
     "warnings.simplefilter", "warnings.filterwarnings", "warnings.resetwarnings",  # C `_filters_mutated`
+    "torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pack_sequence",  # on Dynamo's skip list
 ))
 # torch calls that return a non-tensor object Dynamo cannot trace (backend flag context managers).
 TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backends.mkldnn.flags",
                                     "torch.backends.cuda.sdp_kernel"))
+
+
+def _optimizer(node: ast.expr, w) -> str | None:
+    """The `torch.optim` class (not a scheduler) whose instance ``node`` holds: a local or module-level
+    name made by calling it, a parameter annotated with it, or `self.<name>` that `__init__` makes."""
+    spelling: str | None = None
+    if isinstance(node, ast.Name):
+        value = last_binding(w.function.node, node.id, node.lineno)
+        arg = next((a for a in w.function.node.args.args + w.function.node.args.kwonlyargs if a.arg == node.id), None)
+        if isinstance(value, ast.Call):
+            spelling = dotted(value.func)
+        elif arg is not None:
+            spelling = dotted(arg.annotation) if arg.annotation is not None else None
+        elif node.id not in w.facts.env:
+            spelling = w.index.assigned_calls.get(node.id)
+    elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+            and w.function.cls is not None:
+        spelling = w.index.attr_class(w.function.cls, node.attr)
+    q = w.index.aliases.resolve_spelling(spelling) if spelling else None
+    if q is None or not q.startswith("torch.optim.") or q.startswith(("torch.optim.lr_scheduler", "torch.optim.swa")):
+        return None
+    return q.rpartition(".")[2]
 
 
 def check_call(node: ast.Call, w) -> None:
@@ -317,6 +346,13 @@ def check_call(node: ast.Call, w) -> None:
         elif q in TORCH_NON_TENSOR_CALLS:
             w.report("FG411", node, f"`{q}(...)` returns a non-tensor object Dynamo does not trace",
                      gb_ids=("GB0208",))
+        return
+    made = _optimizer(func.value, w) if method_call(node, "step", "zero_grad") else None
+    if made is not None:
+        why = "is marked skipped" if node.func.attr == "zero_grad" else "calls `torch._dynamo.graph_break()`"
+        w.report("FG411", node, f"`{snippet(node)}` runs the torch optimizer `{made}` in compiled code: "
+                                f"`Optimizer.{node.func.attr}` {why}, so Dynamo breaks there",
+                 gb_ids=("GB0008",) if node.func.attr == "zero_grad" else ("GB0025",))
         return
     twice = _duplicate_apply_input(node, w)
     if twice is not None:
