@@ -77,7 +77,8 @@ def test_an_entry_that_is_also_a_submodule_is_left_to_the_user(tmp_path):
     project = ProjectIndex(roots=[tmp_path], search_paths=())
     report = analyze_document(text, str(tmp_path / "m.py"), Config(), project=project)
     found = next(f for f in report.findings if f.code == "FG301")
-    assert "`M` also runs inside `Outer.__init__` (outer.py:8): compiled there, the call stays" in found.fix_blocked
+    assert "`M` is also made or called by other module code (`Outer.__init__` (outer.py:8)): compiled as part of that " \
+           "module, the call stays" in found.fix_blocked
     assert "@replay_deferred" in apply_edits(text, fixes_for(text, found)[0].edits)
 
 
@@ -105,7 +106,7 @@ def test_a_class_made_through_a_local_name_runs_inside_its_maker(made):
              f"        {made}\n\n    def forward(self, x):\n        return self.inner(x)\n")
     text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n") + outer
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
-    assert "`M` also runs inside `Outer.__init__`" in (found.fix_blocked or "")
+    assert "`M` is also made or called by other module code (`Outer.__init__`" in (found.fix_blocked or "")
     assert fix_all(text, "m.py").source == text
 
 

@@ -1019,8 +1019,8 @@ def replay_reason(finding) -> str | None:
                 "it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     if inside:
         owner = (data.get("replay_classes") or [entry.rpartition(".")[0]])[0]
-        return (f"`{owner}` also runs inside {', '.join(inside[:3])}: compiled there, the call stays where it is "
-                "and so does the break (the hooks that replay deferred calls run only around a module Dynamo "
+        return (f"`{owner}` is also made or called by other module code ({', '.join(inside[:3])}): compiled as "
+                "part of that module, the call stays where it is and so does the break (the hooks that replay deferred calls run only around a module Dynamo "
                 "compiles on its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     return None
 

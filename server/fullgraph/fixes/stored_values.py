@@ -84,6 +84,6 @@ def store_replay_reason(finding, call: ast.Call) -> str | None:
     if not inside:
         return None
     owner = data["replay_classes"][0]
-    return (f"`{owner}` also runs inside {', '.join(inside[:3])}: compiled there, the store stays where it is and "
-            "so does the break (the hooks that replay deferred calls run only around a module Dynamo compiles on "
+    return (f"`{owner}` is also made or called by other module code ({', '.join(inside[:3])}): compiled as part "
+            "of that module, the store stays where it is and so does the break (the hooks that replay deferred calls run only around a module Dynamo compiles on "
             "its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")

@@ -60,8 +60,6 @@ _DEFER_FIX = ("The fix defers the call until the compiled module returns: while 
               "`nn.Module`'s hook path; a copied tensor's `grad_fn=` tag reads `CloneBackward0` when compiled "
               "with `backend=\"eager\"` (the default backend prints `CompiledFunctionBackward` before and after, "
               "unless the original's break made Dynamo run the frame eagerly, where it printed the eager tag); "
-              "a logging record's location (`funcName`, `lineno`, what `stacklevel` points at) is the replay's, "
-              "so a log format that shows it differs; "
               "where the compiled graph itself fails (a shape mismatch, an index out of range in a kernel), the "
               "queued call is lost with the graph's other effects, while the original had printed before failing; "
               "and the module no longer compiles with `torch.jit.script` (code written for TorchScript is "
