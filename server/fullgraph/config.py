@@ -9,16 +9,38 @@ from pathlib import Path, PurePath
 
 import tomllib
 
+from fullgraph.findings import SEVERITIES
+
 ASSUME_COMPILED = ("modules", "decorated", "all")
 ASSUME_KEYS = ("training", "dtype")
 ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
-def _codes(value) -> tuple[str, ...]:
-    """A code list from a TOML list or a comma-separated string, upper-cased."""
+# The keys `[tool.fullgraph]` takes (`-` or `_`): the checker's, the interpreter's, sample inputs
+# (`confirm`) and the language server's (`enable`, `run`, `debounce`); `root` is set by the loader.
+KEYS = ("select", "ignore", "assume_compiled", "exclude", "severity", "assume", "unsafe_fixes", "python", "confirm",
+        "enable", "run", "debounce", "root")
+
+
+def _codes(value, key: str) -> tuple[str, ...]:
+    """A code list from a TOML list or a comma-separated string, upper-cased; each a prefix of a
+    rule code (`FG`, `FG3`, `FG301`), else ValueError."""
     if isinstance(value, str):
         value = value.split(",")
-    return tuple(str(v).strip().upper() for v in value if str(v).strip())
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{key} must be a list of rule codes or prefixes, not {value!r}")
+    codes = tuple("FG" if v.strip().upper() == "ALL" else v.strip().upper() for v in value if v.strip())  # (as ruff's ALL)
+    unknown = [c for c in codes if not any(code.startswith(c) for code in _rule_codes())]
+    if unknown:
+        raise ValueError(f"{key}: unknown rule code or prefix {', '.join(map(repr, unknown))} "
+                         "(`fullgraph rules` lists the codes)")
+    return codes
+
+
+def _rule_codes() -> tuple[str, ...]:
+    from fullgraph.rules.catalog import RULES  # (the catalog imports the rules, which need no config)
+
+    return tuple(RULES)
 
 
 @dataclass(frozen=True)
@@ -51,9 +73,9 @@ class Config:
         if not self.exclude:
             return False
         p = PurePath(path)
-        if self.root and p.is_absolute():
+        if self.root:  # globs are relative to the folder of the pyproject.toml, wherever fullgraph runs
             try:
-                p = p.relative_to(self.root)
+                p = PurePath(os.path.abspath(path)).relative_to(self.root)
             except ValueError:
                 pass
         parts = p.as_posix()
@@ -74,10 +96,15 @@ class Config:
             name = key.replace("-", "_")
             if value is None:
                 continue
+            if name not in KEYS:
+                raise ValueError(f"unknown setting {key!r} (settings: {', '.join(k for k in KEYS if k != 'root')})")
             if name in ("select", "ignore"):
-                changes[name] = _codes(value)
+                changes[name] = _codes(value, key)
             elif name == "exclude":
-                changes[name] = tuple([value] if isinstance(value, str) else value)
+                value = [value] if isinstance(value, str) else value
+                if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                    raise ValueError(f"exclude must be a list of glob patterns, not {value!r}")
+                changes[name] = tuple(value)
             elif name == "assume_compiled":
                 if value not in ASSUME_COMPILED:
                     raise ValueError(f"assume_compiled must be one of {', '.join(ASSUME_COMPILED)}, not {value!r}")
@@ -85,6 +112,10 @@ class Config:
             elif name == "severity":
                 if not isinstance(value, dict):
                     raise ValueError("severity must be a table of CODE = severity")
+                wrong = [f"{k} = {v!r}" for k, v in value.items() if v not in SEVERITIES]
+                if wrong:
+                    raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}: {', '.join(wrong)}")
+                _codes(list(value), "severity")
                 changes[name] = {**self.severity, **{k.upper(): str(v) for k, v in value.items()}}
             elif name == "assume":
                 changes[name] = _assume(value)
@@ -111,16 +142,27 @@ def _assume(value) -> dict:
 
 
 def find_pyproject(start_path: str | Path) -> Path | None:
-    """The nearest `pyproject.toml` at or above `start_path` (or `start_path` itself if a .toml file),
-    looked up along the path as given (a linked-in folder belongs to the project that links it)."""
+    """The nearest `pyproject.toml` at or above `start_path` that has a `[tool.fullgraph]` table (as
+    ruff skips one without its own; `start_path` itself if a .toml file), looked up along the path
+    as given (a linked-in folder belongs to the project that links it)."""
     p = Path(os.path.abspath(start_path))
     if p.suffix == ".toml" and p.is_file():
         return p
     for folder in [p, *p.parents] if p.is_dir() else p.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
+        if candidate.is_file() and _configures(candidate):
             return candidate
     return None
+
+
+def _configures(pyproject: Path) -> bool:
+    """Whether a pyproject.toml has a `[tool.fullgraph]` table (an unreadable one says so when loaded)."""
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return True
+    tool = data.get("tool")
+    return "fullgraph" in tool if isinstance(tool, dict) else tool is not None  # (a malformed `tool` is reported)
 
 
 def load_config(start_path: str | Path = ".") -> Config:
@@ -135,5 +177,20 @@ def load_config(start_path: str | Path = ".") -> Config:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ValueError(f"{pyproject}: {exc}") from exc
-    table = data.get("tool", {}).get("fullgraph", {})
-    return Config(root=str(pyproject.parent)).merged(table)
+    tool = data.get("tool", {})
+    table = tool.get("fullgraph", {}) if isinstance(tool, dict) else None
+    if not isinstance(table, dict):
+        raise ValueError(f"{pyproject}: [tool.fullgraph] must be a table")
+    if pyproject.name != "pyproject.toml" and "tool" not in data:
+        table = data  # a file of fullgraph's own (`--config fullgraph.toml`): its keys at the top level
+    try:
+        return Config(root=str(pyproject.parent)).merged(table)
+    except ValueError as exc:
+        raise ValueError(f"{pyproject}: {exc}") from exc
+
+
+def load_config_file(path: str) -> Config:
+    """`Config` from the file `--config` names: a `.toml` file that exists, else ValueError."""
+    if not path.endswith(".toml") or not os.path.isfile(path):
+        raise ValueError(f"--config {path}: no such .toml file")
+    return load_config(path)

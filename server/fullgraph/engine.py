@@ -5,10 +5,8 @@ from __future__ import annotations
 import ast
 import copy
 import functools
-import io
 import os
 import sys
-import tokenize
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
@@ -41,7 +39,7 @@ from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
 from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
 from fullgraph.suppression import suppressed
-from fullgraph.text import Text, code_point_col, split_lines, to_lf
+from fullgraph.text import Text, code_point_col, source_encoding, split_lines, to_lf
 
 CHECKS = checks()
 # Codes whose findings carry what is known a tensor: those whose fixes turn values into tensor code,
@@ -86,11 +84,8 @@ def decode(source: str | bytes) -> str | None:
     """Source text, honouring a PEP 263 coding line for bytes; None when undecodable."""
     if isinstance(source, str):
         return source.removeprefix("\ufeff")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-        return source.decode(encoding)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        return None
+    encoding = source_encoding(source)
+    return source.decode(encoding) if encoding is not None else None
 
 
 def _fg000(path: str, message: str, line: int = 1, col: int = 0, end_line: int | None = None,

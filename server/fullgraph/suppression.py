@@ -16,6 +16,30 @@ def _covers(listed: str, code: str, prefixes_of: str) -> bool:
     return False
 
 
+TRIPLES = ("'''", '"""')
+
+
+def _comment(line: str) -> str:
+    """The comment of a source line: from its first `#` outside a string literal ("" if none)."""
+    quote = None
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if quote is not None:
+            if char == "\\":
+                i += 1
+            elif line.startswith(quote, i):
+                i += len(quote) - 1
+                quote = None
+        elif char in "'\"":
+            quote = line[i:i + 3] if line[i:i + 3] in TRIPLES else char
+            i += len(quote) - 1
+        elif char == "#":
+            return line[i:]
+        i += 1
+    return ""
+
+
 def suppressed(line: str, code: str) -> bool:
     """True when `line` carries an ignore or noqa comment covering `code`.
 
@@ -24,6 +48,7 @@ def suppressed(line: str, code: str) -> bool:
     """
     if "#" not in line:
         return False
+    line = _comment(line)
     if "fullgraph" in line:
         for match in _IGNORE.finditer(line):
             if match.group(1) is None or _covers(match.group(1), code, ""):

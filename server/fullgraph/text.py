@@ -8,7 +8,9 @@ Standard library only: the confirmation worker loads this file by path.
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from bisect import bisect_right
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -52,13 +54,26 @@ def common_prefix(a: list[str], b: list[str], most: int) -> int:
     return low
 
 
-def file_text(path: str) -> str:
-    """A file's text for display and location lookups (undecodable bytes replaced; "" when unreadable)."""
+def source_encoding(data: bytes) -> str | None:
+    """The encoding Python reads a source file's bytes in (a PEP 263 coding line, a UTF-8 BOM as
+    `utf-8-sig`, else UTF-8), or None when the bytes do not decode in it."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    return encoding
+
+
+def file_text(path: str) -> str:
+    """A file's text for display and location lookups, in its source encoding (undecodable bytes
+    replaced; "" when unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return ""
+    return data.decode(source_encoding(data) or "utf-8", errors="replace")
 
 
 def split_lines_keepends(text: str) -> list[str]:

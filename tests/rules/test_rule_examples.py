@@ -68,6 +68,8 @@ POSITIVE = [
     ("FG414", "adj = torch.sparse_coo_tensor(x.nonzero().T, x[x != 0], x.shape)\nreturn adj", "certain"),
     ("FG414", "return (x @ x).to_sparse_csr()", "certain"),
     ("FG420", "adj = torch.eye(4).to_sparse().coalesce()\nreturn torch.sparse.mm(adj, x)", "certain"),
+    ("FG421", "handle = self.lin.register_forward_hook(lambda m, a, o: None)\nreturn self.lin(x)", "certain"),
+    ("FG421", "h = self.lin.register_forward_pre_hook(lambda m, a: None)\nh.remove()\nreturn x", "certain"),
     ("FG408", "out, _ = self.rnn(x)\nreturn out", "certain"),
     ("FG409", "debug_dump(x)\nreturn x", "certain"),
     ("FG410", "return x * float(np.array(x).std())", "certain"),
@@ -93,6 +95,8 @@ POSITIVE = [
 ]
 
 NEGATIVE = [
+    "handle = x.register_hook(lambda g: g * 2)\nreturn x",  # a tensor hook, not a module's
+    "items = [1]\nitems.remove(1)\nreturn x",  # `remove()` of something no hook registration returned
     "return x[slice(1, x.shape[0] - 1)]",  # `slice()` of sizes: Python ints
     'assert torch.all(x > 0), "negative"\nreturn x',  # a tensor test with a literal message: Dynamo lowers it
     'assert x.dim() == 2 and (x > 0).all()\nreturn x',  # the tensor is the last operand: the assert's test

@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from fullgraph.analysis.project import ProjectIndex
@@ -19,6 +20,7 @@ from fullgraph.commands.options import (
     add_path_arguments,
     add_unsafe_arguments,
     config_for_paths,
+    jobs_count,
 )
 from fullgraph.commands.output import (
     FORMAT_ALIASES,
@@ -53,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the rewrites --fix would apply as a unified diff, writing nothing (as `fullgraph "
                              "fix --diff`)")
     add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
-    parser.add_argument("--jobs", "-j", type=int, default=0, help="worker processes (default: CPU count; 1: none)")
+    parser.add_argument("--jobs", "-j", type=jobs_count, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
 
@@ -93,7 +95,8 @@ def check_file(path: str, config: Config) -> list[Finding]:
     unreadable file gives one FG000."""
     from fullgraph.engine import analyze, analyze_document
 
-    cached = _results.get(path, config, os.getcwd()) if _results is not None else None
+    key = (os.getcwd(), _compile_key()) if _results is not None else None
+    cached = _results.get(path, config, key) if _results is not None else None
     if cached is not None:
         return cached
     try:
@@ -107,8 +110,22 @@ def check_file(path: str, config: Config) -> list[Finding]:
     relative = not os.path.isabs(path)
     findings = [*report.findings,
                 *(f.with_(path=os.path.relpath(f.path)) if relative else f for f in report.elsewhere)]
-    _results.put(path, config, os.getcwd(), used.touched | _compile_deps(path), findings)
+    if relative:  # related locations as the main ones: relative to where fullgraph runs
+        findings = [f.with_(related=tuple(replace(r, path=os.path.relpath(r.path)) if os.path.isabs(r.path) else r
+                                          for r in f.related)) if f.related else f for f in findings]
+    touched = used.touched | _compile_deps(path) | {os.path.abspath(path)}
+    folders = {os.path.dirname(p) for p in touched} | set(_project.roots)  # a file made there may resolve an import
+    _results.put(path, config, key, touched | folders, findings)
     return findings
+
+
+def _compile_key() -> tuple:
+    """Every `torch.compile(...)` target of the workspace and the files calling it: a call added or
+    removed anywhere changes which code is compiled, so no cached result holds."""
+    if _project is None:
+        return ()
+    return tuple(sorted((target, name, tuple(sorted({t.site_path for t in sites})))
+                        for (target, name), sites in _project.compile_targets().items()))
 
 
 def _compile_deps(path: str) -> set[str]:
@@ -138,10 +155,13 @@ def _check_all(files: list[str], config: Config, jobs: int, paths: list[str], in
     return sorted(unique.values(), key=lambda f: (order.get(f.path, len(order)), f.path, f.line, f.col, f.code))
 
 
-def _read_stdin(name: str, config: Config) -> list[Finding]:
-    from fullgraph.engine import analyze
+def _read_stdin(name: str, config: Config, sources: dict[str, str]) -> list[Finding]:
+    """Findings of the source on stdin, named ``name``; its text goes to ``sources`` (for the snippets)."""
+    from fullgraph.engine import analyze, decode
 
-    return analyze(sys.stdin.buffer.read(), name, config)
+    data = sys.stdin.buffer.read()
+    sources[name] = decode(data) or ""
+    return analyze(data, name, config)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -160,14 +180,15 @@ def run(args: argparse.Namespace) -> int:
         fixed = fix_paths(args, config)[0]
     files = collect_files(args.paths, config)
     stdin_name = args.stdin_filename or "-"
-    findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config)]
+    sources: dict[str, str] = {}
+    findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config, sources)]
     findings += _check_all([p for p in files if p != "-"], config, args.jobs, [p for p in args.paths if p != "-"],
                            not args.no_index)
     fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json", unsafe=config.unsafe_fixes)
     else:
-        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), {}, config.unsafe_fixes, fixed)
+        lines = render(findings, fmt, Paint(use_colour(sys.stdout)), sources, config.unsafe_fixes, fixed)
     for line in lines:
         print(line)
     return 1 if findings and not args.exit_zero else 0

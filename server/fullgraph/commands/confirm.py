@@ -18,7 +18,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("targets", nargs="+", metavar="PATH[::Target]",
                         help="model files (optionally with a target name, fullgraph_example_<Target>) or folders "
                              "(every file there with sample inputs)")
-    from fullgraph.commands.options import add_config_arguments
+    from fullgraph.commands.options import add_config_arguments, seconds
 
     add_config_arguments(parser)
     parser.add_argument("--format", "--output-format", dest="format", choices=("text", "json", "github"),
@@ -26,7 +26,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--write-example", action="store_true",
                         help="write synthesized sample inputs into the file as fullgraph_example_<Target>()")
     parser.add_argument("--python", help="interpreter that runs the worker (default: this one)")
-    parser.add_argument("--timeout", type=float, help="seconds per target (default 120)")
+    parser.add_argument("--timeout", type=seconds, help="seconds per target (default 120)")
 
 
 def run(args) -> int:

@@ -22,9 +22,10 @@ from fullgraph.commands.options import (
     add_path_arguments,
     add_unsafe_arguments,
     config_for_paths,
+    jobs_count,
 )
 from fullgraph.commands.output import Paint, concise, use_colour
-from fullgraph.text import split_lines_keepends
+from fullgraph.text import source_encoding, split_lines_keepends
 from fullgraph.wording import counted
 
 HELP = "apply the safe rewrites in place (or --diff)"
@@ -40,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--verify", action="store_true",
                         help="run each file's sample inputs (fullgraph_example) under Dynamo before and after; "
                              "apply only when the outputs are identical")
-    parser.add_argument("--jobs", "-j", type=int, default=0,
+    parser.add_argument("--jobs", "-j", type=jobs_count, default=0,
                         help="worker processes that analyse the files first (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
@@ -62,11 +63,17 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
 
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        source = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         print(f"fullgraph fix: skipping {path}: {exc}", file=sys.stderr)
         return 0, []
     name = stdin_name or path if path == "-" else path
+    encoding = source_encoding(data)
+    if encoding is None:  # not Python text: left as it is (echoed back from stdin), reported as FG000
+        if path == "-" and not diff:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+        return 0, analyze(data, name, config, project=project)
+    source = data.decode(encoding)
     analysis = _as_checked(path, placed_by, config, project) if placed_by and project is not None else None
     try:
         result = fix_all(source, name, config, project, unsafe, analysis=analysis)
@@ -80,14 +87,19 @@ def fix_file(path: str, config, diff: bool, verifier=None, stdin_name: str | Non
         if analysis is not None:
             project.forget(os.path.abspath(path))  # the file as it is on disk again
     if path == "-" and not diff:
-        sys.stdout.write(fixed)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(fixed.encode(encoding))
     elif fixed != source and diff:
         sys.stdout.writelines(difflib.unified_diff(split_lines_keepends(source), split_lines_keepends(fixed),
                                                    fromfile=f"a/{name.lstrip('/')}", tofile=f"b/{name.lstrip('/')}"))
         left = [f.with_(path=f"b/{name.lstrip('/')}") for f in left]  # lines of the fixed text: the diff's side
     elif fixed != source:
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(fixed)
+        try:
+            with open(path, "w", encoding=encoding, newline="") as handle:
+                handle.write(fixed)
+        except OSError as exc:  # read-only, immutable: the file stays as it was, its findings with it
+            print(f"fullgraph fix: could not write {path}: {exc}", file=sys.stderr)
+            return 0, analyze(source, name, config, project=project)
         if project is not None:
             project.forget(os.path.abspath(path))  # read again from disk
     return (max(result.applied, 1) if fixed != source else 0), left

@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 
-from fullgraph.config import ASSUME_COMPILED, Config, load_config
+from fullgraph.config import ASSUME_COMPILED, Config, load_config, load_config_file
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,7 @@ def add_unsafe_arguments(parser: argparse.ArgumentParser, effect: str) -> None:
 
 def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
-    config = load_config(args.config or start_path)
+    config = load_config_file(args.config) if args.config else load_config(start_path)
     return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled,
                           "unsafe_fixes": getattr(args, "unsafe_fixes", None)})
 
@@ -62,3 +62,25 @@ def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:
     except ValueError as exc:
         print(f"fullgraph {command}: bad configuration: {exc}", file=sys.stderr)
         return None
+
+
+def jobs_count(text: str) -> int:
+    """`--jobs N`: 0 (one worker per CPU) or more, else a usage error."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A positive number of seconds, else a usage error."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return value

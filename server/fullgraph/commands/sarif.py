@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import quote
 
 from fullgraph import __version__
 from fullgraph.findings import Finding, gb_doc_url
@@ -13,7 +14,8 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"
 
 
 def _uri(path: str) -> str:
-    return Path(path).as_posix()
+    """A relative or absolute URI reference for ``path``, percent-encoded (spaces, `,`, `:`, non-ASCII)."""
+    return quote(Path(path).as_posix(), errors="surrogateescape")
 
 
 def _region(line: int, col: int, end_line: int, end_col: int) -> dict:
@@ -62,6 +64,7 @@ def sarif_log(findings: list[Finding]) -> dict:
             "tool": {"driver": {"name": "fullgraph", "version": __version__,
                                 "informationUri": "https://github.com/fullgraph/fullgraph",
                                 "rules": [_rule(c) for c in codes]}},
+            "columnKind": "unicodeCodePoints",  # columns count code points, as every output of fullgraph
             "results": [_result(f) for f in findings],
         }],
     }

@@ -77,7 +77,12 @@ def per_file(tree: ast.AST, name: str, compute):
 
 def owner_class(tree: ast.AST, fn: ast.AST | None) -> ast.ClassDef | None:
     """The class ``fn`` is a method of (the whole class, also from the engine's small scope)."""
-    parent = parents(tree).get(fn) if fn is not None else None
+    if fn is None:
+        return None
+    parent = next((s for s in getattr(tree, "body", ()) if isinstance(s, ast.ClassDef) and any(m is fn for m in s.body)),
+                  None)  # a top-level class, found without a parent map of the whole tree (fix-all asks per fix)
+    if parent is None:
+        parent = parents(tree).get(fn)
     if isinstance(parent, ast.ClassDef):  # in the engine's scope, a shell of the class
         return module_classes(tree).get(parent.name, parent)
     return None

@@ -1025,6 +1025,14 @@ def replay_reason(finding) -> str | None:
     return None
 
 
+def _shares_line(chain: dict, stmt: ast.stmt) -> bool:
+    """Whether another statement of the same block starts or ends on one of ``stmt``'s lines (`a; b`)."""
+    block = next((getattr(chain.get(stmt), f) for f in ("body", "orelse", "finalbody", "handlers")
+                  if stmt in getattr(chain.get(stmt), f, ())), [])
+    return any(other is not stmt and (other.lineno <= stmt.end_lineno and stmt.lineno <= other.end_lineno)
+               for other in block)
+
+
 def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     """Why a print/logging/warnings/stream-write call can't be deferred to the entry's epilogue."""
     if finding.code == "FG304" and not stream_write(call):
@@ -1037,6 +1045,8 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         return "the call's result is used"
     if fn is None:
         return "the call is not inside a function"
+    if _shares_line(chain, stmt):
+        return "the call shares its line with another statement (`;`): the rewrite replaces whole lines"
     data = finding.data if isinstance(finding.data, dict) else {}
     if data.get("assumed"):
         entry = data.get("entry")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fullgraph.rules import control_flow, dynamic_shapes, side_effects, tensor_to_python, untraceable
+from fullgraph.rules import control_flow, dynamic_shapes, module_hooks, side_effects, tensor_to_python, untraceable
 from fullgraph.rules.rule import DOCS_BASE_URL, Rule
 
-FAMILIES = (control_flow, tensor_to_python, side_effects, untraceable, dynamic_shapes)
+FAMILIES = (control_flow, tensor_to_python, side_effects, untraceable, module_hooks, dynamic_shapes)
 
 SYNTAX = Rule(
     "FG000", "syntax-error", "the file cannot be parsed or decoded", (),

@@ -6,6 +6,7 @@ import ast
 from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
 from fullgraph.analysis.facts import NUMPY_DRAW_SIZES, RNG_CLASSES, TENSORISH, TRACED_DRAWS
 from fullgraph.analysis.summary import LOGGER_FACTORY
@@ -283,6 +284,13 @@ GENERATOR_CLASSES = frozenset(("torch.Generator", "torch._C.Generator"))
 GENERATOR_METHODS = frozenset(("manual_seed", "seed", "initial_seed", "get_state", "set_state"))
 
 
+def _stored_in(init: ast.AST, attr: str) -> list[ast.expr]:
+    """The values `__init__` assigns to `self.<attr>`."""
+    return [n.value for n in walk(init) if isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self"
+        for t in n.targets)]
+
+
 def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> bool:
     """`node` is a torch.Generator: made here (`torch.Generator(device)`, `.manual_seed(s)` on one), a
     local name every assignment binds to one, a parameter annotated `torch.Generator`, an attribute
@@ -295,7 +303,11 @@ def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> b
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
             and w.function.cls is not None:
         spelling = index.attr_class(w.function.cls, node.attr)
-        return spelling is not None and index.aliases.resolve_spelling(spelling) in GENERATOR_CLASSES
+        if spelling is not None:
+            return index.aliases.resolve_spelling(spelling) in GENERATOR_CLASSES
+        stored = [v for c in index.chain(w.function.cls) if "__init__" in c.methods
+                  for v in _stored_in(c.methods["__init__"].node, node.attr)]  # `torch.Generator().manual_seed(s)`
+        return bool(stored) and all(isinstance(v, ast.Call) and _torch_generator(v, w, seen) for v in stored)
     if not isinstance(node, ast.Name) or node.id in seen:
         return False
     values = local_bindings(w.function.node).get(node.id, [])

@@ -290,6 +290,13 @@ TORCH_NON_TENSOR_CALLS = frozenset(("torch.backends.cudnn.flags", "torch.backend
                                     "torch.backends.cuda.sdp_kernel"))
 
 
+def _in_function_backward(w) -> bool:
+    """In an autograd Function's `backward`, which Dynamo traces as the backward graph: changing
+    `requires_grad` there does not break (probed on torch 2.13)."""
+    cls = w.function.cls
+    return cls is not None and w.function.node.name == "backward" and w.index.is_autograd_function(cls.name)
+
+
 def _optimizer(node: ast.expr, w) -> str | None:
     """The `torch.optim` class (not a scheduler) whose instance ``node`` holds: a local or module-level
     name made by calling it, a parameter annotated with it, or `self.<name>` that `__init__` makes."""
@@ -358,7 +365,7 @@ def check_call(node: ast.Call, w) -> None:
     if twice is not None:
         w.report("FG419", node, f"`{snippet(node)}` passes `{twice}` twice to an autograd Function: Dynamo breaks "
                  "the graph there when an input requires grad")
-    if method_call(node, "requires_grad_") and not _is_module(func.value, w):
+    if method_call(node, "requires_grad_") and not is_module(func.value, w) and not _in_function_backward(w):
         cleared = _clears_own_tensor(node, w)
         if cleared is not True:
             w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code",
@@ -397,10 +404,10 @@ def _holds_tensors(node: ast.expr, w) -> bool:
         return any(_holds_tensors(e, w) for e in node.elts)
     if isinstance(node, ast.Dict):
         return any(_holds_tensors(v, w) for v in node.values)
-    return w.kind(node) in TENSORISH or _is_module(node, w)
+    return w.kind(node) in TENSORISH or is_module(node, w)
 
 
-def _is_module(node: ast.expr, w) -> bool:
+def is_module(node: ast.expr, w) -> bool:
     """`self` in a method of an nn.Module class, or a value known to be a module."""
     if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
         return bool(w.index.is_module_class(w.function.cls.name))
