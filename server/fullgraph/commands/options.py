@@ -64,23 +64,18 @@ def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:
         return None
 
 
-def jobs_count(text: str) -> int:
-    """`--jobs N`: 0 (one worker per CPU) or more, else a usage error."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {value}")
-    return value
+def _number(convert, holds, what: str):
+    """An argparse type: ``convert`` of the text, which must satisfy ``holds``, else a usage error."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not holds(value):
+            raise argparse.ArgumentTypeError(f"must be {what}, not {text}")
+        return value
+    return parse
 
 
-def seconds(text: str) -> float:
-    """A positive number of seconds, else a usage error."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
-    return value
+jobs_count = _number(int, lambda v: v >= 0, "0 (one worker per CPU) or more")  # `--jobs N`
+seconds = _number(float, lambda v: v > 0, "more than 0 seconds")  # `confirm --timeout S`
