@@ -750,3 +750,13 @@ def test_no_predication_where_only_one_side_carries_a_gradient(body, reason):
 def test_no_ternary_predication_where_only_one_side_carries_a_gradient():
     assert "`torch.ones(3)` carries no gradient" in blocked("y = x * 0.5 if x.sum() > 0 else torch.ones(3)\nreturn y\n",
                                                            "FG103")
+
+
+def test_a_parameter_rebound_to_a_float_at_the_top_is_floating():
+    """`x = x.float()` first: `x * x.sum()` and `x + 0.0` are both floating (the decline said nothing
+    showed it, found by probing); a rebinding inside a branch before the `if` does not count."""
+    body = "x = x.float()\ny = x + 0.0\nif x.sum() > 0:\n    y = x * x.sum()\nreturn y\n"
+    assert blocked(body, "FG101") is None
+    nested = "if items:\n    x = x.float()\ny = x + 0.0\nif x.sum() > 0:\n    y = x * x.sum()\nreturn y\n"
+    assert "may differ in dtype" in (blocked(nested, "FG101") or "")
+

@@ -61,6 +61,7 @@ class LayoutCheck:
     def __init__(self, fn: ast.AST | None, rewritten: ast.AST, tree: ast.AST | None = None) -> None:
         self.fn = fn
         self.tree = tree
+        self.rewritten = rewritten
         self.bindings = _outside_bindings(fn, rewritten)
         cls = owner_class(tree, fn) if tree is not None else None
         self.cls = cls
@@ -133,8 +134,23 @@ class LayoutCheck:
                 layout = _layout(subject, self.bindings, {}, 0) if subject is not None else None
                 if layout is not None and layout.root == name:
                     return True
-        return False
+        return self._rebound_floating(name)
 
+    def _rebound_floating(self, name: str) -> bool:
+        """A name (a parameter, say) that the function's top-level code last binds before the rewritten
+        code to a floating value (`x = x.float()`), with no other binding of it before that code."""
+        body = getattr(self.fn, "body", None)
+        line = getattr(self.rewritten, "lineno", None)
+        if not body or line is None:
+            return False
+        top = [s for s in body if s.end_lineno < line and isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name) and s.targets[0].id == name]
+        stores = [n for n in walk(self.fn) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                  and n.lineno < line]
+        if not top or len(stores) != len(top):
+            return False
+        layout = _layout(top[-1].value, self.bindings, {}, 0)
+        return layout is not None and layout.floating
 
     def _submodule_call(self, func: ast.expr) -> bool:
         """`self.proj(...)` where `__init__` assigns `self.proj` a module: a layer's output, floating."""
