@@ -140,3 +140,12 @@ def test_sarif_says_how_it_counts_columns_and_encodes_paths(tmp_path):
 def test_snippets_of_stdin_come_from_stdin(tmp_path):
     out = fullgraph("check", "-", "--stdin-filename", "elsewhere.py", cwd=tmp_path, stdin=MODEL.encode())
     assert b"print(x.shape)" in out.stdout
+
+
+def test_an_empty_folder_says_no_files_were_found_and_statistics_need_a_table_format(tmp_path):
+    (tmp_path / "empty").mkdir()
+    out = fullgraph("check", "empty", cwd=tmp_path)
+    assert out.returncode == 0 and b"no Python files found" in out.stderr
+    (tmp_path / "m.py").write_text(MODEL)
+    assert fullgraph("check", "--statistics", "--output-format", "sarif", "m.py", cwd=tmp_path).returncode == 2
+    assert fullgraph("check", "--statistics", "--output-format", "json", "m.py", cwd=tmp_path).returncode == 1

@@ -173,18 +173,23 @@ def run(args: argparse.Namespace) -> int:
 
         args.verify = False
         return fix.run(args)
+    fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
+    if args.statistics and fmt not in ("full", "concise", "json"):
+        print(f"fullgraph check: --statistics prints a table as text or json, not {fmt}", file=sys.stderr)
+        return 2
     fixed = 0
     if args.fix:
         from fullgraph.commands.fix import fix_paths
 
         fixed = fix_paths(args, config)[0]
     files = collect_files(args.paths, config)
+    if not files:
+        print("fullgraph check: warning: no Python files found under the given paths", file=sys.stderr)
     stdin_name = args.stdin_filename or "-"
     sources: dict[str, str] = {}
     findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config, sources)]
     findings += _check_all([p for p in files if p != "-"], config, args.jobs, [p for p in args.paths if p != "-"],
                            not args.no_index)
-    fmt = FORMAT_ALIASES.get(args.output_format, args.output_format)
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json", unsafe=config.unsafe_fixes)
     else:
