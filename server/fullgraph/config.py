@@ -18,8 +18,8 @@ ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 # The keys `[tool.fullgraph]` takes (`-` or `_`): the checker's, the interpreter's, sample inputs
 # (`confirm`) and the language server's (`enable`, `run`, `debounce`); `root` is set by the loader.
-KEYS = ("select", "ignore", "assume_compiled", "exclude", "severity", "assume", "unsafe_fixes", "python", "confirm",
-        "enable", "run", "debounce", "root")
+KEYS = ("select", "ignore", "extend_select", "extend_ignore", "assume_compiled", "exclude", "severity", "assume",
+        "unsafe_fixes", "python", "confirm", "enable", "run", "debounce", "root")
 
 
 def _codes(value, key: str) -> tuple[str, ...]:
@@ -92,14 +92,17 @@ class Config:
         """A copy with `overrides` applied (keys as in pyproject; `-` or `_`)."""
         changes: dict = {}
         extra = dict(self.extra)
-        for key, value in overrides.items():
-            name = key.replace("-", "_")
+        for key, value in sorted(overrides.items(), key=lambda item: item[0].replace("-", "_").startswith("extend_")):
+            name = key.replace("-", "_")  # (the extend- keys last: they add to what select/ignore set)
             if value is None:
                 continue
             if name not in KEYS:
                 raise ValueError(f"unknown setting {key!r} (settings: {', '.join(k for k in KEYS if k != 'root')})")
             if name in ("select", "ignore"):
                 changes[name] = _codes(value, key)
+            elif name in ("extend_select", "extend_ignore"):  # added to what is selected or ignored (as ruff's)
+                kept = name.removeprefix("extend_")
+                changes[kept] = (*changes.get(kept, getattr(self, kept)), *_codes(value, key))
             elif name == "exclude":
                 value = [value] if isinstance(value, str) else value
                 if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):

@@ -149,3 +149,12 @@ def test_an_empty_folder_says_no_files_were_found_and_statistics_need_a_table_fo
     (tmp_path / "m.py").write_text(MODEL)
     assert fullgraph("check", "--statistics", "--output-format", "sarif", "m.py", cwd=tmp_path).returncode == 2
     assert fullgraph("check", "--statistics", "--output-format", "json", "m.py", cwd=tmp_path).returncode == 1
+
+
+def test_extend_select_and_extend_ignore_add_to_the_selection(tmp_path):
+    """As ruff's: the file's `extend-select` adds to its `select` (whatever their order), and the
+    command line's `--extend-ignore` adds to the file's `ignore`."""
+    (tmp_path / "pyproject.toml").write_text('[tool.fullgraph]\nextend-select = ["FG301"]\nselect = ["FG1"]\n')
+    (tmp_path / "m.py").write_text(MODEL)
+    assert b"FG301" in fullgraph("check", "m.py", cwd=tmp_path).stdout
+    assert fullgraph("check", "--extend-ignore", "FG301", "m.py", cwd=tmp_path).returncode == 0

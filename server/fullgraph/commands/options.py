@@ -10,9 +10,11 @@ from fullgraph.config import ASSUME_COMPILED, Config, load_config, load_config_f
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--select`, `--ignore`, `--config`, `--assume-compiled`."""
+    """`--select`, `--ignore` (and their `--extend-` forms), `--config`, `--assume-compiled`."""
     parser.add_argument("--select", metavar="CODES", help="comma-separated code prefixes to report (e.g. FG1,FG301)")
     parser.add_argument("--ignore", metavar="CODES", help="comma-separated code prefixes to leave out")
+    parser.add_argument("--extend-select", metavar="CODES", help="code prefixes to report besides the selected ones")
+    parser.add_argument("--extend-ignore", metavar="CODES", help="code prefixes to leave out besides the ignored ones")
     parser.add_argument("--config", metavar="PYPROJECT",
                         help="pyproject.toml to read [tool.fullgraph] from (default: nearest to the first path)")
     parser.add_argument("--assume-compiled", choices=ASSUME_COMPILED,
@@ -47,7 +49,9 @@ def config_from_args(args: argparse.Namespace, start_path: str = ".") -> Config:
     """The pyproject config with the command-line overrides applied; ValueError when invalid."""
     config = load_config_file(args.config) if args.config else load_config(start_path)
     return config.merged({"select": args.select, "ignore": args.ignore, "assume_compiled": args.assume_compiled,
-                          "unsafe_fixes": getattr(args, "unsafe_fixes", None)})
+                          "unsafe_fixes": getattr(args, "unsafe_fixes", None),
+                          "extend_select": getattr(args, "extend_select", None),
+                          "extend_ignore": getattr(args, "extend_ignore", None)})
 
 
 def config_for_paths(args: argparse.Namespace, command: str) -> Config | None:
