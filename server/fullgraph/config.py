@@ -92,8 +92,8 @@ class Config:
         """A copy with `overrides` applied (keys as in pyproject; `-` or `_`)."""
         changes: dict = {}
         extra = dict(self.extra)
-        for key, value in sorted(overrides.items(), key=lambda item: item[0].replace("-", "_").startswith("extend_")):
-            name = key.replace("-", "_")  # (the extend- keys last: they add to what select/ignore set)
+        for key, value in _in_order(overrides):
+            name = key.replace("-", "_")
             if value is None:
                 continue
             if name not in KEYS:
@@ -133,6 +133,11 @@ class Config:
         return replace(self, extra=extra, **changes)
 
 
+def _in_order(settings: dict) -> list[tuple]:
+    """The settings with the `extend-` ones last: they add to what `select`/`ignore` set."""
+    return sorted(settings.items(), key=lambda item: item[0].replace("-", "_").startswith("extend_"))
+
+
 def _assume(value) -> dict:
     """`assume = { training = false, dtype = "float32" }`, checked."""
     if not isinstance(value, dict) or set(value) - set(ASSUME_KEYS):
@@ -168,10 +173,11 @@ def _configures(pyproject: Path) -> bool:
     return "fullgraph" in tool if isinstance(tool, dict) else tool is not None  # (a malformed `tool` is reported)
 
 
-def load_config(start_path: str | Path = ".") -> Config:
+def load_config(start_path: str | Path = ".", skipped=None) -> Config:
     """`Config` from the nearest pyproject's `[tool.fullgraph]`; defaults if none.
 
-    Raises ValueError on an unreadable file or a bad setting (front ends report it).
+    Raises ValueError on an unreadable file or a bad setting (front ends report it); with
+    ``skipped`` (the editor's), a bad setting is left out and ``skipped(reason)`` told instead.
     """
     pyproject = find_pyproject(start_path)
     if pyproject is None:
@@ -186,10 +192,18 @@ def load_config(start_path: str | Path = ".") -> Config:
         raise ValueError(f"{pyproject}: [tool.fullgraph] must be a table")
     if pyproject.name != "pyproject.toml" and "tool" not in data:
         table = data  # a file of fullgraph's own (`--config fullgraph.toml`): its keys at the top level
-    try:
-        return Config(root=str(pyproject.parent)).merged(table)
-    except ValueError as exc:
-        raise ValueError(f"{pyproject}: {exc}") from exc
+    config = Config(root=str(pyproject.parent))
+    if skipped is None:
+        try:
+            return config.merged(table)
+        except ValueError as exc:
+            raise ValueError(f"{pyproject}: {exc}") from exc
+    for key, value in _in_order(table):
+        try:
+            config = config.merged({key: value})
+        except ValueError as exc:
+            skipped(f"{pyproject}: {exc}")
+    return config
 
 
 def load_config_file(path: str) -> Config:

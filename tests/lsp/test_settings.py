@@ -50,3 +50,12 @@ def test_an_endless_debounce_is_refused(tmp_path):
     settings = Settings(on_error=lambda message: None)
     settings.update({"debounce": float("inf")})
     assert settings.for_path(str(tmp_path / "m.py")).debounce_s == 0.2
+
+
+def test_a_bad_project_setting_is_left_out_and_the_others_kept(tmp_path):
+    """The CLI refuses such a file (exit 2); the editor keeps squiggling with the valid settings."""
+    (tmp_path / "pyproject.toml").write_text('[tool.fullgraph]\nignore = ["FG3"]\nselct = ["FG1"]\nrun = "onSave"\n')
+    errors = []
+    effective = Settings(on_error=errors.append).for_path(str(tmp_path / "m.py"))
+    assert effective.config.ignore == ("FG3",) and effective.run == "onSave"
+    assert len(errors) == 1 and "unknown setting 'selct'" in errors[0]

@@ -80,9 +80,9 @@ class Settings:
         self._configs.clear()
 
     def _project(self, path: str) -> Config:
-        try:
-            return load_config(path)
-        except ValueError as error:  # a broken pyproject must not stop the squiggles
+        try:  # a broken pyproject must not stop the squiggles: each bad setting is left out and logged
+            return load_config(path, skipped=lambda reason: self.on_error(f"ignoring a setting of [tool.fullgraph]: {reason}"))
+        except ValueError as error:  # unreadable, or not a table
             self.on_error(f"ignoring [tool.fullgraph]: {error}")
             return Config()
 
