@@ -15,7 +15,7 @@ from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_argumen
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import self_attribute, walk
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
@@ -344,7 +344,7 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         for target, call, passed, in_loop in [*wrappers, *walker.calls]:
             if passed is not None:
                 sites.add(target.node, CallSite(function.qualname, call, passed))
-                for override in overrides.get(id(target), ()) if _on_self(call) else ():
+                for override in overrides.get(id(target), ()) if self_attribute(getattr(call, "func", None)) else ():
                     sites.add(override.node, CallSite(function.qualname, call,
                                                       {k: v for k, v in passed.items() if k != "self"}))
                     by_node[id(override.node)] = id(override)
@@ -380,12 +380,6 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
     roots = [walks[fid][1].function for fid in walks if walks[fid][1].entry is walks[fid][1].function]
     return [walks[fid] for fid in walks], sorted(roots, key=lambda f: f.node.lineno), \
         _leaving_calls(walks, entered, index)
-
-
-def _on_self(call: ast.AST) -> bool:
-    """`self.<name>(...)`."""
-    func = getattr(call, "func", None)
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
 
 
 def _leaving_calls(walks: dict[int, tuple], entered: dict[int, dict[tuple, tuple[int, ast.AST, bool]]],

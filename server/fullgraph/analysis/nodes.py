@@ -79,3 +79,8 @@ def same_code(a, b) -> bool:
         elif x != y:  # constants and names; a literal is never a NaN (`-0.0` is a unary minus)
             return False
     return True
+
+
+def self_attribute(node: ast.AST | None) -> bool:
+    """`self.<name>` (an attribute of a method's own object, or a method of it in a call)."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"

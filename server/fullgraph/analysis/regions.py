@@ -35,7 +35,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.project import Symbol
-from fullgraph.analysis.nodes import children, class_bases, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, self_attribute, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     class_of_calls,
@@ -269,7 +269,7 @@ class ModuleIndex:
                 call = stmt.value
                 named = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) \
                     and isinstance(call.args[0].value, str) else None
-                if named is None or not _self_method(call.func):
+                if named is None or not self_attribute(call.func):
                     continue
                 if call.func.attr in ("register_buffer", "register_parameter"):
                     value = call.args[1] if len(call.args) > 1 else None
@@ -301,7 +301,7 @@ class ModuleIndex:
         elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2 \
                 and isinstance(value.values[0], ast.Name):
             made = value.values[1]
-        if isinstance(made, ast.Call) and _self_method(made.func) and not made.args and not made.keywords:
+        if isinstance(made, ast.Call) and self_attribute(made.func) and not made.args and not made.keywords:
             method = next((c.methods[made.func.attr] for c in self.chain(info) if made.func.attr in c.methods), None)
             returns = [r for r in walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
             made = returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else made
@@ -364,7 +364,7 @@ class ModuleIndex:
                         assigned[target.id] = node.value.func.id
             elif isinstance(node, ast.Call) and node.args and self.aliases.resolve(node.func) in COMPILE:
                 calls.append(node)
-        owner = class_of_calls(tree, [c for c in calls if _on_self(c.args[0])])
+        owner = class_of_calls(tree, [c for c in calls if self_attribute(c.args[0])])
         for call in calls:
             info = self._target(call.args[0], {**assigned, "self": owner[id(call)]} if id(call) in owner else assigned)
             if info is not None:
@@ -994,11 +994,6 @@ class ModuleIndex:
         return any(asks_fullgraph(dec) and self.aliases.resolve(dec.func) in COMPILE for dec in node.decorator_list)
 
 
-def _self_method(func: ast.expr) -> bool:
-    """`self.<method>` (the callee of a call statement in `__init__`)."""
-    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self"
-
-
 def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
     """The argument of `call` that `setter` stores under the name its first argument gives: its body
     does `setattr(self, name, value)` or `self.register_buffer(name, value)` with both its parameters."""
@@ -1011,7 +1006,7 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
         if isinstance(node.func, ast.Name) and node.func.id == "setattr" and len(node.args) == 3 \
                 and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
             name, value = node.args[1:]
-        elif _self_method(node.func) and node.func.attr in ("register_buffer", "register_parameter"):
+        elif self_attribute(node.func) and node.func.attr in ("register_buffer", "register_parameter"):
             name, value = node.args[:2]
         else:
             continue
@@ -1022,11 +1017,11 @@ def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -
     return None
 
 
+def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    return tuple(arg.arg for arg, _ in with_defaults(node))
+
+
 @per_node
-def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    return [arg.arg for arg, _ in with_defaults(node)]
-
-
 def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
     return tuple(dict.fromkeys(sub.func.attr for sub in walk(node) if isinstance(sub, ast.Call)
@@ -1083,10 +1078,6 @@ def module_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
 def shared_index(project: ProjectIndex, path: str) -> ModuleIndex | None:
     """The index of another file, built once per version of it and kept in the project index."""
     return project.derived(path, "module_index", lambda: module_index(project, path))
-
-
-def _on_self(arg: ast.expr) -> bool:
-    return isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self"
 
 
 def _marks_constant(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from fullgraph.analysis.bindings import parameter_names
 from fullgraph.analysis.epilogue import CONVERSION_CALLS, CONVERSION_METHODS
 from fullgraph.analysis.facts import VALUE_ATTRS, VALUE_METHODS
 from fullgraph.analysis.imports import dotted
@@ -200,19 +201,7 @@ def changed_after(fn: ast.AST, name: str, stmt: ast.stmt) -> bool:
 def _containers(fn: ast.AST) -> frozenset[str]:
     """Names every binding of ``fn`` makes a tuple, list or dict display (`outputs = (h,)`; `+=` aside):
     their `+=` extends or rebinds the container, never a tensor in it."""
-    displays: dict[str, bool] = {}
-    whole: set[int] = set()  # the Name nodes that are whole targets of an `=` or an augmented assignment
-    for node in walk(fn):
-        if isinstance(node, ast.Assign):
-            for target in (t for t in node.targets if isinstance(t, ast.Name)):
-                whole.add(id(target))
-                displays[target.id] = displays.get(target.id, True) and isinstance(node.value, DISPLAYS)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            whole.add(id(node.target))
-    for node in walk(fn):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in whole:
-            displays[node.id] = False  # a loop target, an unpacking, a `:=`
-    return frozenset(name for name, only in displays.items() if only)
+    return _only_bound(fn, lambda value: isinstance(value, DISPLAYS), lambda value: True)
 
 
 DISPLAYS = (ast.Tuple, ast.List, ast.Dict)
@@ -228,19 +217,30 @@ def _changed_in_place(fn: ast.AST) -> frozenset[str]:
 
 
 def _counters(fn: ast.AST) -> frozenset[str]:
-    """Names ``fn`` only ever binds to a number literal (`i = 0`) and updates by one (`i += 1`)."""
-    numbers: dict[str, bool] = {}
-    whole: set[int] = set()
+    """Names ``fn`` only ever binds to a number literal (`i = 0`) and updates by one (`i += 1`, `t -= 0.5`)."""
+    return _only_bound(fn, _number, _number)
+
+
+def _only_bound(fn: ast.AST, assigned, augmented) -> frozenset[str]:
+    """Local names (not parameters) that ``fn`` binds with `=` at least once, whose every `name = value`
+    satisfies ``assigned`` and every `name op= value` ``augmented``, and that nothing else binds (a
+    loop target, an unpacking, a `:=`)."""
+    only: dict[str, bool] = {}
+    whole: set[int] = set()  # the Name nodes that are whole targets of an `=` or an augmented assignment
     for node in walk(fn):
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in (t for t in targets if isinstance(t, ast.Name)):
+        if isinstance(node, ast.Assign):
+            for target in (t for t in node.targets if isinstance(t, ast.Name)):
                 whole.add(id(target))
-                numbers[target.id] = numbers.get(target.id, True) and _number(node.value)
+                only[target.id] = only.get(target.id, True) and assigned(node.value)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            whole.add(id(node.target))
+            if not augmented(node.value):
+                only[node.target.id] = False
     for node in walk(fn):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and id(node) not in whole:
-            numbers[node.id] = False  # a loop target, an unpacking, a `:=`
-    return frozenset(name for name, only in numbers.items() if only)
+            only[node.id] = False
+    params = parameter_names(fn) if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else ()
+    return frozenset(name for name, ok in only.items() if ok and name not in params)
 
 
 def _number(node: ast.expr) -> bool:

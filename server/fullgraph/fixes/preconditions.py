@@ -26,7 +26,7 @@ from fullgraph.analysis.imports import dotted, imports_torch
 from fullgraph.fixes.deferral_chain import DEFER, chain_reason, entry_function, names_reason, replay_entry
 from fullgraph.fixes.gradients import history_reason
 from fullgraph.fixes.captures import call_parts, captured_parts, changed_after, mutation_reason
-from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason
+from fullgraph.fixes.stored_values import store_of, store_reason, store_replay_reason, used_elsewhere
 from fullgraph.fixes.keep_tensor import PROMOTION, conversion_warning, converted, flag_uses, keep_tensor_reason, test_of
 from fullgraph.fixes.known import (
     callers_reason,
@@ -496,6 +496,7 @@ class IfPlan:
     following: ast.Return | None = None  # the return an early return merges with
     python: list[ast.expr] = field(default_factory=list)  # Python operands kept as a real `if`
     hoisted: list[ast.stmt] = field(default_factory=list)  # branch-local temporaries computed before it
+    merges: list = field(default_factory=list)  # (values, what names hold there, wording), from the layout check
 
 
 def _reads(node: ast.AST) -> set[str]:
@@ -607,6 +608,7 @@ def _layout_plan_reason(plan: IfPlan, fn: ast.AST | None, buffers: set[str], nod
     merged = _plan_values(plan, buffers)
     if isinstance(merged, str):
         return merged
+    plan.merges = merged
     merges = [check.merge(values, inside, what) for values, inside, what in merged]
     reason = next((m for m in merges if isinstance(m, str)), None)
     if reason is not None:
@@ -642,12 +644,10 @@ def _plan_values(plan: IfPlan, buffers: set[str]) -> list[tuple[list[ast.expr], 
     return merged
 
 
-def _history_plan_reason(plan: IfPlan | LayerdropPlan, tree: ast.AST) -> str | None:
+def _history_plan_reason(plan: IfPlan | LayerdropPlan) -> str | None:
     """:func:`history_reason` for each merge of a predication plan."""
-    merged = _plan_values(plan, buffer_names(tree)) if isinstance(plan, IfPlan) else []
-    if isinstance(merged, str):
-        return None  # (the layout check gave this reason already)
-    return next((r for values, inside, what in merged if (r := history_reason(values, inside, what)) is not None),
+    merges = plan.merges if isinstance(plan, IfPlan) else []
+    return next((r for values, inside, what in merges if (r := history_reason(values, inside, what)) is not None),
                 None)
 
 
@@ -718,7 +718,7 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
             return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
         return plan
     reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan) \
-        or _history_plan_reason(plan, tree) \
+        or _history_plan_reason(plan) \
         or _aliasing_reason(enclosing_function(tree, node), getattr(plan, "names", ()), node)
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")
@@ -1018,10 +1018,7 @@ def replay_reason(finding) -> str | None:
                 "the module that replays it: compiled, that output would come before the replay, so fix-all leaves "
                 "it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
     if inside:
-        owner = (data.get("replay_classes") or [entry.rpartition(".")[0]])[0]
-        return (f"`{owner}` is also made or called by other module code ({', '.join(inside[:3])}): compiled as "
-                "part of that module, the call stays where it is and so does the break (the hooks that replay deferred calls run only around a module Dynamo "
-                "compiles on its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+        return used_elsewhere((data.get("replay_classes") or [entry.rpartition(".")[0]])[0], inside, "call")
     return None
 
 

@@ -83,7 +83,13 @@ def store_replay_reason(finding, call: ast.Call) -> str | None:
     inside = data.get("runs_inside")
     if not inside:
         return None
-    owner = data["replay_classes"][0]
+    return used_elsewhere(data["replay_classes"][0], inside, "store")
+
+
+def used_elsewhere(owner: str, inside, what: str) -> str:
+    """Why a deferral (of a call or a ``what``) is left to the user: the replaying class also runs as
+    part of other module code, whose graph Dynamo compiles with the break still in it."""
     return (f"`{owner}` is also made or called by other module code ({', '.join(inside[:3])}): compiled as part "
-            "of that module, the store stays where it is and so does the break (the hooks that replay deferred calls run only around a module Dynamo compiles on "
-            "its own), so fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+            f"of that module, the {what} stays where it is and so does the break (the hooks that replay deferred "
+            "calls run only around a module Dynamo compiles on its own), so fix-all leaves it to you (a quick fix, "
+            "or `fullgraph fix --unsafe-fixes`)")

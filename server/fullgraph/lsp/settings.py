@@ -80,8 +80,11 @@ class Settings:
         self._configs.clear()
 
     def _project(self, path: str) -> Config:
+        def skipped(reason: str) -> None:
+            self.on_error(f"ignoring a setting of [tool.fullgraph]: {reason}")
+
         try:  # a broken pyproject must not stop the squiggles: each bad setting is left out and logged
-            return load_config(path, skipped=lambda reason: self.on_error(f"ignoring a setting of [tool.fullgraph]: {reason}"))
+            return load_config(path, skipped=skipped)
         except ValueError as error:  # unreadable, or not a table
             self.on_error(f"ignoring [tool.fullgraph]: {error}")
             return Config()

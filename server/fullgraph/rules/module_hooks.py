@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import self_attribute, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.rules.common import last_binding, method_call, snippet
 from fullgraph.rules.rule import Rule
@@ -47,8 +47,7 @@ def check_call(node: ast.Call, w) -> None:
         made = last_binding(w.function.node, func.value.id, node.lineno)
         if isinstance(made, ast.Call) and method_call(made, *REGISTRATIONS):
             w.report("FG421", node, f"`{snippet(node)}` removes a hook in compiled code", gb_ids=("GB0013",))
-    elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
-            and w.function.cls is not None and func.attr in _backward_hooked(w):
+    elif self_attribute(func) and w.function.cls is not None and func.attr in _backward_hooked(w):
         w.report("FG421", node, f"`{snippet(func)}` has a module backward hook (registered in `__init__`): "
                                 "Dynamo breaks at its call", gb_ids=("GB0083",))
 
@@ -61,9 +60,8 @@ def _backward_hooked(w) -> frozenset[str]:
 
 @per_node
 def _hooked_in(init: ast.AST) -> frozenset[str]:
-    return frozenset(n.func.value.attr for n in walk(init) if isinstance(n, ast.Call) and method_call(n, *BACKWARD)
-                     and isinstance(n.func.value, ast.Attribute) and isinstance(n.func.value.value, ast.Name)
-                     and n.func.value.value.id == "self")
+    return frozenset(n.func.value.attr for n in walk(init)
+                     if isinstance(n, ast.Call) and method_call(n, *BACKWARD) and self_attribute(n.func.value))
 
 
 CHECKS = {ast.Call: [check_call]}

@@ -6,7 +6,7 @@ import ast
 from weakref import WeakKeyDictionary
 
 from fullgraph.analysis.bindings import local_bindings
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import self_attribute, walk
 from fullgraph.analysis.epilogue import EpilogueScan, in_epilogue
 from fullgraph.analysis.facts import NUMPY_DRAW_SIZES, RNG_CLASSES, TENSORISH, TRACED_DRAWS
 from fullgraph.analysis.summary import LOGGER_FACTORY
@@ -286,9 +286,8 @@ GENERATOR_METHODS = frozenset(("manual_seed", "seed", "initial_seed", "get_state
 
 def _stored_in(init: ast.AST, attr: str) -> list[ast.expr]:
     """The values `__init__` assigns to `self.<attr>`."""
-    return [n.value for n in walk(init) if isinstance(n, ast.Assign) and any(
-        isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name) and t.value.id == "self"
-        for t in n.targets)]
+    return [n.value for n in walk(init) if isinstance(n, ast.Assign)
+            and any(self_attribute(t) and t.attr == attr for t in n.targets)]
 
 
 def _torch_generator(node: ast.expr, w, seen: frozenset[str] = frozenset()) -> bool:
