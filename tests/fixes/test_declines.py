@@ -760,3 +760,11 @@ def test_a_parameter_rebound_to_a_float_at_the_top_is_floating():
     nested = "if items:\n    x = x.float()\ny = x + 0.0\nif x.sum() > 0:\n    y = x * x.sum()\nreturn y\n"
     assert "may differ in dtype" in (blocked(nested, "FG101") or "")
 
+
+
+def test_a_parameter_updated_in_place_is_no_counter():
+    """`x += 1` on the tensor parameter changes the caller's tensor where the `if` left it: a predicated
+    `x` (a new tensor) would not, so the rewrite declines (a number `+=` counts as a counter only for a
+    local bound to number literals)."""
+    body = "y = x * 2\nif x.sum() > 0:\n    y = x\nx += 1\nreturn y\n"  # `y` may be `x` itself
+    assert "changed in place after this" in (blocked(body, "FG101") or "")
