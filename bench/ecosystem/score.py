@@ -1,6 +1,6 @@
 """Score ``fullgraph check`` against the stored ground truth (check mode; stdlib only, seconds).
 
-``python bench/ecosystem/score.py [PACKAGE ...] [--source DIR] [--json OUT] [--details N]``
+``python bench/ecosystem/score.py [PACKAGE ...] [--source DIR] [--json OUT] [--details N] [--alone]``
 
 Runs ``fullgraph check --format json`` of the current checkout (``server/`` of this repository,
 or ``$FULLGRAPH_SERVER``) on every package file the truth mentions, with default settings and
@@ -14,6 +14,11 @@ again with ``assume_compiled = "all"``, and prints per package and setting:
   Dynamo (skipped frames) and on statements no run reached are counted apart ("untraced",
   "unknown"); true findings at sites that broke only in a variant (fp16, train, head, rope)
   are counted as such; the false alarms listed with their source line.
+
+With ``--alone``, each file is checked on its own (one ``fullgraph check FILE`` each, default
+settings only) and only the findings in that file count: what the editor shows for a file opened
+by itself, or a pre-commit run on the one file changed, where no other file's analysis places
+findings in it.
 """
 
 from __future__ import annotations
@@ -92,6 +97,16 @@ def run_check(root: Path, files: list[str], extra: list[str], jobs: int) -> list
         for f in findings:  # through the links, while they exist
             f["file"] = os.path.relpath(os.path.realpath(os.path.join(tmp, f["path"])), real_root).replace(os.sep, "/")
     return [f for f in findings if f["code"] != "FG000"]
+
+
+def run_alone(root: Path, files: list[str], extra: list[str], jobs: int) -> list[dict]:
+    """The findings of each file checked on its own, in that file only."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def own(file: str) -> list[dict]:
+        return [f for f in run_check(root, [file], extra, 1) if f["file"] == file]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return [f for found in pool.map(own, files) for f in found]
 
 
 def score(runs: dict[str, dict], findings: list[dict], stmts: dict[str, Statements]) -> dict:
@@ -241,7 +256,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the full results here")
     parser.add_argument("--details", type=int, default=30, help="misses and false alarms listed per setting")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--alone", action="store_true", help="check each file on its own (default settings only)")
     args = parser.parse_args(argv)
+    settings = {"default": SETTINGS["default"]} if args.alone else SETTINGS
+    check = run_alone if args.alone else run_check
     truth = Path(args.truth)
     packages = args.packages or sorted(p.stem for p in truth.glob("*.jsonl"))
     root = Path(args.source) if args.source else bench_site_packages()
@@ -251,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         runs = load_runs(truth / f"{package}.jsonl")
         files = package_files(root, truth_files(runs))
         stmts = statements_for(root, files)
-        results = {name: score(runs, run_check(root, files, extra, args.jobs), stmts) for name, extra in SETTINGS.items()}
+        results = {name: score(runs, check(root, files, extra, args.jobs), stmts) for name, extra in settings.items()}
         print_report(package, runs, results, args.details)
         report[package] = results
     print(f"\nscore wall time: {time.monotonic() - start:.1f} s")

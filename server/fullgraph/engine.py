@@ -151,7 +151,11 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
     if text is None:
         return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
     with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
-        return _analyze_text(text, path, config, cache, project, walks if cache is not None else None)
+        report = _analyze_text(text, path, config, cache, project, walks if cache is not None else None)
+    if config.per_file_ignores:
+        report.findings = [f for f in report.findings if not config.ignored_in(f.path, f.code)]
+        report.elsewhere = [f for f in report.elsewhere if not config.ignored_in(f.path, f.code)]
+    return report
 
 
 def _analyze_text(text: str, path: str, config: Config, cache: ParseCache | None,
@@ -479,6 +483,8 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     name = visit.entry.node.name
     related += tuple(Location(file, line, 0, line, 0, f"`{caller}` calls `{name}` on a module it holds")
                      for file, caller, line in visit.entry.element_callers)
+    related += tuple(Location(file, line, 0, line, 0, f"compiled code (`{caller}`) calls `{name}` here")
+                     for file, caller, line in visit.entry.compiled_callers)
     return related
 
 
@@ -630,6 +636,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
+              **({"compiled_from": [c for _, c, _ in visit.entry.compiled_callers]}
+                 if visit.entry.compiled_callers else {}),  # runs inside the frame of compiled code in other files
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
               **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
               **({"replay_supported": True} if (rule.fix_kind == "defer" or stored) and replay_supported(index.project)

@@ -46,6 +46,18 @@ def test_helper_findings_are_reported_in_their_file_once(workspace, capsys):
     assert code == 1 and found == [("helpers.py", 2, "FG101")]
 
 
+def test_a_helper_checked_alone_shows_what_compiled_code_elsewhere_reaches_in_it(workspace, capsys):
+    """As a pre-commit run does with the one file changed: `user.py`'s module calls `clip`."""
+    (workspace / "helpers.py").write_text(HELPERS)
+    (workspace / "user.py").write_text(USER)
+    assert check(capsys, "helpers.py") == (1, [("helpers.py", 2, "FG101")])
+    (workspace / "user.py").write_text(USER.replace("(nn.Module)", ""))  # no longer compiled code
+    assert check(capsys, "helpers.py") == (0, [])
+    (workspace / "sub").mkdir()  # a new file anywhere may call it: the cached result no longer holds
+    (workspace / "sub" / "other.py").write_text(USER)
+    assert check(capsys, "helpers.py") == (1, [("helpers.py", 2, "FG101")])
+
+
 def test_fix_finds_what_check_finds(workspace, capsys):
     """`fix` analyses with the same project index as `check`: a class whose imported base is a
     plain class is not compiled code, so it is left alone (without the index a guess would make

@@ -85,6 +85,7 @@ class FunctionInfo:
     assumed: bool = False  # an entry only because assume_compiled = "all" says every function is
     dispatched: bool = False  # an entry because an inherited `forward` calls it on `self`: it runs inside that frame
     element_callers: tuple[tuple[str, str, int], ...] = ()  # (file, qualname, line) calling it on a container element
+    compiled_callers: tuple[tuple[str, str, int], ...] = ()  # (file, qualname, line): compiled code elsewhere calling it
     callers_elsewhere: tuple[str, ...] = ()  # other files whose calls gave its parameters their facts
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
     constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
@@ -92,8 +93,9 @@ class FunctionInfo:
 
     @property
     def inlined(self) -> bool:
-        """An entry Dynamo reaches from a caller's frame (assumed, or dispatched), not a frame of its own."""
-        return self.assumed or self.dispatched
+        """An entry Dynamo reaches from a caller's frame (assumed, dispatched, or called from compiled
+        code in another file), not a frame of its own."""
+        return self.assumed or self.dispatched or bool(self.compiled_callers)
 
 
 @dataclass
@@ -144,6 +146,7 @@ class ModuleIndex:
         self.kept_returns = None  # return facts kept across edits (the editor's `WalkCache`), or None
         self.strings = module_strings(tree)
         self.names = module_names(tree.body)  # every name the file binds at module level
+        self._own_region: frozenset[str] | None = None
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
@@ -887,7 +890,15 @@ class ModuleIndex:
         return self._elsewhere
 
     def entries(self, assume_compiled: str) -> list[FunctionInfo]:
-        """The compiled entry points under the `assume_compiled` mode, in source order."""
+        """The compiled entry points under the `assume_compiled` mode, in source order; under
+        "modules", also the functions only compiled code of other files calls."""
+        found = {id(info): info for info in self.declared_entries(assume_compiled)}
+        if assume_compiled == "modules" and self.project is not None:
+            found.update((id(info), info) for info in self._reached_elsewhere(found))
+        return sorted(found.values(), key=lambda i: i.node.lineno)
+
+    def declared_entries(self, assume_compiled: str) -> list[FunctionInfo]:
+        """The entry points this file's code and the workspace's compile calls declare, in source order."""
         found: dict[int, FunctionInfo] = {}
         everything = [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]
         targets = {id(info) for info in self.compiled_targets}
@@ -912,6 +923,34 @@ class ModuleIndex:
             if not info.disabled:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
+
+    def _reached_elsewhere(self, found: dict[int, FunctionInfo]) -> list[FunctionInfo]:
+        """The module-level functions this file's own entry points do not reach that compiled code in
+        other workspace files calls (a helper module's function, which a model's `forward` elsewhere
+        runs): each is an entry here, walked with what those calls pass it."""
+        from fullgraph.analysis.compiled_callers import compiled_callers  # (it reads other files' regions)
+
+        walked = self.own_region()
+        candidates = [(name, info) for name, info in self.functions.items()
+                      if id(info) not in found and not info.disabled and name not in walked]
+        return _with_callers(candidates, lambda name: compiled_callers(self, name), "compiled_callers")
+
+    def own_region(self) -> frozenset[str]:
+        """The qualified names of the functions this file's declared entry points (under "modules")
+        reach in it through plain and `self.` calls."""
+        if self._own_region is None:
+            todo: list[FunctionInfo] = list(self.declared_entries("modules"))
+            seen: set[str] = set()
+            while todo:
+                info = todo.pop()
+                if info.qualname in seen or info.module not in (None, self):
+                    continue
+                seen.add(info.qualname)
+                todo.extend(f for n in called_names(info.node) if (f := self.functions.get(n)) is not None)
+                if info.cls is not None:
+                    todo.extend(m for n in self_calls(info.node) if (m := self.method(info.cls.name, n)) is not None)
+            self._own_region = frozenset(seen)
+        return self._own_region
 
     def _dispatched(self) -> list[FunctionInfo]:
         """Methods of this file's module classes that base-class code (in any file) calls on
@@ -945,18 +984,11 @@ class ModuleIndex:
         """The class's own methods that module code in the workspace calls on an element of a
         container (`self.flows[i].inverse(z)` in a flow's `log_prob`, run from its `forward`): the
         element may be an instance of this class, so Dynamo may trace the method there."""
-        out = []
-        for name, info in cls.methods.items() if self.project is not None else ():
-            if name in MODULE_ENTRIES or name.startswith("__") or info.disabled:
-                continue
-            try:
-                callers = self.project.element_callers(name)
-            except (OSError, RecursionError, ValueError):
-                continue
-            if callers:
-                info.element_callers = callers
-                out.append(info)
-        return out
+        if self.project is None:
+            return []
+        candidates = [(name, info) for name, info in cls.methods.items()
+                      if name not in MODULE_ENTRIES and not name.startswith("__") and not info.disabled]
+        return _with_callers(candidates, self.project.element_callers, "element_callers")
 
     def _own_reach(self, cls: ClassInfo, start: list[FunctionInfo], defined: set[str],
                    attrs: frozenset[str]) -> tuple[set[str], tuple[str, ...]]:
@@ -970,7 +1002,7 @@ class ModuleIndex:
         while todo:
             caller = todo.pop(0)
             fetched = [n for pattern in _self_name_patterns(caller.node) for n in names_like(defined, pattern)]
-            for name in (m for called in (*_self_calls(caller.node), *fetched) for m in held.get(called, (called,))):
+            for name in (m for called in (*self_calls(caller.node), *fetched) for m in held.get(called, (called,))):
                 if name in attrs and name not in defined:
                     continue  # `self.encoder(...)`: a submodule (a method a base re-assigns, wrapped, still runs)
                 if name not in defined:
@@ -1021,8 +1053,29 @@ def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     return tuple(arg.arg for arg, _ in with_defaults(node))
 
 
+def _with_callers(candidates: list[tuple[str, FunctionInfo]], ask, kept: str) -> list[FunctionInfo]:
+    """The functions of `candidates` ((name, function) pairs) whose callers `ask(name)` (a project
+    index question) finds; each keeps them in its field `kept`."""
+    out = []
+    for name, info in candidates:
+        try:
+            callers = ask(name)
+        except (OSError, RecursionError, ValueError):
+            continue
+        if callers:
+            setattr(info, kept, callers)
+            out.append(info)
+    return out
+
+
 @per_node
-def _self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+def called_names(node: ast.stmt) -> frozenset[str]:
+    """The plain names a statement calls (`helper(...)`)."""
+    return frozenset(sub.func.id for sub in walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name))
+
+
+@per_node
+def self_calls(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """The names a function calls as `self.<name>(...)`, in order."""
     return tuple(dict.fromkeys(sub.func.attr for sub in walk(node) if isinstance(sub, ast.Call)
                                and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)

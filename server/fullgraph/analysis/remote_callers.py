@@ -1,8 +1,10 @@
 """Call sites in other workspace files. A function that only `assume_compiled = "all"` makes an
 entry, and that no code of its own file calls, takes what the functions of other files pass it
 (found through the project index), so that it is walked as their helper rather than with its
-parameters guessed to be tensors. A rewrite of a function its own file calls is checked against
-what the other files pass it (`calling_files`)."""
+parameters guessed to be tensors (the calls found need not be all: `callers_elsewhere` names their
+files); so does one that compiled code of other files calls, which its own file's region does not
+reach, together with its own file's calls. A rewrite of a function its own file calls is checked
+against what the other files pass it (`calling_files`)."""
 
 from __future__ import annotations
 
@@ -17,13 +19,13 @@ MAX_CALLS = 200  # calls spelled with a function's name resolved for it; with mo
 
 
 def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSites) -> None:
-    """Add to `sites` the calls of each assumed entry of `entries` made in other workspace files,
-    for the entries no call site of this file reaches."""
+    """Add to `sites` the calls made in other workspace files of each entry of `entries` that
+    compiled code there calls, and of each assumed one no call site of this file reaches."""
     project = index.project
     if project is None:
         return
     for function in entries:
-        if not function.assumed or sites.of(function.node):
+        if not function.compiled_callers and (not function.assumed or sites.of(function.node)):
             continue
         try:
             found = project.call_sites(index.path, function.qualname, MAX_CALLS)
@@ -33,7 +35,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
-        if sites.of(function.node) and _unannotated(function.node):
+        if function.assumed and sites.of(function.node) and _unannotated(function.node):
             function.callers_elsewhere = _shown(project, callers)
 
 

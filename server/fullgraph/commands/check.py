@@ -85,7 +85,7 @@ def _start(config: Config, paths: list[str], index: bool, compiled=None, project
     workspace's compile calls when the parent found them already) and the results cache."""
     global _project, _results
     _project = (project or project_for(config, paths)) if index else None
-    _results = ResultsCache() if index else None
+    _results = ResultsCache(workspace=_project.workspace_files) if index else None
     if _project is not None and compiled is not None:
         _project.set_compile_targets(compiled)
 
@@ -115,7 +115,7 @@ def check_file(path: str, config: Config) -> list[Finding]:
                                           for r in f.related)) if f.related else f for f in findings]
     touched = used.touched | _compile_deps(path) | {os.path.abspath(path)}
     folders = {os.path.dirname(p) for p in touched} | set(_project.roots)  # a file made there may resolve an import
-    _results.put(path, config, key, touched | folders, findings)
+    _results.put(path, config, key, touched | folders, findings, whole=bool(used.names))
     return findings
 
 

@@ -1,6 +1,7 @@
 """`fullgraph check`'s per-file results cache (in the user's cache folder, like ruff's): a
 file's findings are reused while the file, every file its analysis read through the project
-index, the settings and fullgraph itself are unchanged."""
+index, the settings and fullgraph itself are unchanged; and, for an analysis that asked which
+workspace files call a name (a file added anywhere may), while no workspace file changed."""
 
 from __future__ import annotations
 
@@ -30,10 +31,21 @@ def _stamps(paths) -> tuple | None:
 
 
 class ResultsCache:
-    """`get(path, config, extra)` / `put(path, config, extra, deps, findings)`."""
+    """`get(path, config, extra)` / `put(path, config, extra, deps, findings, whole)`; `workspace()`
+    lists the workspace's files (stamped once per process, for the results that depend on all)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, workspace=lambda: ()) -> None:
         self.folder = folder or cache_dir() / "results"
+        self._workspace = workspace
+        self._digest: str | None = None
+
+    def _workspace_digest(self) -> str:
+        """One digest of every workspace file's and folder's size and mtime."""
+        if self._digest is None:
+            files = list(self._workspace())
+            stamps = _stamps({*files, *(os.path.dirname(f) for f in files)}) or ()
+            self._digest = hashlib.sha1(repr(stamps).encode("utf-8", "surrogatepass")).hexdigest()
+        return self._digest
 
     def _file(self, path: str, config: Config, extra) -> Path:
         key = repr((os.path.abspath(path), config, extra, _code_stamp()))
@@ -43,13 +55,16 @@ class ResultsCache:
         """The cached findings, or None when anything they depend on changed."""
         try:
             with open(self._file(path, config, extra), "rb") as f:
-                deps, findings = pickle.load(f)
-        except Exception:  # noqa: BLE001 - missing or unreadable: a miss
+                deps, digest, findings = pickle.load(f)
+        except Exception:  # noqa: BLE001 - missing, unreadable or of an older layout: a miss
+            return None
+        if digest is not None and digest != self._workspace_digest():
             return None
         paths = [d[0] for d in deps]
         return findings if _stamps(paths) == deps else None
 
-    def put(self, path: str, config: Config, extra, deps, findings) -> None:
+    def put(self, path: str, config: Config, extra, deps, findings, whole: bool = False) -> None:
+        """Keep `findings`, valid while `deps` are unchanged (and the whole workspace, when `whole`)."""
         stamps = _stamps({os.path.abspath(path), *deps})
         if stamps is not None:
-            write_pickle(self._file(path, config, extra), (stamps, findings))
+            write_pickle(self._file(path, config, extra), (stamps, self._workspace_digest() if whole else None, findings))

@@ -1052,6 +1052,10 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
     if data.get("dispatched"):
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
+    if data.get("compiled_from"):
+        callers = ", ".join(f"`{c}`" for c in data["compiled_from"][:3])
+        return (f"`{data.get('entry')}` runs inside the frame of the compiled code in other files that calls it "
+                f"({callers}), where an epilogue at its end still breaks that graph")
     if not data.get("replay_supported"):
         return ("the project's torch lacks what the deferral's code calls (`torch.compiler.is_exporting`, "
                 "`torch._dynamo.config.ignore_logging_functions`, forward hooks with `always_call`): a newer torch has them")

@@ -1,0 +1,84 @@
+"""A helper module's function that compiled code in other workspace files calls is checked in its
+own file too: opened alone in the editor, or given alone to `fullgraph check` (a pre-commit run on
+the changed file), it shows the breaks the model's `forward` reaches in it."""
+
+from fullgraph.config import Config
+
+from workspace_files import workspace_findings
+
+HELPER = """
+    import torch
+
+    def scale(x):
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    def report(x):
+        print("mean", x.mean())
+        return x
+    """
+MODEL = """
+    import torch
+    from torch import nn
+    from helper import scale, report
+
+    class Model(nn.Module):
+        def forward(self, x: torch.Tensor):
+            return report(scale(x.relu()))
+    """
+
+
+def test_a_helper_that_a_forward_in_another_file_calls_is_an_entry_there(tmp_path):
+    found = workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": MODEL}, "helper.py")
+    assert [(f.line, f.code) for f in found] == [(5, "FG101"), (10, "FG301")]
+    branch, output = found
+    assert branch.fix_blocked is None and "a guess" not in branch.message  # `x` is what the forward passes
+    assert [(r.path.rpartition("/")[2], r.line, r.message) for r in branch.related] == [
+        ("model.py", 8, "compiled code (`Model.forward`) calls `scale` here")]
+    # deferred to the end of `report`, the print would still break the forward's graph
+    assert "runs inside the frame of the compiled code in other files that calls it (`Model.forward`)" \
+        in output.fix_blocked
+
+
+def test_through_a_function_of_a_third_file(tmp_path):
+    middle = """
+        from helper import scale
+
+        def prepare(x):
+            return scale(x) + 1
+        """
+    model = MODEL.replace("from helper import scale, report", "from middle import prepare") \
+        .replace("report(scale(x.relu()))", "prepare(x)")
+    found = workspace_findings(tmp_path, {"helper.py": HELPER, "middle.py": middle, "model.py": model}, "helper.py")
+    assert [(f.line, f.code) for f in found] == [(5, "FG101")]
+
+
+def test_not_when_only_uncompiled_code_calls_it(tmp_path):
+    script = """
+        import torch
+        from helper import scale, report
+
+        def main():
+            report(scale(torch.randn(3)))
+        """
+    assert workspace_findings(tmp_path, {"helper.py": HELPER, "train.py": script}, "helper.py") == []
+
+
+def test_the_files_own_region_first(tmp_path):
+    """A function the file's own compiled code reaches is walked there, as its helper; one only its
+    uncompiled code calls (the public function of a functional API) is still compiled elsewhere."""
+    own = HELPER + "\n    class Local(torch.nn.Module):\n        def forward(self, x):\n            return scale(x)\n"
+    found = workspace_findings(tmp_path, {"helper.py": own, "model.py": MODEL}, "helper.py")
+    assert [(f.line, f.code) for f in found] == [(5, "FG101"), (10, "FG301")]
+    assert not any("compiled code (`Model.forward`)" in r.message for r in found[0].related)
+    api = HELPER + "\n    def public_scale(x):\n        return scale(x)\n"
+    found = workspace_findings(tmp_path, {"helper.py": api, "model.py": MODEL}, "helper.py")
+    assert [(f.line, f.code) for f in found] == [(5, "FG101"), (10, "FG301")]
+    assert any("compiled code (`Model.forward`)" in r.message for r in found[0].related)
+
+
+def test_only_compiled_calls_count_under_decorated(tmp_path):
+    found = workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": MODEL}, "helper.py",
+                               Config(assume_compiled="decorated"))
+    assert found == []
