@@ -32,6 +32,18 @@ def test_doc_page_sections():
         assert section in page
 
 
+def test_a_rule_that_breaks_by_default_is_a_warning_and_its_page_names_its_config_line():
+    """The data-dependent shape rules break under the default config: warnings, like the other
+    breaks; where a Dynamo flag traces the construct, the page's header says the editor offers it."""
+    for code in ("FG451", "FG452", "FG453", "FG454", "FG455"):
+        assert RULES[code].severity == "warning"
+    header = RULES["FG451"].doc_markdown().splitlines()[4]
+    assert "Quick fix: none in `fullgraph fix`; in the editor, " \
+           "`torch._dynamo.config.capture_dynamic_output_shape_ops = True`" in header
+    assert "in the editor, `torch._dynamo.config.capture_scalar_outputs = True`" in RULES["FG201"].doc_markdown()
+    assert "Quick fix: none (manual change)." in RULES["FG454"].doc_markdown()
+
+
 def test_generated_docs_are_up_to_date(tmp_path):
     written = write_docs(tmp_path)
     assert len(written) == len(RULES) + 1

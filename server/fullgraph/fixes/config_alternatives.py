@@ -8,15 +8,14 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.edits import Fix, TextEdit
 from fullgraph.fixes.names import import_line, torch_alias
 from fullgraph.fixes.preconditions import DEFER_CODES, TRAP_CODES
+from fullgraph.rules.catalog import RULES
 
-_SCALARS = ("capture_scalar_outputs", "Let Dynamo capture the Python scalar (capture_scalar_outputs)")
-_SHAPES = ("capture_dynamic_output_shape_ops",
-           "Let Dynamo trace the data-dependent shape (capture_dynamic_output_shape_ops)")
-KNOBS = {
-    "FG201": _SCALARS, "FG202": _SCALARS, "FG204": _SCALARS,
-    "FG451": _SHAPES, "FG452": _SHAPES, "FG453": _SHAPES, "FG455": _SHAPES,
-    "FG408": ("allow_rnn", "Let Dynamo trace the RNN module (allow_rnn)"),
+TITLES = {
+    "capture_scalar_outputs": "Let Dynamo capture the Python scalar (capture_scalar_outputs)",
+    "capture_dynamic_output_shape_ops": "Let Dynamo trace the data-dependent shape (capture_dynamic_output_shape_ops)",
+    "allow_rnn": "Let Dynamo trace the RNN module (allow_rnn)",
 }
+KNOBS = {rule.code: rule.knob for rule in RULES.values() if rule.knob}
 
 
 def has_alternatives(code: str) -> bool:
@@ -38,5 +37,5 @@ def config_fix(ctx: FixContext, finding) -> list[Fix]:
     """``torch._dynamo.config.<knob> = True`` after the imports, for the rules that have one."""
     if finding.code not in KNOBS:
         return []
-    knob, title = KNOBS[finding.code]
-    return module_line_fix(ctx, f"{ctx.torch}._dynamo.config.{knob} = True", import_line(ctx.tree), title, "config")
+    knob = KNOBS[finding.code]
+    return module_line_fix(ctx, f"{ctx.torch}._dynamo.config.{knob} = True", import_line(ctx.tree), TITLES[knob], "config")

@@ -1,4 +1,4 @@
-"""FG45x: operators whose output shape depends on tensor data (information level)."""
+"""FG45x: operators whose output shape depends on tensor data."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ RULES = [
         example="idx = mask.nonzero()",
         fixed_example="out = torch.where(mask, x, torch.zeros_like(x))  # keep a static shape",
         fix_text=_CAPTURE,
-        severity="info",
+        knob="capture_dynamic_output_shape_ops",
     ),
     Rule(
         "FG452", "unique", "`unique()` has a data-dependent output shape", ("GB0036",),
@@ -34,7 +34,7 @@ RULES = [
         example="labels = torch.unique(y)\ncounts = torch.bincount(y, minlength=self.num_classes)",
         fixed_example="counts = F.one_hot(y, num_classes=self.num_classes).sum(0)  # every y < num_classes",
         fix_text=_CAPTURE,
-        severity="info",
+        knob="capture_dynamic_output_shape_ops",
     ),
     Rule(
         "FG453", "boolean-mask-index", "indexing with a boolean mask", ("GB0036",),
@@ -65,7 +65,7 @@ RULES = [
         fixed_example="positive = torch.where(x > 0, x, 0)",
         fix_text="Use `torch.where` / `masked_fill` to keep the shape, or " + _CAPTURE[0].lower() + _CAPTURE[1:],
         fix_kind="where", fix_title="Select with torch.where (keeps the shape)",
-        severity="info",
+        knob="capture_dynamic_output_shape_ops",
     ),
     Rule(
         "FG454", "one-hot-without-num-classes", "`one_hot` without `num_classes`", ("GB0246", "GB0033"),
@@ -77,7 +77,6 @@ RULES = [
         example="onehot = F.one_hot(labels)",
         fixed_example="onehot = F.one_hot(labels, num_classes=self.num_classes)",
         fix_text="Pass `num_classes` explicitly.",
-        severity="info",
     ),
     Rule(
         "FG455", "repeat-interleave-without-output-size", "`repeat_interleave` by a tensor without `output_size`",
@@ -91,7 +90,7 @@ RULES = [
         fixed_example="expanded = torch.repeat_interleave(tokens, durations, dim=0, output_size=max_frames)",
         fix_text="Pass `output_size` when the total is known (a padded length, a config value), or " +
                  _CAPTURE[0].lower() + _CAPTURE[1:],
-        severity="info",
+        knob="capture_dynamic_output_shape_ops",
     ),
 ]
 

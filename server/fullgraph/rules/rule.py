@@ -25,6 +25,7 @@ class Rule:
     fix_kind: str | None = None
     fix_title: str | None = None
     severity: str = "warning"
+    knob: str | None = None  # a `torch._dynamo.config` flag that lets Dynamo trace it (the editor's extra quick fix)
 
     @property
     def doc_url(self) -> str:
@@ -33,7 +34,10 @@ class Rule:
     def doc_markdown(self) -> str:
         """The rule's documentation page (ruff style)."""
         ids = ", ".join(f"[{g}]({gb_doc_url(g)})" for g in self.gb_ids) or "none"
-        fix = f"{self.fix_kind} ({self.fix_title})" if self.fix_kind else "none (manual change)"
+        fix = f"{self.fix_kind} ({self.fix_title})" if self.fix_kind else \
+            "none in `fullgraph fix`" if self.knob else "none (manual change)"
+        if self.knob:
+            fix += f"; in the editor, `torch._dynamo.config.{self.knob} = True` (see Fix)"
         parts = [
             f"# {self.name} ({self.code})",
             "",

@@ -52,6 +52,7 @@ RULES = [
                  "--unsafe-fixes`), because a failing check then raises RuntimeError instead of AssertionError "
                  "(and on a GPU fails later, as a device-side assert)." + _STORED + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor, or store it once the module's call returns",
+        knob="capture_scalar_outputs",
     ),
     Rule(
         "FG202", "tolist", "`.tolist()` turns a tensor into Python lists", ("GB0109", "GB0033"),
@@ -62,6 +63,7 @@ RULES = [
         fixed_example="parts = x.split(self.sizes)  # sizes known ahead of time",
         fix_text="Keep the data in tensors, or compute the Python values outside the compiled region."
                  + _CAPTURE_SCALARS,
+        knob="capture_scalar_outputs",
     ),
     Rule(
         "FG203", "numpy-conversion", "`.numpy()` value read back into Python", ("GB0033",),
@@ -86,6 +88,7 @@ RULES = [
                  "warns when `float()` converts a tensor that requires grad, and the kept tensor converts nothing, "
                  "so that warning is no longer printed." + _STORED + _CAPTURE_SCALARS,
         fix_kind="keep-tensor", fix_title="Keep the value as a tensor, or store it once the module's call returns",
+        knob="capture_scalar_outputs",
     ),
     Rule(
         "FG205", "tensor-to-string", "tensor formatted into a string", ("GB0059", "GB0088", "GB0208"),

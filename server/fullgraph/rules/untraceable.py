@@ -90,6 +90,7 @@ RULES = [
                  "outside the compiled region. The setting is experimental and holds for the whole process: "
                  "the recurrence is unrolled into the graph (one copy per time step, long compiles for long "
                  "sequences) instead of the fused RNN kernel.",
+        knob="allow_rnn",
     ),
     Rule(
         "FG409", "disabled-function-call", "call of a `torch.compiler.disable`d function", ("GB0098", "GB0099"),
