@@ -1,4 +1,4 @@
-"""`[tool.fullgraph]` settings: rule selection, severities, compiled-region mode, excludes."""
+"""`[tool.fullgraph]` settings: rule selection (per file too), severities, compiled-region mode, excludes."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 # The keys `[tool.fullgraph]` takes (`-` or `_`): the checker's, the interpreter's, sample inputs
 # (`confirm`) and the language server's (`enable`, `run`, `debounce`); `root` is set by the loader.
-KEYS = ("select", "ignore", "extend_select", "extend_ignore", "assume_compiled", "exclude", "severity", "assume",
-        "unsafe_fixes", "python", "confirm", "enable", "run", "debounce", "root")
+KEYS = ("select", "ignore", "extend_select", "extend_ignore", "per_file_ignores", "assume_compiled", "exclude",
+        "severity", "assume", "unsafe_fixes", "python", "confirm", "enable", "run", "debounce", "root")
 
 
 def _codes(value, key: str) -> tuple[str, ...]:
@@ -52,6 +52,7 @@ class Config:
     assume_compiled: str = "modules"
     severity: dict = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes): ignored in the files it matches
     assume: dict = field(default_factory=dict)  # what the project compiles: {"training": False, "dtype": "float32"}
     unsafe_fixes: bool = False  # fix-all applies the unsafe fixes too; the editor offers them, marked
     extra: dict = field(default_factory=dict)
@@ -70,17 +71,26 @@ class Config:
 
     def excludes(self, path: str) -> bool:
         """True when `path` (or one of its folders) matches an `exclude` glob."""
-        if not self.exclude:
-            return False
+        return bool(self.exclude) and self._matches(path, self.exclude)
+
+    def ignored_in(self, path: str, code: str) -> bool:
+        """True when a `per-file-ignores` glob matching `path` (as `exclude` globs match) lists a
+        prefix of `code`."""
+        return any(any(code.startswith(c) for c in codes) and self._matches(path, (pattern,))
+                   for pattern, codes in self.per_file_ignores)
+
+    def _matches(self, path: str, patterns) -> bool:
+        """Whether `path` or one of its folders matches a glob of `patterns` (relative to the folder of
+        the pyproject.toml, wherever fullgraph runs; a glob without `/` matches any one name)."""
         p = PurePath(path)
-        if self.root:  # globs are relative to the folder of the pyproject.toml, wherever fullgraph runs
+        if self.root:
             try:
                 p = PurePath(os.path.abspath(path)).relative_to(self.root)
             except ValueError:
                 pass
         parts = p.as_posix()
         names = p.parts
-        for pattern in self.exclude:
+        for pattern in patterns:
             pat = pattern.rstrip("/")
             if fnmatch.fnmatch(parts, pat) or fnmatch.fnmatch(parts, pat + "/*"):
                 return True
@@ -108,6 +118,10 @@ class Config:
                 if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
                     raise ValueError(f"exclude must be a list of glob patterns, not {value!r}")
                 changes[name] = tuple(value)
+            elif name == "per_file_ignores":
+                if not isinstance(value, dict):
+                    raise ValueError(f"{key} must be a table of glob = [rule codes], not {value!r}")
+                changes[name] = tuple((str(glob), _codes(codes, f"{key}.{glob}")) for glob, codes in value.items())
             elif name == "assume_compiled":
                 if value not in ASSUME_COMPILED:
                     raise ValueError(f"assume_compiled must be one of {', '.join(ASSUME_COMPILED)}, not {value!r}")

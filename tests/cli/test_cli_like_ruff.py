@@ -73,10 +73,11 @@ def test_full_format_shows_the_source_and_the_fix(project):
 
 
 def test_machine_formats(project):
+    (project / "pyproject.toml").write_text('[tool.fullgraph]\nseverity = { FG451 = "info" }\n')
     github = fullgraph("check", "--output-format", "github", "pkg", cwd=project).stdout.splitlines()
     assert github[0] == ("::warning file=pkg/model.py,line=7,endLine=7,col=9,endColumn=23,title=fullgraph (FG101)::"
                          "pkg/model.py:7:9: FG101 `if` branches on tensor value `x.sum() > 0`")
-    assert len(github) == 3 and github[2].startswith("::notice ")  # FG451 is information
+    assert len(github) == 3 and github[2].startswith("::notice ")  # FG451 set to information
     gitlab = json.loads(fullgraph("check", "--output-format", "gitlab", "pkg", cwd=project).stdout)
     assert [(g["check_name"], g["location"]) for g in gitlab][0] == ("FG101", {"path": "pkg/model.py", "lines": {"begin": 7, "end": 7}})
     assert len({g["fingerprint"] for g in gitlab}) == 3 and gitlab[0]["severity"] == "minor"
@@ -252,3 +253,20 @@ def test_unsafe_fixes_marks_them_fixable_in_every_text_format(tmp_path):
     assert "print with torch's print operator (unsafe)\n" in full
     table = fullgraph("check", "--unsafe-fixes", "--statistics", "m.py", cwd=tmp_path).stdout.splitlines()
     assert table[1].split()[:3] == ["1", "FG301", "1"]
+
+
+def test_per_file_ignores_like_ruff(project):
+    """`per-file-ignores`: globs relative to the pyproject.toml (a name alone matches in any folder),
+    each with the codes or prefixes it ignores there; `check` and `fix` both leave those findings."""
+    (project / "scripts").mkdir()
+    (project / "scripts" / "run.py").write_text(MODEL)
+    (project / "pyproject.toml").write_text(
+        '[tool.fullgraph]\nper-file-ignores = { "scripts/*" = ["FG3", "FG45"], "model.py" = ["FG101"] }\n')
+    out = fullgraph("check", "--format", "json", ".", cwd=project)
+    found = sorted((f["path"], f["code"]) for f in json.loads(out.stdout))
+    assert found == [("pkg/model.py", "FG301"), ("pkg/model.py", "FG451"), ("scripts/run.py", "FG101")]
+    fixed = fullgraph("fix", "scripts", cwd=project)
+    assert "print(" in (project / "scripts" / "run.py").read_text(), fixed.stdout  # FG301 ignored there: no deferral
+    (project / "pyproject.toml").write_text('[tool.fullgraph]\nper-file-ignores = { "scripts/*" = ["FG8"] }\n')
+    bad = fullgraph("check", ".", cwd=project)
+    assert bad.returncode == 2 and "per-file-ignores.scripts/*: unknown rule code or prefix 'FG8'" in bad.stderr
