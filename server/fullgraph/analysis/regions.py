@@ -930,16 +930,16 @@ class ModuleIndex:
         runs): each is an entry here, walked with what those calls pass it."""
         from fullgraph.analysis.compiled_callers import compiled_callers  # (it reads other files' regions)
 
-        walked = self.own_region()
+        walked = self.own_region(list(found.values()))
         candidates = [(name, info) for name, info in self.functions.items()
                       if id(info) not in found and not info.disabled and name not in walked]
         return _with_callers(candidates, lambda name: compiled_callers(self, name), "compiled_callers")
 
-    def own_region(self) -> frozenset[str]:
-        """The qualified names of the functions this file's declared entry points (under "modules")
-        reach in it through plain and `self.` calls."""
+    def own_region(self, declared: list[FunctionInfo] | None = None) -> frozenset[str]:
+        """The qualified names of the functions this file's declared entry points under "modules"
+        (`declared`, when the caller has them) reach in it through plain and `self.` calls."""
         if self._own_region is None:
-            todo: list[FunctionInfo] = list(self.declared_entries("modules"))
+            todo: list[FunctionInfo] = list(self.declared_entries("modules") if declared is None else declared)
             seen: set[str] = set()
             while todo:
                 info = todo.pop()
