@@ -232,7 +232,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites,
                                            path, lines, failed, kept, library)
     entries = [e for e in entries if id(e) not in library]
-    guards = CallGuards(walks, guarded)
+    guards = CallGuards(walks, guarded, _compiled_calls(guarded, sites))
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
@@ -469,6 +469,16 @@ def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location
     end_line = node.end_lineno or node.lineno
     return Location(path, node.lineno, lines.col(node.lineno, node.col_offset), end_line,
                     lines.col(end_line, node.end_col_offset or 0), message)
+
+
+def _compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:
+    """For each entry only compiled code of other files calls, those calls (of its call sites)."""
+    out = {}
+    for entry in entries:
+        if entry.compiled_callers:
+            callers = {f"{file}::{caller}" for file, caller, _ in entry.compiled_callers}
+            out[id(entry)] = [site.call for site in sites.of(entry.node) if site.caller in callers]
+    return out
 
 
 def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Location, ...]:

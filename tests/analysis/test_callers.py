@@ -563,3 +563,24 @@ def test_closures_lambdas_and_stored_functions_run_where_they_are_called():
     assert found == {("FG101", 12), ("FG451", 18), ("FG453", 22), ("FG452", 26), ("FG201", 51)}
     in_lambda = next(f for f in report.findings if f.code == "FG201")
     assert "lambda" in (in_lambda.fix_blocked or "")
+
+
+def test_a_keyword_only_parameter_keeps_its_default_past_a_spread_of_positionals():
+    """`*dims` can fill positional parameters only: `verbose` after it keeps its literal default, so
+    the compiled call decides `if verbose:`; a spread `**opts` may set it, so there it stays."""
+    src = """
+    import torch
+    from torch import nn
+
+    def show(x, *dims, verbose=False):
+        if verbose:
+            print(x)
+        return x * 2
+
+    class M(nn.Module):
+        def forward(self, x, dims):
+            return show(x, *dims)
+    """
+    assert check(src) == []
+    spread = src.replace("forward(self, x, dims)", "forward(self, x, dims, opts)").replace("*dims)", "*dims, **opts)")
+    assert [f.code for f in check(spread)] == ["FG301"]

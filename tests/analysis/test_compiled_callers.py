@@ -82,3 +82,33 @@ def test_only_compiled_calls_count_under_decorated(tmp_path):
     found = workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": MODEL}, "helper.py",
                                Config(assume_compiled="decorated"))
     assert found == []
+
+
+ANGLES = """
+    import math
+    import torch
+
+    def rand_angles(*shape, requires_grad: bool = False, dtype=None):
+        alpha = 2 * math.pi * torch.rand(shape, dtype=dtype)
+        return alpha.detach().requires_grad_(requires_grad)
+
+    def rand_matrix(*shape, dtype=None):
+        return rand_angles(*shape, dtype=dtype).cos()
+    """
+ACTIVATION = """
+    from torch import nn
+    from angles import rand_angles
+
+    class Act(nn.Module):
+        def forward(self, x):
+            return x * rand_angles(dtype=x.dtype)
+    """
+
+
+def test_a_flag_every_compiled_call_leaves_at_its_default_decides_its_tests(tmp_path):
+    """`requires_grad_(requires_grad)` breaks only when the flag is true: no compiled call sets it
+    (a keyword-only parameter keeps its default past a `*shape` too); one that does keeps the finding."""
+    files = {"angles.py": ANGLES, "act.py": ACTIVATION}
+    assert workspace_findings(tmp_path, files, "angles.py") == []
+    files["act.py"] = ACTIVATION.replace("dtype=x.dtype)", "dtype=x.dtype, requires_grad=True)")
+    assert [(f.line, f.code) for f in workspace_findings(tmp_path, files, "angles.py")] == [(7, "FG406")]

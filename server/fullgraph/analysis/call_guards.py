@@ -102,14 +102,17 @@ def _may_change_self(node: ast.AST) -> bool:
 class CallGuards:
     """Which findings sit under a test (on ``self``, or on a flag) that every compiled call of their
     function decides the other way. Built from the walks of one analysis (its calls are every
-    compiled call)."""
+    compiled call), and for an entry only compiled code of other files calls, from those calls (`remote`)."""
 
-    def __init__(self, walks, entries: list[FunctionInfo]) -> None:
-        self._into: dict[int, list[tuple[FunctionInfo, ast.Call]]] = {}
+    def __init__(self, walks, entries: list[FunctionInfo], remote: dict[int, list[ast.Call]] | None = None) -> None:
+        self._into: dict[int, list[tuple[FunctionInfo | None, ast.Call]]] = {}
         for walker, visit in walks:
             for target, call, *_ in walker.calls:
                 self._into.setdefault(id(target), []).append((visit.function, call))
-        self._entries = {id(e) for e in entries}
+        self._remote = set(remote or ())  # entries only compiled code of other files calls: its calls decide flags
+        for fid, calls in (remote or {}).items():
+            self._into.setdefault(fid, []).extend((None, call) for call in calls)
+        self._entries = {id(e) for e in entries} - self._remote
         self._held: dict[int, frozenset[Atom]] = {}
         self._literals: dict[int, dict[str, object]] = {}
 
@@ -118,7 +121,8 @@ class CallGuards:
         if not conditions or id(function) in self._entries:
             return False
         for t, h in (a for test, holds in conditions for a in atoms(test, holds)):
-            if _on_self(t) and (ast.dump(t), not h) in self._held_at_entry(function) and self._early(function.node, t):
+            if id(function) not in self._remote and _on_self(t) and (ast.dump(t), not h) in self._held_at_entry(function) \
+                    and self._early(function.node, t):
                 return True
             value = self._decided(function, t)
             if value is not None and value != h:

@@ -77,8 +77,8 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
                    facts: bool = True) -> dict[str, Passed]:
     """What `call` passes to each parameter of `node` (a method is called bound: `self.m(x)`,
     `module(x)`). A parameter the call leaves out takes ``default(its default)`` (its default's
-    fact unless told); after a `*args` of unknown length or a `**kwargs` argument, unmatched
-    parameters are unknown. With `facts` (`evaluate` gives (fact, guess) pairs, not the argument
+    fact unless told); after a `*args` of unknown length, unmatched positional parameters are
+    unknown (a keyword-only one still takes its default), after a `**kwargs` argument every one. With `facts` (`evaluate` gives (fact, guess) pairs, not the argument
     nodes a literal reading wants), a `*args` of known length is spread and a `*args` parameter gets
     the extra positional arguments (`Items`)."""
     default = default or _default_fact
@@ -89,7 +89,7 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
         positional, every = positional[1:], every[1:]
     passed: dict[str, Passed] = {}
     values = _positional_values(call, evaluate, facts)
-    spread = values is None
+    spread = values is None  # a `*args` reaches the positional parameters only
     for param, value in zip(positional, values or ()):
         passed[param.arg] = value
     extra = values[len(positional):] if facts and args.vararg is not None and values is not None else None
@@ -97,14 +97,17 @@ def bind_arguments(node: ast.FunctionDef | ast.AsyncFunctionDef, in_class: bool,
         passed[args.vararg.arg] = (Items(tuple(f for f, _ in extra), (False,) * len(extra)),
                                    tuple(sorted({g for _, guess in extra for g in guess})))
     named = {a.arg for a in positional} | {a.arg for a in args.kwonlyargs}
+    keywords_spread = False  # a `**kwargs` may reach any parameter
     for keyword in call.keywords:
         if keyword.arg is None:
-            spread = True
+            keywords_spread = True
         elif keyword.arg in named:
             passed[keyword.arg] = evaluate(keyword.value)
+    reached = {id(a) for a in positional}
     for param, value in every:
         if param.arg not in passed:
-            passed[param.arg] = UNKNOWN if spread or value is None else default(value)
+            unknown = keywords_spread or spread and id(param) in reached or value is None
+            passed[param.arg] = UNKNOWN if unknown else default(value)
     return passed
 
 
