@@ -21,6 +21,7 @@ from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
 from fullgraph.analysis.runs_inside import runs_inside
 from fullgraph.analysis.stored_values import attribute_uses, stored_attribute
+from fullgraph.analysis.compiled_callers import compiled_calls, reached_elsewhere
 from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
@@ -149,9 +150,10 @@ def analyze_document(source: str | bytes, path: str = "<string>", config: Config
         sys.setrecursionlimit(RECURSION_LIMIT)
     text = decode(source)
     if text is None:
-        return _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
-    with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
-        report = _analyze_text(text, path, config, cache, project, walks if cache is not None else None)
+        report = _filtered(Report([_fg000(path, "cannot decode the file (not UTF-8 and no valid coding line)")]), config)
+    else:
+        with cache.lock if cache is not None else nullcontext():  # the cache moves its tree's nodes in place
+            report = _analyze_text(text, path, config, cache, project, walks if cache is not None else None)
     if config.per_file_ignores:
         report.findings = [f for f in report.findings if not config.ignored_in(f.path, f.code)]
         report.elsewhere = [f for f in report.elsewhere if not config.ignored_in(f.path, f.code)]
@@ -216,6 +218,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         kept.begin(tree.body, index.path, project)
         index.kept_returns = kept
     entries = index.entries(config.assume_compiled)
+    if config.assume_compiled == "modules":
+        entries = sorted([*entries, *reached_elsewhere(index, entries)], key=lambda e: e.node.lineno)
     seen: dict[tuple, Finding] = {}
     elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
@@ -232,7 +236,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites,
                                            path, lines, failed, kept, library)
     entries = [e for e in entries if id(e) not in library]
-    guards = CallGuards(walks, guarded, _compiled_calls(guarded, sites))
+    guards = CallGuards(walks, guarded, compiled_calls(guarded, sites))
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
@@ -469,16 +473,6 @@ def _location(node: ast.AST, path: str, lines: _Lines, message: str) -> Location
     end_line = node.end_lineno or node.lineno
     return Location(path, node.lineno, lines.col(node.lineno, node.col_offset), end_line,
                     lines.col(end_line, node.end_col_offset or 0), message)
-
-
-def _compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:
-    """For each entry only compiled code of other files calls, those calls (of its call sites)."""
-    out = {}
-    for entry in entries:
-        if entry.compiled_callers:
-            callers = {f"{file}::{caller}" for file, caller, _ in entry.compiled_callers}
-            out[id(entry)] = [site.call for site in sites.of(entry.node) if site.caller in callers]
-    return out
 
 
 def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Location, ...]:

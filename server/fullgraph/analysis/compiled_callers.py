@@ -11,7 +11,11 @@ A caller is compiled code when its file's own analysis would walk it: an entry p
 
 from __future__ import annotations
 
-from fullgraph.analysis.regions import ModuleIndex, shared_index
+import ast
+
+from fullgraph.analysis.callers import CallSites
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index, with_callers
+from fullgraph.analysis.remote_callers import caller_key
 
 REACH_CALLS = 64  # calls of a function resolved to find its compiled callers; with more, none are sought
 REACH_DEPTH = 2  # files of plain functions between a compiled caller and the function it reaches
@@ -37,3 +41,26 @@ def _compiled(project, path: str, qualname: str, depth: int) -> bool:
     if owner or depth + 1 >= REACH_DEPTH or name not in other.functions:
         return False
     return bool(compiled_callers(other, name, depth + 1))
+
+
+def reached_elsewhere(index: ModuleIndex, entries: list[FunctionInfo]) -> list[FunctionInfo]:
+    """The module-level functions of `index`'s file that its `entries` (under "modules") do not reach
+    and compiled code of other workspace files calls: each is an entry too, walked with what those
+    calls pass it (its `compiled_callers` name them)."""
+    if index.project is None:
+        return []
+    walked = index.own_region(entries)
+    known = {id(e) for e in entries}
+    candidates = [(name, info) for name, info in index.functions.items()
+                  if id(info) not in known and not info.disabled and name not in walked]
+    return with_callers(candidates, lambda name: compiled_callers(index, name), "compiled_callers")
+
+
+def compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:
+    """For each entry only compiled code of other files calls, those calls (of its call sites)."""
+    out = {}
+    for entry in entries:
+        if entry.compiled_callers:
+            callers = {caller_key(file, caller) for file, caller, _ in entry.compiled_callers}
+            out[id(entry)] = [site.call for site in sites.of(entry.node) if site.caller in callers]
+    return out

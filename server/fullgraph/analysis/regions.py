@@ -890,15 +890,8 @@ class ModuleIndex:
         return self._elsewhere
 
     def entries(self, assume_compiled: str) -> list[FunctionInfo]:
-        """The compiled entry points under the `assume_compiled` mode, in source order; under
-        "modules", also the functions only compiled code of other files calls."""
-        found = {id(info): info for info in self.declared_entries(assume_compiled)}
-        if assume_compiled == "modules" and self.project is not None:
-            found.update((id(info), info) for info in self._reached_elsewhere(found))
-        return sorted(found.values(), key=lambda i: i.node.lineno)
-
-    def declared_entries(self, assume_compiled: str) -> list[FunctionInfo]:
-        """The entry points this file's code and the workspace's compile calls declare, in source order."""
+        """The compiled entry points under the `assume_compiled` mode that this file's code and the
+        workspace's compile calls declare, in source order."""
         found: dict[int, FunctionInfo] = {}
         everything = [*self.functions.values(), *(m for c in self.classes.values() for m in c.methods.values())]
         targets = {id(info) for info in self.compiled_targets}
@@ -924,22 +917,11 @@ class ModuleIndex:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
 
-    def _reached_elsewhere(self, found: dict[int, FunctionInfo]) -> list[FunctionInfo]:
-        """The module-level functions this file's own entry points do not reach that compiled code in
-        other workspace files calls (a helper module's function, which a model's `forward` elsewhere
-        runs): each is an entry here, walked with what those calls pass it."""
-        from fullgraph.analysis.compiled_callers import compiled_callers  # (it reads other files' regions)
-
-        walked = self.own_region(list(found.values()))
-        candidates = [(name, info) for name, info in self.functions.items()
-                      if id(info) not in found and not info.disabled and name not in walked]
-        return _with_callers(candidates, lambda name: compiled_callers(self, name), "compiled_callers")
-
-    def own_region(self, declared: list[FunctionInfo] | None = None) -> frozenset[str]:
-        """The qualified names of the functions this file's declared entry points under "modules"
-        (`declared`, when the caller has them) reach in it through plain and `self.` calls."""
+    def own_region(self, entries: list[FunctionInfo] | None = None) -> frozenset[str]:
+        """The qualified names of the functions this file's entry points under "modules" (`entries`,
+        when the caller has them) reach in it through plain and `self.` calls."""
         if self._own_region is None:
-            todo: list[FunctionInfo] = list(self.declared_entries("modules") if declared is None else declared)
+            todo: list[FunctionInfo] = list(self.entries("modules") if entries is None else entries)
             seen: set[str] = set()
             while todo:
                 info = todo.pop()
@@ -988,7 +970,7 @@ class ModuleIndex:
             return []
         candidates = [(name, info) for name, info in cls.methods.items()
                       if name not in MODULE_ENTRIES and not name.startswith("__") and not info.disabled]
-        return _with_callers(candidates, self.project.element_callers, "element_callers")
+        return with_callers(candidates, self.project.element_callers, "element_callers")
 
     def _own_reach(self, cls: ClassInfo, start: list[FunctionInfo], defined: set[str],
                    attrs: frozenset[str]) -> tuple[set[str], tuple[str, ...]]:
@@ -1053,7 +1035,7 @@ def _parameters(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]
     return tuple(arg.arg for arg, _ in with_defaults(node))
 
 
-def _with_callers(candidates: list[tuple[str, FunctionInfo]], ask, kept: str) -> list[FunctionInfo]:
+def with_callers(candidates: list[tuple[str, FunctionInfo]], ask, kept: str) -> list[FunctionInfo]:
     """The functions of `candidates` ((name, function) pairs) whose callers `ask(name)` (a project
     index question) finds; each keeps them in its field `kept`."""
     out = []

@@ -34,9 +34,14 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         callers = sorted({(file, site.caller) for file, site in found or ()})
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
-                sites.add(function.node, CallSite(f"{file}::{caller}", call, passed))
+                sites.add(function.node, CallSite(caller_key(file, caller), call, passed))
         if function.assumed and sites.of(function.node) and _unannotated(function.node):
             function.callers_elsewhere = _shown(project, callers)
+
+
+def caller_key(file: str, caller: str) -> str:
+    """How a call site of another file names its caller."""
+    return f"{file}::{caller}"
 
 
 def _unannotated(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
