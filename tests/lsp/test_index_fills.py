@@ -77,3 +77,22 @@ def test_a_file_lacked_again_after_its_fill_is_read_again_never_twice_at_once():
     service.analysed("file:///a.py", lacking)
     service._drain_fills()
     assert project.order == ["read lib.py", "read lib.py"]
+
+
+def test_a_document_that_asked_for_callers_before_the_build_ended_is_analysed_again():
+    """Which files call a name is known only once the build read them all: a helper opened early
+    (its analysis asked who calls `clip` and heard nobody) runs again at the end of the build; a
+    document that asked nothing and lacked nothing does not."""
+    asked = SimpleNamespace(touched=set(), names={"clip"}, missing=set())
+    plain = SimpleNamespace(touched=set(), names=set(), missing=set())
+    server = SimpleNamespace(client_capabilities=None, workspace=SimpleNamespace(
+        text_documents={"file:///helpers.py": None, "file:///other.py": None}))
+    service = IndexService(server)
+    service._loop = _RunNow()
+    service.project = _Project(service)
+    again = []
+    service._reanalyze = again.extend
+    service.analysed("file:///helpers.py", asked)
+    service.analysed("file:///other.py", plain)
+    service._build()  # (its first summary reports `open.py` lacking a file: that one runs again too)
+    assert again == ["file:///open.py", "file:///helpers.py"]

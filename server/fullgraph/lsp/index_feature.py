@@ -120,10 +120,12 @@ class IndexService:
         self.ready = True
         if progress:
             progress.end(f"{len(files)} files indexed")
-        # Documents analysed meanwhile: again if that was before the index existed, or if the
-        # workspace compiles something (one that lacked a file runs again when its fill is done).
+        # Documents analysed meanwhile: again if that was before the index existed, if the
+        # workspace compiles something, or if the analysis asked which files call a name (no
+        # file's calls are known before `index_calls`); one that lacked a file runs again when
+        # its fill is done.
         self._call(lambda: self._reanalyze([u for u in self.server.workspace.text_documents
-                                            if compiled or u not in self.deps]))
+                                            if compiled or u not in self.deps or self.asked.get(u)]))
 
     def _drain_fills(self) -> None:
         """Read the files that analyses reported lacking, in the order they were reported."""
