@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import logging
 import os
@@ -110,6 +111,15 @@ class BreakLog(logging.Handler):
             pass
 
 
+def confirm_capture():
+    """fullgraph's confirm capture module (standard library at import), loaded from this checkout."""
+    path = HERE.parents[1] / "server" / "fullgraph" / "confirm" / "capture.py"
+    spec = importlib.util.spec_from_file_location("_fullgraph_capture", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class DynamoRecorder:
     """Hooks Dynamo's tracer: lines it starts, graph breaks with their user stacks, graphs."""
 
@@ -117,6 +127,7 @@ class DynamoRecorder:
         import torch
         from torch._dynamo import symbolic_convert
 
+        confirm_capture().exact_resume_lines(torch)  # resumed functions' lines as in their source
         self.torch = torch
         self.files = files
         self.traced: dict[str, set[int]] = {}

@@ -102,3 +102,13 @@ def test_inputs_that_cannot_be_copied_are_used_as_they_are(client):
     path, result = confirm(client, "uncopyable.py")
     assert result["input_sets"][0]["error"] is None
     assert only(result, "GB0142")["frames"][-1]["line"] == line_of(path, "with lock:")
+
+
+def test_a_break_in_a_resumed_function_is_at_its_own_line(client):
+    """Torch 2.13 on Python 3.11 writes the line table of the function it resumes after a break with
+    every step to a new line taken twice at a long instruction (`.mul(2)` on its own line): the
+    `if` below read three lines too far down until the worker corrected Dynamo's writer."""
+    path, result = confirm(client, "resumed_chain.py")
+    brk = only(result, "GB0170")
+    assert brk["frames"][-1]["line"] == line_of(path, "if z > 0:")
+    assert only(result, "GB0059")["frames"][-1]["line"] == line_of(path, 'print("start")')  # the first break

@@ -340,6 +340,34 @@ def unsupported_break(exc) -> dict | None:
             "library_frame": None, "raised": True}
 
 
+def exact_resume_lines(torch) -> None:
+    """Make the line tables Dynamo writes (the functions it resumes after a break) say the right lines.
+
+    Torch 2.13's writer (Python 3.11+) splits an instruction longer than 8 code units (`LOAD_METHOD`
+    with its caches) into several entries that all carry the instruction's step to its line, so
+    every line after such a step reads too far down: the breaks, tracebacks and traced lines of a
+    resumed function point below their code. The wrapper hands the writer at most 8 units at a time,
+    so the step is taken once; with a writer that is right it changes nothing."""
+    transform = torch._dynamo.bytecode_transformation
+    writer = getattr(transform, "linetable_311_writer", None)
+    if writer is None or getattr(writer, "exact_steps", False):
+        return
+
+    def exact(first_lineno):
+        table, update = writer(first_lineno)
+
+        def step(positions, size: int) -> None:
+            while size > 8:
+                update(positions, 8)
+                size -= 8
+            update(positions, size)
+
+        return table, step
+
+    exact.exact_steps = True
+    transform.linetable_311_writer = exact
+
+
 class Session:
     """Runs compiled callables and collects, per run, the graphs that ran and what broke where.
 
@@ -351,6 +379,7 @@ class Session:
         import torch._dynamo  # noqa: F401  (loads Dynamo and its counters)
         from torch._dynamo.utils import counters
 
+        exact_resume_lines(torch)
         self.torch = torch
         self.counters = counters
         self.records = Records()
