@@ -112,3 +112,30 @@ def test_a_flag_every_compiled_call_leaves_at_its_default_decides_its_tests(tmp_
     assert workspace_findings(tmp_path, files, "angles.py") == []
     files["act.py"] = ACTIVATION.replace("dtype=x.dtype)", "dtype=x.dtype, requires_grad=True)")
     assert [(f.line, f.code) for f in workspace_findings(tmp_path, files, "angles.py")] == [(7, "FG406")]
+
+
+def test_called_through_a_name_bound_to_it(tmp_path):
+    """`fn = helper.scale` (or another function, by branch) then `fn(x)`: a call of each function
+    the name is bound to, with what the call passes."""
+    model = """
+        import torch
+        from torch import nn
+        import helper
+
+        class Model(nn.Module):
+            def __init__(self, fast: bool):
+                super().__init__()
+                self.fast = fast
+
+            def forward(self, x: torch.Tensor):
+                if self.fast:
+                    fn = helper.report
+                else:
+                    fn = helper.scale
+                return fn(x)
+        """
+    found = workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": model}, "helper.py")
+    assert [(f.line, f.code) for f in found] == [(5, "FG101"), (10, "FG301")]
+    assert "a guess" not in found[0].message
+    rebound = model.replace("return fn(x)", "fn = fn if x.dim() else torch.relu\n                return fn(x)")
+    assert workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": rebound}, "helper.py") == []

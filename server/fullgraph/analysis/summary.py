@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, class_bases, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 11  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 12  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -363,6 +363,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
               containers: frozenset[str] = frozenset()) -> FunctionSummary:
     decorators = tuple(d for d in (dotted(x.func if isinstance(x, ast.Call) else x) for x in node.decorator_list) if d)
     returns, calls, inner, pure = [], [], set(), True
+    bound = _bound_functions(node)
     for sub in _own_nodes(node):
         if isinstance(sub, ast.Return):
             returns.append(_return_shape(sub.value))
@@ -372,8 +373,8 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
             inner.add(sub.name)
         elif isinstance(sub, ast.Call):
             spelling = dotted(sub.func)
-            if spelling:
-                calls.append(CallSite(spelling, sub.lineno, sub.col_offset, qualname,
+            for callee in bound.get(spelling, (spelling,) if spelling else ()):
+                calls.append(CallSite(callee, sub.lineno, sub.col_offset, qualname,
                                       tuple(_arg_shape(a) for a in sub.args),
                                       tuple((k.arg, _arg_shape(k.value)) for k in sub.keywords if k.arg)))
             pure = pure and _pure_call(sub, spelling)
@@ -492,6 +493,32 @@ def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _compile_check_call(expr: ast.expr) -> bool:
     """`is_compiling()` in any spelling (`torch.compiler.is_compiling()`, `is_torchdynamo_compiling()`)."""
     return isinstance(expr, ast.Call) and (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
+
+
+def _bound_functions(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[str, ...]]:
+    """Local names that every binding sets to a named value (`fn = helpers.scale`, another by
+    branch): name -> those spellings, what a call of the name calls. Not a name bound otherwise
+    too, nor one whose spelling starts with a local name (a parameter's attribute)."""
+    args = node.args
+    local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
+    spellings: dict[str, list[str]] = {}
+    plain = set()  # the target nodes of those bindings
+    for sub in _own_nodes(node):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
+                and isinstance(sub.value, (ast.Name, ast.Attribute)) and dotted(sub.value):
+            spellings.setdefault(sub.targets[0].id, []).append(dotted(sub.value))
+            plain.add(id(sub.targets[0]))
+        elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) and id(sub) not in plain:
+            local.add(sub.id)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            local.add(sub.name)
+        elif isinstance(sub, (ast.Global, ast.Nonlocal)):
+            local.update(sub.names)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            local.update((a.asname or a.name).split(".")[0] for a in sub.names)
+    locals_ = local | set(spellings)
+    return {name: tuple(dict.fromkeys(found)) for name, found in spellings.items()
+            if name not in local and not any(f.split(".")[0] in locals_ for f in found)}
 
 
 def _own_nodes(node: ast.AST):
