@@ -139,3 +139,41 @@ def test_called_through_a_name_bound_to_it(tmp_path):
     assert "a guess" not in found[0].message
     rebound = model.replace("return fn(x)", "fn = fn if x.dim() else torch.relu\n                return fn(x)")
     assert workspace_findings(tmp_path, {"helper.py": HELPER, "model.py": rebound}, "helper.py") == []
+
+
+BASES = """
+    import torch
+    from torch import nn
+
+    class Kernel(nn.Module):
+        def distance(self, a, b):
+            if (a - b).abs().sum() == 0:
+                return torch.zeros(a.shape[0], b.shape[0])
+            return torch.cdist(a, b)
+
+        def forward(self, a, b):
+            raise NotImplementedError
+
+    class Grid:
+        def snap(self, x):
+            if x.max() > 1:
+                x = x.clamp(max=1)
+            return x
+    """
+KERNELS = """
+    import torch
+    from bases import Kernel, Grid
+
+    class RBF(Kernel):
+        def forward(self, a: torch.Tensor, b: torch.Tensor):
+            return torch.exp(-self.distance(Grid().snap(a), b))
+    """
+
+
+def test_methods_that_compiled_code_elsewhere_calls(tmp_path):
+    """A base class's method that a subclass's `forward` in another file calls on `self`, and a
+    method of a plain class that compiled code calls on an instance it makes: entries of their file."""
+    found = workspace_findings(tmp_path, {"bases.py": BASES, "kernels.py": KERNELS}, "bases.py")
+    assert [(f.line, f.code) for f in found] == [(7, "FG101"), (16, "FG101")]
+    assert all("a guess" not in f.message for f in found)
+    assert [r.message for r in found[0].related] == ["compiled code (`RBF.forward`) calls `distance` here"]

@@ -22,9 +22,9 @@ REACH_DEPTH = 2  # files of plain functions between a compiled caller and the fu
 
 
 def compiled_callers(index: ModuleIndex, name: str, depth: int = 0) -> tuple[tuple[str, str, int], ...]:
-    """The calls of module-level function `name` of `index`'s file that compiled code of other
-    workspace files makes: (file, caller, line) each; none sought for a name more than
-    `REACH_CALLS` calls spell."""
+    """The calls of function or method `name` (qualified: `Grid.snap`) of `index`'s file that
+    compiled code of other workspace files makes: (file, caller, line) each; none sought for a
+    name more than `REACH_CALLS` calls spell."""
     project = index.project
     found = project.call_sites(index.path, name, REACH_CALLS) or ()
     return tuple((file, site.caller, site.line) for file, site in found if _compiled(project, file, site.caller, depth))
@@ -44,15 +44,17 @@ def _compiled(project, path: str, qualname: str, depth: int) -> bool:
 
 
 def reached_elsewhere(index: ModuleIndex, entries: list[FunctionInfo]) -> list[FunctionInfo]:
-    """The module-level functions of `index`'s file that its `entries` (under "modules") do not reach
-    and compiled code of other workspace files calls: each is an entry too, walked with what those
-    calls pass it (its `compiled_callers` name them)."""
+    """The functions and methods of `index`'s file that its `entries` (under "modules") do not reach
+    and compiled code of other workspace files calls (a base class's method a subclass's `forward`
+    calls on `self`, a method called on an instance the caller makes): each is an entry too,
+    walked with what those calls pass it (its `compiled_callers` name them)."""
     if index.project is None:
         return []
     walked = index.own_region(entries)
     known = {id(e) for e in entries}
-    candidates = [(name, info) for name, info in index.functions.items()
-                  if id(info) not in known and not info.disabled and name not in walked]
+    methods = [m for c in index.classes.values() for n, m in c.methods.items() if not n.startswith("__")]
+    candidates = [(info.qualname, info) for info in [*index.functions.values(), *methods]
+                  if id(info) not in known and not info.disabled and info.qualname not in walked]
     return with_callers(candidates, lambda name: compiled_callers(index, name), "compiled_callers")
 
 

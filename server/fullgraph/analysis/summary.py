@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, class_bases, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 12  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 13  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -373,7 +373,8 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
             inner.add(sub.name)
         elif isinstance(sub, ast.Call):
             spelling = dotted(sub.func)
-            for callee in bound.get(spelling, (spelling,) if spelling else ()):
+            called = spelling or _made_then_called(sub.func)
+            for callee in bound.get(called, (called,) if called else ()):
                 calls.append(CallSite(callee, sub.lineno, sub.col_offset, qualname,
                                       tuple(_arg_shape(a) for a in sub.args),
                                       tuple((k.arg, _arg_shape(k.value)) for k in sub.keywords if k.arg)))
@@ -493,6 +494,14 @@ def false_when_compiling(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _compile_check_call(expr: ast.expr) -> bool:
     """`is_compiling()` in any spelling (`torch.compiler.is_compiling()`, `is_torchdynamo_compiling()`)."""
     return isinstance(expr, ast.Call) and (dotted(expr.func) or "").rpartition(".")[2] in COMPILING_NAMES
+
+
+def _made_then_called(func: ast.expr) -> str | None:
+    """`Grid.snap` for `Grid(...).snap(...)`: a method called on an instance made there."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+        made = dotted(func.value.func)
+        return f"{made}.{func.attr}" if made else None
+    return None
 
 
 def _bound_functions(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[str, ...]]:
