@@ -362,9 +362,14 @@ def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
               containers: frozenset[str] = frozenset()) -> FunctionSummary:
     decorators = tuple(d for d in (dotted(x.func if isinstance(x, ast.Call) else x) for x in node.decorator_list) if d)
-    returns, calls, inner, pure = [], [], set(), True
-    bound = _bound_functions(node)
+    returns, made, inner, pure = [], [], set(), True
+    bindings = _Bindings(node)
     for sub in _own_nodes(node):
+        if isinstance(sub, ast.Name):  # the commonest node: only a binding counts
+            if not isinstance(sub.ctx, ast.Load):
+                bindings.bind(sub)
+            continue
+        bindings.see(sub)
         if isinstance(sub, ast.Return):
             returns.append(_return_shape(sub.value))
             if isinstance(sub.value, ast.Name) and sub.value.id in inner:
@@ -374,10 +379,8 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
         elif isinstance(sub, ast.Call):
             spelling = dotted(sub.func)
             called = spelling or _made_then_called(sub.func)
-            for callee in bound.get(called, (called,) if called else ()):
-                calls.append(CallSite(callee, sub.lineno, sub.col_offset, qualname,
-                                      tuple(_arg_shape(a) for a in sub.args),
-                                      tuple((k.arg, _arg_shape(k.value)) for k in sub.keywords if k.arg)))
+            if called:
+                made.append((called, sub))
             pure = pure and _pure_call(sub, spelling)
         elif isinstance(sub, (ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Raise, ast.Assert, ast.With,
                               ast.AsyncWith, ast.Try, ast.Delete)):
@@ -385,6 +388,10 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
         elif isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
             pure = pure and all(isinstance(t, (ast.Name, ast.Tuple, ast.List)) for t in targets)
+    bound = bindings.functions()
+    calls = [CallSite(callee, sub.lineno, sub.col_offset, qualname, tuple(_arg_shape(a) for a in sub.args),
+                      tuple((k.arg, _arg_shape(k.value)) for k in sub.keywords if k.arg))
+             for called, sub in made for callee in bound.get(called, (called,))]
     disabled = any(d.endswith(_DISABLE) for d in decorators)
     return FunctionSummary(qualname, node.lineno, tuple(returns), disabled, pure, decorators,
                            "def" in returns, tuple(calls), element_calls(node, containers) if containers else ())
@@ -504,30 +511,42 @@ def _made_then_called(func: ast.expr) -> str | None:
     return None
 
 
-def _bound_functions(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, tuple[str, ...]]:
-    """Local names that every binding sets to a named value (`fn = helpers.scale`, another by
-    branch): name -> those spellings, what a call of the name calls. Not a name bound otherwise
-    too, nor one whose spelling starts with a local name (a parameter's attribute)."""
-    args = node.args
-    local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
-    spellings: dict[str, list[str]] = {}
-    plain = set()  # the target nodes of those bindings
-    for sub in _own_nodes(node):
-        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name) \
-                and isinstance(sub.value, (ast.Name, ast.Attribute)) and dotted(sub.value):
-            spellings.setdefault(sub.targets[0].id, []).append(dotted(sub.value))
-            plain.add(id(sub.targets[0]))
-        elif isinstance(sub, ast.Name) and not isinstance(sub.ctx, ast.Load) and id(sub) not in plain:
-            local.add(sub.id)
+class _Bindings:
+    """The names a function body binds, seen node by node (`bind`, `see`); `functions()`: those that every
+    binding sets to a named value (`fn = helpers.scale`, another by branch): name -> those
+    spellings, what a call of the name calls. Not a name bound otherwise too, nor one whose spelling
+    starts with a local name (a parameter's attribute)."""
+
+    def __init__(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        self.local = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg) if a}
+        self.spellings: dict[str, list[str]] = {}
+        self.plain: set[int] = set()  # the target nodes of those bindings
+
+    def bind(self, name: ast.Name) -> None:
+        """`name` stored or deleted."""
+        if id(name) not in self.plain:
+            self.local.add(name.id)
+
+    def see(self, sub: ast.AST) -> None:
+        """Any other node."""
+        if isinstance(sub, ast.Assign):
+            target = sub.targets[0]
+            spelling = dotted(sub.value) if len(sub.targets) == 1 and isinstance(target, ast.Name) else None
+            if spelling:
+                self.spellings.setdefault(target.id, []).append(spelling)
+                self.plain.add(id(target))
         elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            local.add(sub.name)
+            self.local.add(sub.name)
         elif isinstance(sub, (ast.Global, ast.Nonlocal)):
-            local.update(sub.names)
+            self.local.update(sub.names)
         elif isinstance(sub, (ast.Import, ast.ImportFrom)):
-            local.update((a.asname or a.name).split(".")[0] for a in sub.names)
-    locals_ = local | set(spellings)
-    return {name: tuple(dict.fromkeys(found)) for name, found in spellings.items()
-            if name not in local and not any(f.split(".")[0] in locals_ for f in found)}
+            self.local.update((a.asname or a.name).split(".")[0] for a in sub.names)
+
+    def functions(self) -> dict[str, tuple[str, ...]]:
+        bound = self.local | set(self.spellings)
+        return {name: tuple(dict.fromkeys(found)) for name, found in self.spellings.items()
+                if name not in self.local and not any(f.split(".")[0] in bound for f in found)}
 
 
 def _own_nodes(node: ast.AST):
