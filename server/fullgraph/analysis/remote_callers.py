@@ -3,7 +3,8 @@ entry, and that no code of its own file calls, takes what the functions of other
 (found through the project index), so that it is walked as their helper rather than with its
 parameters guessed to be tensors (the calls found need not be all: `callers_elsewhere` names their
 files); so does one that compiled code of other files calls, which its own file's region does not
-reach, together with its own file's calls. A rewrite of a function its own file calls is checked
+reach, with what those compiled calls pass it (found once, when it became an entry) and its own
+file's calls. A rewrite of a function its own file calls is checked
 against what the other files pass it (`calling_files`)."""
 
 from __future__ import annotations
@@ -25,13 +26,16 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
     if project is None:
         return
     for function in entries:
-        if not function.compiled_callers and (not function.assumed or sites.of(function.node)):
+        if function.compiled_callers:  # found already: the compiled calls are the ones its trace sees
+            callers = sorted({(file, caller) for file, caller, _ in function.compiled_callers})
+        elif function.assumed and not sites.of(function.node):
+            try:
+                found = project.call_sites(index.path, function.qualname, MAX_CALLS)
+            except (OSError, RecursionError, ValueError):
+                continue
+            callers = sorted({(file, site.caller) for file, site in found or ()})
+        else:
             continue
-        try:
-            found = project.call_sites(index.path, function.qualname, MAX_CALLS)
-        except (OSError, RecursionError, ValueError):
-            continue
-        callers = sorted({(file, site.caller) for file, site in found or ()})
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(caller_key(file, caller), call, passed))
