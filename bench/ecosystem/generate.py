@@ -110,6 +110,7 @@ def main() -> int:
     parser.add_argument("package")
     parser.add_argument("--only", help="variant names or prefixes, comma-separated (e.g. base,fp16,train,head or rope)")
     parser.add_argument("--models", help="comma-separated models (default: all the builder lists)")
+    parser.add_argument("--models-from", help="a file of models, one per line (for names with commas)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300, help="seconds without a finished variant before a model is killed")
     parser.add_argument("--limit", type=int, help="run at most this many models")
@@ -121,7 +122,12 @@ def main() -> int:
     only = args.only.split(",") if args.only else None
     path = Path(args.truth) / f"{args.package}.jsonl"
     runs = load_runs(path)
-    models = args.models.split(",") if args.models else order(list_models(args.python, args.package))
+    if args.models_from:
+        models = [line.strip() for line in open(args.models_from) if line.strip()]
+    elif args.models:
+        models = args.models.split(",")
+    else:
+        models = order(list_models(args.python, args.package))
     have = {r["model"] for r in runs.values() if matches(r["variant"], only)}
     failed = {m for m in have if all(r["status"] != "ok" for r in runs.values() if r["model"] == m and matches(r["variant"], only))}
     todo = [m for m in models if args.force or m not in have or (args.retry_failed and m in failed)]

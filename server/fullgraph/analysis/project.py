@@ -726,9 +726,8 @@ class ProjectIndex:
             s = self.summary(file)
             if s is None:
                 continue
-            functions = [*s.functions.values(), *(m for c in s.classes.values() for m in c.methods.values())]
-            candidates.extend((file, function.qualname, call) for function in functions for call in function.calls
-                              if call.callee.rpartition(".")[2] == name)
+            named = self.derived(file, "calls by name", lambda: _calls_by_name(s)) or {}
+            candidates.extend((file, qualname, call) for qualname, call in named.get(name, ()))
             if limit is not None and len(candidates) > limit:
                 break
         else:
@@ -832,6 +831,16 @@ class ProjectIndex:
         if symbol is None or symbol.path is None:
             return None
         return os.path.abspath(symbol.path), symbol.qualname
+
+
+def _calls_by_name(s: FileSummary) -> dict[str, list[tuple[str, CallSite]]]:
+    """The calls of a file's functions and methods by the last part of the callee's spelling:
+    (caller's qualname, call) each, in source order per function."""
+    out: dict[str, list[tuple[str, CallSite]]] = {}
+    for function in (*s.functions.values(), *(m for c in s.classes.values() for m in c.methods.values())):
+        for call in function.calls:
+            out.setdefault(call.callee.rpartition(".")[2], []).append((function.qualname, call))
+    return out
 
 
 class _CalledNames:

@@ -55,6 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the rewrites --fix would apply as a unified diff, writing nothing (as `fullgraph "
                              "fix --diff`)")
     add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
+    parser.add_argument("--add-noqa", action="store_true",
+                        help="add a `# fullgraph: ignore[CODE]` comment to every line with a finding, as ruff's "
+                             "--add-noqa (the checked files only); exit 1 only when a finding could take none")
     parser.add_argument("--jobs", "-j", type=jobs_count, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
@@ -168,6 +171,9 @@ def run(args: argparse.Namespace) -> int:
     config = config_for_paths(args, "check")
     if config is None:
         return 2
+    if args.add_noqa and (args.fix or args.diff or "-" in args.paths):
+        print("fullgraph check: --add-noqa edits files: not with --fix, --diff or stdin", file=sys.stderr)
+        return 2
     if args.diff or args.fix and "-" in args.paths:  # the diff or the fixed source to stdout, the report to stderr
         from fullgraph.commands import fix
 
@@ -190,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
     findings = [f for path in files if path == "-" for f in _read_stdin(stdin_name, config, sources)]
     findings += _check_all([p for p in files if p != "-"], config, args.jobs, [p for p in args.paths if p != "-"],
                            not args.no_index)
+    if args.add_noqa:
+        return _add_noqa(findings, files)
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json", unsafe=config.unsafe_fixes)
     else:
@@ -197,3 +205,16 @@ def run(args: argparse.Namespace) -> int:
     for line in lines:
         print(line)
     return 1 if findings and not args.exit_zero else 0
+
+
+def _add_noqa(findings: list[Finding], files: list[str]) -> int:
+    """Suppress every finding in place; say how many comments went in, and which findings could
+    not take one (exit 0, or 1 when some are left)."""
+    from fullgraph.commands.add_noqa import add_noqa
+
+    added, written, left = add_noqa(findings, files)
+    for f, why in left:
+        print(f"{f.path}:{f.line}:{f.col + 1}: {f.code} left as it is: {why}", file=sys.stderr)
+    print(f"Added {added} suppression comment{'s' if added != 1 else ''} to {written} file{'s' if written != 1 else ''}.",
+          file=sys.stderr)
+    return 1 if left else 0

@@ -1,0 +1,118 @@
+"""`fullgraph check --add-noqa`: a `# fullgraph: ignore[CODE]` comment on every line with a finding,
+as ruff's `--add-noqa` does, so a project can adopt the checker and see only new findings.
+
+A comment goes only where it can: at the end of a line the tokenizer ends there (not inside a
+multi-line string, not after a backslash continuation). The file's code must stay the same (its
+`ast` unchanged) and every comment added must silence its finding; otherwise the file is not written.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from collections import defaultdict
+
+from fullgraph.analysis.nodes import same_code
+from fullgraph.analysis.parsing import parse_tree
+from fullgraph.fixes.edits import apply_edits
+from fullgraph.fixes.suppression import suppression_fix
+from fullgraph.suppression import suppressed
+from fullgraph.text import source_encoding, split_lines, to_lf
+
+
+def commentable_lines(source: str) -> set[int]:
+    """The lines (1-based) whose end a comment may follow: where the tokenizer ends a logical or
+    a physical line (NEWLINE, NL) or finds a comment; empty when the source does not tokenize."""
+    lines: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(to_lf(source)).readline):
+            if token.type in (tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT):
+                lines.add(token.start[0])
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return set()
+    return lines
+
+
+def add_suppressions(source: str, findings) -> tuple[str, int, list]:
+    """``source`` with a suppression comment for each of ``findings`` (of this file): (new source,
+    comments added or extended, the findings left without one)."""
+    open_lines = commentable_lines(source)
+    text, added, left = source, 0, []
+    by_line = defaultdict(list)
+    for finding in findings:
+        by_line[finding.line].append(finding)
+    for line in sorted(by_line):
+        for finding in sorted(by_line[line], key=lambda f: f.code):
+            lines = split_lines(text)
+            if line not in open_lines or not 1 <= line <= len(lines):
+                left.append(finding)
+                continue
+            if suppressed(lines[line - 1], finding.code):
+                continue
+            new = apply_edits(text, suppression_fix(text, finding).edits)
+            if not suppressed(split_lines(new)[line - 1], finding.code):
+                left.append(finding)
+                continue
+            text, added = new, added + 1
+    return text, added, left
+
+
+def _same_code(before: str, after: str) -> bool:
+    try:
+        return same_code(parse_tree(to_lf(before)), parse_tree(to_lf(after)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
+NOT_CHECKED = "not in a checked file (fullgraph edits only those)"
+NO_PLACE = "the line ends inside a multi-line string or a continuation: no comment can go there"
+UNWRITTEN = "the file could not be read, decoded or written"
+
+
+def add_noqa(findings, files: list[str]) -> tuple[int, int, list]:
+    """Write suppressions for ``findings`` into the checked ``files`` (others are never edited):
+    (comments added, files written, (finding, why) for each finding left as it was)."""
+    checked = {os.path.abspath(f) for f in files if f != "-"}
+    per_file = defaultdict(list)
+    left = []
+    for finding in findings:
+        path = os.path.abspath(finding.path)
+        if path in checked and finding.code != "FG000":
+            per_file[path].append(finding)
+        else:
+            left.append((finding, NOT_CHECKED if path not in checked else UNWRITTEN))
+    added = written = 0
+    for path, found in sorted(per_file.items()):
+        new, count, missed = _suppressed_file(path, found)
+        if new is None:
+            left.extend((f, UNWRITTEN) for f in found)
+            continue
+        left.extend((f, NO_PLACE) for f in missed)
+        added, written = added + count, written + bool(count)
+    return added, written, left
+
+
+def _suppressed_file(path: str, found: list) -> tuple[str | None, int, list]:
+    """Suppress ``found`` in the file at ``path``: (its new text, or None when it could not be
+    read or written or its code would change; comments added; findings without a place)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None, 0, []
+    encoding = source_encoding(data)
+    if encoding is None:
+        return None, 0, []
+    source = data.decode(encoding)
+    new, count, missed = add_suppressions(source, found)
+    if not count:
+        return new, 0, missed
+    if not _same_code(source, new):
+        return None, 0, []
+    try:
+        with open(path, "w", encoding=encoding, newline="") as handle:
+            handle.write(new)
+    except OSError:
+        return None, 0, []
+    return new, count, missed
