@@ -296,6 +296,24 @@ def test_library_code_a_workspace_file_compiles_is_reported_at_the_compile_call(
     assert report.entries == []  # the library's functions are not this file's entries
 
 
+def test_a_library_finding_is_silenced_by_a_comment_on_the_call(tmp_path):
+    """The finding at the user's call line for a break in library code obeys the line's ignore or
+    noqa comment, on the call's first or last line, like any other finding (it did not)."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text(
+        "def helper(x):\n    if x.sum() > 0:\n        return x * 2\n    return x\n")
+    model = tmp_path / "ws" / "model.py"
+    source = ("import torch\nfrom torch import nn\nfrom fglib import helper\n\n\nclass M(nn.Module):\n"
+              "    def forward(self, x):\n        y = helper(x){first}\n        return helper(\n            y){last}\n")
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    plain = source.format(first="", last="")
+    assert [(f.line, f.code) for f in analyze_document(plain, str(model), project=project).findings] == \
+        [(8, "FG101"), (9, "FG101")]
+    silenced = source.format(first="  # fullgraph: ignore[FG1]", last="  # noqa: FG101")
+    assert analyze_document(silenced, str(model), project=project).findings == []
+
+
 def test_a_module_level_instance_called_in_compiled_code_runs_its_forward(tmp_path):
     """`blk = Block()` at module level, then `blk(x)` in a compiled function: Dynamo inlines
     `Block.forward`, from an installed library (reported at the call) or from this file (probe:

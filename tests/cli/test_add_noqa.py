@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from fullgraph.commands.add_noqa import add_suppressions, commentable_lines
+from fullgraph.findings import Finding
 
 MODEL = '''import torch
 import torch.nn as nn
@@ -67,7 +68,7 @@ def test_a_line_ending_inside_a_string_is_left_and_named(tmp_path):
     model.write_text(source)
     done = fullgraph("check", "--add-noqa", "model.py", cwd=tmp_path)
     assert done.returncode == 1
-    assert "model.py:11:13: FG103 left as it is: the line ends inside a multi-line string" in done.stderr
+    assert "model.py:11:13: FG103 left as it is: neither its first nor its last line can carry" in done.stderr
     assert ast.dump(ast.parse(model.read_text())) == ast.dump(ast.parse(source))
     assert fullgraph("check", "--output-format", "concise", "model.py", cwd=tmp_path).stdout.splitlines()[0] \
         .startswith("model.py:11:13: FG103")
@@ -81,18 +82,19 @@ def test_not_with_fix_or_stdin(tmp_path):
     assert (tmp_path / "model.py").read_text() == MODEL
 
 
-class _Finding:
-    def __init__(self, line: int, code: str) -> None:
-        self.line, self.code, self.col = line, code, 0
-
-
 def test_commentable_lines_leave_out_strings_and_continuations():
     source = 'a = """x\ny"""\nb = 1 + \\\n    2\nc = (1,\n     2)\n'
     assert commentable_lines(source) == {2, 4, 5, 6}
     assert commentable_lines("x = '''\nopen") == set()  # does not tokenize: no line is known to take one
 
 
+def test_a_finding_whose_first_line_continues_takes_the_comment_on_its_last():
+    source = "if x.sum() \\\n        > 0:\n    pass\n"
+    new, added, left = add_suppressions(source, [Finding("m.py", 1, 0, 2, 11, "FG101", "branches")])
+    assert (new.splitlines()[1], added, left) == ("        > 0:  # fullgraph: ignore[FG101]", 1, [])
+
+
 def test_a_string_that_looks_like_an_ignore_is_not_extended():
     source = 'x = "# fullgraph: ignore[FG1]"; y = 1\n'
-    new, added, left = add_suppressions(source, [_Finding(1, "FG301")])
+    new, added, left = add_suppressions(source, [Finding("m.py", 1, 32, 1, 37, "FG301", "prints")])
     assert (new, added, [f.code for f in left]) == (source, 0, ["FG301"])

@@ -1,8 +1,9 @@
 """`fullgraph check --add-noqa`: a `# fullgraph: ignore[CODE]` comment on every line with a finding,
 as ruff's `--add-noqa` does, so a project can adopt the checker and see only new findings.
 
-A comment goes only where it can: at the end of a line the tokenizer ends there (not inside a
-multi-line string, not after a backslash continuation). The file's code must stay the same (its
+A comment goes at the end of the finding's first line, or of its last line (the engine reads both)
+when the first ends inside a multi-line string or at a backslash continuation (a comment on a line
+that starts inside a string silences nothing: such a finding is left and named). The file's code must stay the same (its
 `ast` unchanged) and every comment added must silence its finding; otherwise the file is not written.
 """
 
@@ -12,6 +13,7 @@ import io
 import os
 import tokenize
 from collections import defaultdict
+from dataclasses import replace
 
 from fullgraph.analysis.nodes import same_code
 from fullgraph.analysis.parsing import parse_tree
@@ -41,16 +43,17 @@ def add_suppressions(source: str, findings) -> tuple[str, int, list]:
     text, added, left = source, 0, []
     by_line = defaultdict(list)
     for finding in findings:
-        by_line[finding.line].append(finding)
+        ends = (finding.line, getattr(finding, "end_line", finding.line))  # the engine reads both lines
+        line = next((n for n in ends if n in open_lines), None)
+        if line is None or line > len(split_lines(source)):
+            left.append(finding)
+        else:
+            by_line[line].append(finding)
     for line in sorted(by_line):
         for finding in sorted(by_line[line], key=lambda f: f.code):
-            lines = split_lines(text)
-            if line not in open_lines or not 1 <= line <= len(lines):
-                left.append(finding)
+            if suppressed(split_lines(text)[line - 1], finding.code):
                 continue
-            if suppressed(lines[line - 1], finding.code):
-                continue
-            new = apply_edits(text, suppression_fix(text, finding).edits)
+            new = apply_edits(text, suppression_fix(text, replace(finding, line=line)).edits)
             if not suppressed(split_lines(new)[line - 1], finding.code):
                 left.append(finding)
                 continue
@@ -66,7 +69,8 @@ def _same_code(before: str, after: str) -> bool:
 
 
 NOT_CHECKED = "not in a checked file (fullgraph edits only those)"
-NO_PLACE = "the line ends inside a multi-line string or a continuation: no comment can go there"
+NO_PLACE = "neither its first nor its last line can carry a comment that silences it (a multi-line string or a " \
+           "backslash continuation is in the way)"
 UNWRITTEN = "the file could not be read, decoded or written"
 
 
