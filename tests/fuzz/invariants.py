@@ -130,3 +130,31 @@ def check_fix_all(text: str) -> str:
             assert fix_all(lf.replace("\n", end), "fuzz.py").source == _lf(fixed).replace("\n", end), \
                 f"fix-all differs with {end!r} line ends"
     return fixed
+
+
+def check_add_noqa(text: str) -> str:
+    """`--add-noqa` on any text: the code stays the same, every comment and line end stays, each
+    finding is silenced or named as left, and nothing but the left ones shows afterwards."""
+    from fullgraph.commands.add_noqa import add_suppressions
+
+    findings = analyze(text, "fuzz.py")
+    new, added, left = add_suppressions(text, findings)
+    assert LINE_BREAK.findall(new) == LINE_BREAK.findall(text), "add-noqa changed the lines or their ends"
+    if not parses(text):
+        return new
+    assert parses(new) and ast.dump(ast.parse(_lf(new))) == ast.dump(ast.parse(_lf(text))), "add-noqa changed the code"
+    kept = _line_comments(new)
+    lost = {line: c for line, c in _line_comments(text).items() if not kept.get(line, "").startswith(c)}
+    assert not lost, f"add-noqa changed comments {lost}"  # (a comment added after one makes one token)
+    assert added <= len(findings), "add-noqa added more comments than there are findings"
+    shown = {(f.line, f.code) for f in analyze(new, "fuzz.py")}
+    assert shown <= {(f.line, f.code) for f in left}, f"findings shown after add-noqa: {sorted(shown)}"
+    return new
+
+
+def _line_comments(text: str) -> dict[int, str]:
+    out = {}
+    for token in tokenize.generate_tokens(io.StringIO(_lf(text)).readline):
+        if token.type == tokenize.COMMENT:
+            out[token.start[0]] = token.string
+    return out

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 import pytest
-from invariants import check_analysis, check_fix_all
+from invariants import check_add_noqa, check_analysis, check_fix_all
 
 HERE = Path(__file__).parent
 KEPT = sorted((HERE / "regressions").glob("*.*"))
@@ -22,6 +22,8 @@ def test_kept_source(path):
         analyze(text.encode("latin-1"), "fuzz.py")
     elif path.name.startswith("fix-all-"):
         check_fix_all(text)
+    elif path.name.startswith("add-noqa-"):
+        check_add_noqa(text)
     else:
         check_analysis(text)
 
