@@ -74,6 +74,13 @@ def test_a_line_ending_inside_a_string_is_left_and_named(tmp_path):
         .startswith("model.py:11:13: FG103")
 
 
+def test_a_file_that_does_not_parse_is_left_as_it_is(tmp_path):
+    (tmp_path / "bad.py").write_text("def f(:\n    pass\n")
+    done = fullgraph("check", "--add-noqa", "bad.py", cwd=tmp_path)
+    assert done.returncode == 1 and "bad.py:1:7: FG000 left as it is: the file could not be analysed" in done.stderr
+    assert (tmp_path / "bad.py").read_text() == "def f(:\n    pass\n"
+
+
 def test_not_with_fix_or_stdin(tmp_path):
     (tmp_path / "model.py").write_text(MODEL)
     for args in (("--add-noqa", "--fix", "model.py"), ("--add-noqa", "--diff", "model.py"), ("--add-noqa", "-")):

@@ -72,6 +72,7 @@ NOT_CHECKED = "not in a checked file (fullgraph edits only those)"
 NO_PLACE = "neither its first nor its last line can carry a comment that silences it (a multi-line string or a " \
            "backslash continuation is in the way)"
 UNWRITTEN = "the file could not be read, decoded or written"
+UNPARSED = "the file could not be analysed: fix that first (FG000 takes no comment)"
 
 
 def add_noqa(findings, files: list[str]) -> tuple[int, int, list]:
@@ -85,7 +86,7 @@ def add_noqa(findings, files: list[str]) -> tuple[int, int, list]:
         if path in checked and finding.code != "FG000":
             per_file[path].append(finding)
         else:
-            left.append((finding, NOT_CHECKED if path not in checked else UNWRITTEN))
+            left.append((finding, NOT_CHECKED if path not in checked else UNPARSED))
     added = written = 0
     for path, found in sorted(per_file.items()):
         new, count, missed = _suppressed_file(path, found)
