@@ -62,7 +62,8 @@ RULES = [
         what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
              "modules, nor `requires_grad_(False)` on a tensor the function made or on `x.detach()`, which Dynamo "
              "traces; with a parameter for the value, only where a compiled call may pass a true one, and the "
-             "message says so), and "
+             "message says so; where the call turns it on, the message adds that it breaks only when the tensor "
+             "does not already require grad), and "
              "tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
              "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
@@ -369,8 +370,9 @@ def check_call(node: ast.Call, w) -> None:
     if method_call(node, "requires_grad_") and not is_module(func.value, w) and not _in_function_backward(w):
         cleared = _clears_own_tensor(node, w)
         if cleared is not True:
-            w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code",
-                     confidence(w, func.value), gb_ids=("GB0125", "GB8985"), when=cleared)
+            w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code"
+                     + _already_requires_grad(node, func.value), confidence(w, func.value),
+                     gb_ids=("GB0125", "GB8985"), when=cleared)
     if isinstance(func, ast.Attribute) and func.attr in SPARSE_CONVERSIONS and w.kind(func.value) in TENSORISH:
         w.report("FG414", node, f"`{snippet(node)}` makes a sparse tensor in compiled code", confidence(w, func.value),
                  gb_ids=("GB0015", "GB0277"))
@@ -413,6 +415,18 @@ def is_module(node: ast.expr, w) -> bool:
     if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
         return bool(w.index.is_module_class(w.function.cls.name))
     return isinstance(w.kind(node), Module)
+
+
+def _already_requires_grad(call: ast.Call, tensor: ast.expr) -> str:
+    """The note that turning requires_grad on breaks only where it is off (probed: on a tensor that
+    already requires grad, an input or computed from one, `requires_grad_()` changes nothing and Dynamo
+    traces it)."""
+    value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
+    if value is not None and not (isinstance(value, ast.Constant) and value.value is True):
+        return ""
+    if isinstance(tensor, ast.Call) and method_call(tensor, "detach") or isinstance(tensor, ast.Attribute) and tensor.attr == "data":
+        return ""  # never requires grad
+    return f" (unless `{snippet(tensor)}` already requires grad: then the call changes nothing and Dynamo traces it)"
 
 
 def _duplicate_apply_input(node: ast.Call, w) -> str | None:
