@@ -90,6 +90,19 @@ def test_compile_targets_and_call_sites(tmp_path):
     assert p.call_sites(model, "scale", limit=0) is None  # more files spell the name than asked to resolve
 
 
+def test_callers_are_found_in_ascii_and_in_unicode_text(tmp_path):
+    """Which files call a name comes from a scan of their text (ASCII text with a faster pattern):
+    a plain call, one spelled with a space, and a function named in non-ASCII letters."""
+    p = project(tmp_path, {
+        "model.py": "def scale(x):\n    return x\n\ndef échelle(x):\n    return x\n",
+        "a.py": "from model import scale\ndef f(x):\n    return scale (x)\n",
+        "b.py": "# é\nfrom model import échelle\ndef g(x):\n    return échelle(x)\n",
+    })
+    model = str(tmp_path / "ws/model.py")
+    assert [(os.path.basename(f), s.caller) for f, s in p.call_sites(model, "scale")] == [("a.py", "f")]
+    assert [(os.path.basename(f), s.caller) for f, s in p.call_sites(model, "échelle")] == [("b.py", "g")]
+
+
 def test_relative_resolution_and_order(tmp_path):
     write(tmp_path, {"a/x.py": "", "b/x.py": "", "a/pkg/__init__.py": "", "a/pkg/sub/y.py": ""})
     r = Resolver((str(tmp_path / "a"),), (str(tmp_path / "b"),))

@@ -55,8 +55,9 @@ ABSTRACT_BASES = frozenset(("abc.ABC",))  # a class deriving from it is meant to
 LIBRARY_MARKERS = (f"{os.sep}site-packages{os.sep}", f"{os.sep}dist-packages{os.sep}")
 _BUILTINS = frozenset(dir(builtins))
 _COMPILE_TEXT = re.compile(r"compile\s*\(")
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-_BOUND = re.compile(r" = ([A-Za-z_][\w.]*)$", re.M)  # `fn = a.f` (a superset, found fast)
+_CALLED = re.compile(r"\b([^\W\d]\w*)\s*\(")  # a name (of any letters) before `(`
+_CALLED_ASCII = re.compile(_CALLED.pattern, re.ASCII)  # the same names in ASCII text, found faster
+_BOUND = re.compile(r" = ([^\W\d][\w.]*)$", re.M)  # `fn = a.f` (a superset, found fast)
 
 
 @dataclass(frozen=True)
@@ -922,8 +923,8 @@ def _text_mark(text: str | None, names: bool) -> tuple[bool, frozenset[str] | No
     name bound to them (`fn = helpers.scale`)."""
     if not text:
         return False, frozenset()
-    called = frozenset(_CALLED.findall(text)).union(b.rpartition(".")[2] for b in _BOUND.findall(text)) \
-        if names else None
+    called = frozenset((_CALLED_ASCII if text.isascii() else _CALLED).findall(text)).union(
+        b.rpartition(".")[2] for b in _BOUND.findall(text)) if names else None
     return bool(_COMPILE_TEXT.search(text)), called
 
 
