@@ -576,9 +576,12 @@ def _names(node: ast.AST) -> set[str]:
     return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
-def _suppressed_at(lines: _Lines, line: int, end_line: int, code: str) -> bool:
-    """Whether an ignore or noqa comment on the first or the last line of a finding's code covers `code`."""
-    return suppressed(lines.line(line), code) or (end_line != line and suppressed(lines.line(end_line), code))
+def _suppressed_at(lines: _Lines, line: int, end_line: int, end_byte_col: int, code: str) -> bool:
+    """Whether an ignore or noqa comment on the first line of a finding's code, or after its end on
+    the last line, covers `code` (read from the end: the last line may start inside a string)."""
+    if suppressed(lines.line(line), code):
+        return True
+    return end_line != line and suppressed(lines.line(end_line)[lines.col(end_line, end_byte_col):], code)
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
@@ -586,7 +589,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
     """One finding at the user's call line for a break inside library code it reaches (`compiled`:
     the line compiles the library entry itself)."""
     call = visit.origin
-    if _suppressed_at(lines, call.lineno, call.end_lineno or call.lineno, raw.code):
+    if _suppressed_at(lines, call.lineno, call.end_lineno or call.lineno, call.end_col_offset or 0, raw.code):
         return None
     home = visit.function.module
     where = f"{project.display_path(home.path)}:{raw.node.lineno}"
@@ -626,7 +629,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
     line = node.lineno
     end_node = node.test if isinstance(node, _HEADER_ONLY) else node
     end_line = end_node.end_lineno or line
-    if _suppressed_at(lines, line, end_line, raw.code):
+    if _suppressed_at(lines, line, end_line, end_node.end_col_offset or 0, raw.code):
         return None
     named = _conditions(raw, config, visit=visit)
     if named is None:

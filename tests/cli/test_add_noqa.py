@@ -62,16 +62,26 @@ def test_line_ends_and_encoding_are_kept(tmp_path):
     assert b"print(x.shape)  # fullgraph: ignore[FG1,FG301]\r\n" in data
 
 
-def test_a_line_ending_inside_a_string_is_left_and_named(tmp_path):
+def test_a_finding_in_a_multi_line_string_takes_the_comment_after_its_end(tmp_path):
     model = tmp_path / "model.py"
     source = MODEL.replace("        return x.relu()", '        s = """a\n        b""" if x.any() else ""\n        return x.relu()')
     model.write_text(source)
+    assert fullgraph("check", "--add-noqa", "model.py", cwd=tmp_path).returncode == 0
+    assert model.read_text().splitlines()[11] == '        b""" if x.any() else ""  # fullgraph: ignore[FG103]'
+    assert fullgraph("check", "model.py", cwd=tmp_path).returncode == 0
+
+
+def test_a_finding_no_comment_can_reach_is_left_and_named(tmp_path):
+    model = tmp_path / "model.py"
+    source = MODEL.replace("        return x.relu()",
+                           '        s = ("""a\n        b""" if x.any() else "") + \\\n            ""\n        return x.relu()')
+    model.write_text(source)
     done = fullgraph("check", "--add-noqa", "model.py", cwd=tmp_path)
     assert done.returncode == 1
-    assert "model.py:11:13: FG103 left as it is: neither its first nor its last line can carry" in done.stderr
+    assert "model.py:11:14: FG103 left as it is: neither its first nor its last line can carry" in done.stderr
     assert ast.dump(ast.parse(model.read_text())) == ast.dump(ast.parse(source))
     assert fullgraph("check", "--output-format", "concise", "model.py", cwd=tmp_path).stdout.splitlines()[0] \
-        .startswith("model.py:11:13: FG103")
+        .startswith("model.py:11:14: FG103")
 
 
 def test_a_file_that_does_not_parse_is_left_as_it_is(tmp_path):

@@ -2,8 +2,7 @@
 as ruff's `--add-noqa` does, so a project can adopt the checker and see only new findings.
 
 A comment goes at the end of the finding's first line, or of its last line (the engine reads both)
-when the first ends inside a multi-line string or at a backslash continuation (a comment on a line
-that starts inside a string silences nothing: such a finding is left and named). The file's code must stay the same (its
+when the first ends inside a multi-line string or at a backslash continuation. The file's code must stay the same (its
 `ast` unchanged) and every comment added must silence its finding; otherwise the file is not written.
 """
 
@@ -43,7 +42,7 @@ def add_suppressions(source: str, findings) -> tuple[str, int, list]:
     text, added, left = source, 0, []
     by_line = defaultdict(list)
     for finding in findings:
-        ends = (finding.line, getattr(finding, "end_line", finding.line))  # the engine reads both lines
+        ends = (finding.line, finding.end_line)  # the engine reads both lines
         line = next((n for n in ends if n in open_lines), None)
         if line is None or line > len(split_lines(source)):
             left.append(finding)
@@ -51,14 +50,20 @@ def add_suppressions(source: str, findings) -> tuple[str, int, list]:
             by_line[line].append(finding)
     for line in sorted(by_line):
         for finding in sorted(by_line[line], key=lambda f: f.code):
-            if suppressed(split_lines(text)[line - 1], finding.code):
+            if suppressed(_read(text, line, finding), finding.code):
                 continue
             new = apply_edits(text, suppression_fix(text, replace(finding, line=line)).edits)
-            if not suppressed(split_lines(new)[line - 1], finding.code):
+            if not suppressed(_read(new, line, finding), finding.code):
                 left.append(finding)
                 continue
             text, added = new, added + 1
     return text, added, left
+
+
+def _read(text: str, line: int, finding) -> str:
+    """What the engine reads for a suppression on `line`: the whole first line of the finding, or
+    its last line after the finding's end (that line may start inside a string)."""
+    return split_lines(text)[line - 1][finding.end_col if line != finding.line else 0:]
 
 
 def _same_code(before: str, after: str) -> bool:
