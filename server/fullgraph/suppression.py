@@ -21,6 +21,12 @@ TRIPLES = ("'''", '"""')
 
 def _comment(line: str) -> str:
     """The comment of a source line: from its first `#` outside a string literal ("" if none)."""
+    start = comment_start(line)
+    return "" if start is None else line[start:]
+
+
+def comment_start(line: str) -> int | None:
+    """Where the comment of a source line starts: its first `#` outside a string literal."""
     quote = None
     i = 0
     while i < len(line):
@@ -35,9 +41,9 @@ def _comment(line: str) -> str:
             quote = line[i:i + 3] if line[i:i + 3] in TRIPLES else char
             i += len(quote) - 1
         elif char == "#":
-            return line[i:]
+            return i
         i += 1
-    return ""
+    return None
 
 
 def suppressed(line: str, code: str) -> bool:

@@ -35,3 +35,44 @@ def test_nothing_to_do_when_already_covered():
     assert suppression_fix(covered, found).edits == ()
     bare = source.replace("print(x)", "print(x)  # fullgraph: ignore")
     assert suppression_fix(bare, found).edits == ()
+
+
+MULTI = '''import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        s = """a
+        b""" if x.any() else ""
+        y = x * 2 + \\
+            x.sum().item()
+        t = ("""c
+        d""" if x.all() else "") + \\
+            ""
+        return y
+'''
+
+
+def _only(source: str, code: str, line: int) -> Finding:
+    return next(f for f in analyze(source, "m.py") if f.code == code and f.line == line)
+
+
+def test_a_line_ending_in_a_string_or_a_backslash_takes_no_comment():
+    """The comment goes after the finding on its last line when its first ends inside a multi-line
+    string (there it would be string text) or with a backslash (a syntax error); no edit when
+    neither line can take it, so the quick fix is not offered."""
+    ternary = _only(MULTI, "FG103", 6)
+    fixed = apply_edits(MULTI, suppression_fix(MULTI, ternary).edits)
+    assert '        b""" if x.any() else ""  # fullgraph: ignore[FG103]' in fixed.splitlines()
+    assert [f for f in analyze(fixed, "m.py") if f.code == "FG103" and f.line == 6] == []
+    item = _only(MULTI, "FG201", 9)
+    assert suppression_fix(MULTI, item).edits[0].line == 9
+    trapped = _only(MULTI, "FG103", 10)
+    assert suppression_fix(MULTI, trapped).edits == ()
+
+
+def test_an_ignore_inside_a_string_is_not_extended():
+    source = SOURCE.format(comment="").replace("print(x)", 'print(x, "# fullgraph: ignore[FG1]")')
+    fixed = apply_edits(source, suppression_fix(source, fg301(source)[0]).edits)
+    assert 'print(x, "# fullgraph: ignore[FG1]")  # fullgraph: ignore[FG301]' in fixed
+    assert fg301(fixed) == []

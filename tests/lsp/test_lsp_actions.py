@@ -50,6 +50,35 @@ async def test_disable_for_this_line_suppresses(session):
     assert [d.code for d in await session.diagnostics(uri)] == ["FG101"]
 
 
+STRINGY = '''import torch
+from torch import nn
+
+
+class M(nn.Module):
+    def forward(self, x):
+        s = """a
+        b""" if x.any() else ""
+        t = ("""c
+        d""" if x.all() else "") + \\
+            ""
+        return x
+'''
+
+
+async def test_disable_for_this_line_never_writes_into_a_string(session):
+    """A finding whose first line ends inside a multi-line string gets its comment after its end on
+    its last line; one no line of which can carry a comment is not offered the action."""
+    uri = session.open("model.py", STRINGY)
+    diags = sorted((d for d in await session.diagnostics(uri) if d.code == "FG103"), key=lambda d: d.range.start.line)
+    assert [d.range.start.line for d in diags] == [6, 8]
+    titles = [a.title for a in _quick_fixes(await session.actions(uri, diags[1:]), "FG103")]
+    assert "fullgraph (FG103): disable for this line" not in titles
+    suppress = _quick_fixes(await session.actions(uri, diags[:1]), "FG103")[-1]
+    assert suppress.title == "fullgraph (FG103): disable for this line" and session.apply(suppress.edit)
+    assert session.text(uri).splitlines()[7] == '        b""" if x.any() else ""  # fullgraph: ignore[FG103]'
+    assert [d.range.start.line for d in await session.diagnostics(uri) if d.code == "FG103"] == [8]
+
+
 async def test_fix_all_source_action(session):
     uri = session.open("model.py", MODEL)
     await session.diagnostics(uri)

@@ -1,62 +1,44 @@
 """`fullgraph check --add-noqa`: a `# fullgraph: ignore[CODE]` comment on every line with a finding,
 as ruff's `--add-noqa` does, so a project can adopt the checker and see only new findings.
 
-A comment goes at the end of the finding's first line, or of its last line (the engine reads both)
-when the first ends inside a multi-line string or at a backslash continuation. The file's code must stay the same (its
-`ast` unchanged) and every comment added must silence its finding; otherwise the file is not written.
+The comment goes where the quick fix "disable for this line" puts it (`fixes/suppression.py`). The
+file's code must stay the same (its `ast` unchanged) and every comment added must silence its
+finding; otherwise the file is not written.
 """
 
 from __future__ import annotations
 
-import io
 import os
-import tokenize
 from collections import defaultdict
-from dataclasses import replace
 
 from fullgraph.analysis.nodes import same_code
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.edits import apply_edits
-from fullgraph.fixes.suppression import suppression_fix
+from fullgraph.fixes.suppression import comment_line, suppression_fix
 from fullgraph.suppression import suppressed
 from fullgraph.text import source_encoding, split_lines, to_lf
-
-
-def commentable_lines(source: str) -> set[int]:
-    """The lines (1-based) whose end a comment may follow: where the tokenizer ends a logical or
-    a physical line (NEWLINE, NL) or finds a comment; empty when the source does not tokenize."""
-    lines: set[int] = set()
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(to_lf(source)).readline):
-            if token.type in (tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT):
-                lines.add(token.start[0])
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        return set()
-    return lines
 
 
 def add_suppressions(source: str, findings) -> tuple[str, int, list]:
     """``source`` with a suppression comment for each of ``findings`` (of this file): (new source,
     comments added or extended, the findings left without one)."""
-    open_lines = commentable_lines(source)
+    try:
+        tree = parse_tree(to_lf(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source, 0, list(findings)
     text, added, left = source, 0, []
-    by_line = defaultdict(list)
-    for finding in findings:
-        ends = (finding.line, finding.end_line)  # the engine reads both lines
-        line = next((n for n in ends if n in open_lines), None)
-        if line is None or line > len(split_lines(source)):
+    for finding in sorted(findings, key=lambda f: (f.line, f.code)):
+        line = comment_line(tree, split_lines(text), finding)
+        if line is None:
             left.append(finding)
-        else:
-            by_line[line].append(finding)
-    for line in sorted(by_line):
-        for finding in sorted(by_line[line], key=lambda f: f.code):
-            if suppressed(_read(text, line, finding), finding.code):
-                continue
-            new = apply_edits(text, suppression_fix(text, replace(finding, line=line)).edits)
-            if not suppressed(_read(new, line, finding), finding.code):
-                left.append(finding)
-                continue
-            text, added = new, added + 1
+            continue
+        if suppressed(_read(text, line, finding), finding.code):
+            continue
+        new = apply_edits(text, suppression_fix(text, finding, tree).edits)
+        if not suppressed(_read(new, line, finding), finding.code):
+            left.append(finding)
+            continue
+        text, added = new, added + 1
     return text, added, left
 
 

@@ -71,6 +71,14 @@ def fixes_of(uri: str, version: int | None, source: str, cache: ParseCache | Non
         return fixes.fixes_for(source, finding, _parse_of(uri, version, source, cache))
 
 
+def _suppression_of(source: str, cache: ParseCache | None, finding):
+    """The "disable for this line" fix of one finding, on the analysis's tree of this version when
+    the cache has it (no edit where no line of the finding can carry the comment, or one already
+    silences it)."""
+    with cache.lock if cache is not None else nullcontext():
+        return fixes.suppression_fix(source, finding, cache.tree_of(source) if cache is not None else None)
+
+
 def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[types.Diagnostic],
                 encoding: str, known=(), cache: ParseCache | None = None, unsafe: bool = False) -> list[types.CodeAction]:
     """Actions for our diagnostics computed on this very version (runs in a worker thread).
@@ -88,9 +96,9 @@ def quick_fixes(uri: str, version: int | None, source: str, diagnostics: list[ty
         risky = unsafe and finding.unsafe_fix
         found = fixes_of(uri, version, source, cache, finding) \
             if finding.fixable(unsafe) or has_alternatives(finding.code) else []
-        suppress = fixes.suppression_fix(source, finding)
+        suppress = _suppression_of(source, cache, finding)
         for fix, title in [*((f, f"{f.title} (unsafe)" if risky or f.unsafe else f.title) for f in found),
-                           (suppress, "disable for this line")]:
+                           *(((suppress, "disable for this line"),) if suppress.edits else ())]:
             actions.append(types.CodeAction(
                 title=f"{SOURCE} ({finding.code}): {title}", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
                 is_preferred=bool(fix.preferred and not risky) or None,
