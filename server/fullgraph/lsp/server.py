@@ -134,12 +134,17 @@ class FullgraphServer(LanguageServer):
                 self.pool.submit(importlib.import_module, module)
 
     def diagnostics(self, uri: str, analysis: Analysis | None) -> list[types.Diagnostic]:
-        """A document's own diagnostics and those other documents' analyses placed in it (none
-        where the settings disable fullgraph or exclude the file)."""
+        """A document's own diagnostics and those other documents' analyses placed in it, each place
+        and code once (its own analysis may find what a model's analysis placed there: a helper that
+        compiled code calls is an entry of its file too); none placed where the settings disable
+        fullgraph or exclude the file."""
         path = self.document_path(uri)
         settings = self.settings.for_path(path)
         shown = settings.enable and not settings.config.excludes(path or uri)
-        return [*(analysis.diagnostics if analysis else []), *(self.elsewhere.of(uri) if shown else [])]
+        own = analysis.diagnostics if analysis else []
+        mine = {(d.range.start.line, d.range.start.character, d.code) for d in own}
+        return [*own, *(d for d in (self.elsewhere.of(uri) if shown else [])
+                        if (d.range.start.line, d.range.start.character, d.code) not in mine)]
 
     def publish_elsewhere(self, target: str) -> None:
         """Re-publish a file whose findings from other documents changed (open or not)."""
