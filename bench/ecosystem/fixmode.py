@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import hashlib
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -344,6 +345,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="give `fullgraph fix` every package file the runs reach, as a user fixing the package "
                              "would (default: the files holding break sites)")
     args = parser.parse_args(argv)
+    if importlib.util.find_spec("libcst") is None:  # `fullgraph fix` runs in this interpreter
+        print("fixmode.py: run it with the project's interpreter (`.venv/bin/python`, where fullgraph's fixes "
+              "find libcst); the models run in the bench venv either way", file=sys.stderr)
+        return 2
     truth = Path(args.truth)
     root = Path(args.source) if args.source else bench_site_packages()
     packages = args.packages or sorted(p.stem for p in truth.glob("*.jsonl"))
