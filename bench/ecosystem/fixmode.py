@@ -71,7 +71,7 @@ def fix_twice(root: Path, scratch: Path, top: str, files: list[str], extra: list
     run_fix(scratch, files, extra)
     not_idempotent = [f for f in files if digest(scratch / f) != hashes[f]]
     modules = [f[:-3].replace("/", ".").removesuffix(".__init__") for f in changed]
-    return summary, changed, not_idempotent, import_check(scratch, [top, *modules], python) if changed else []
+    return summary, changed, not_idempotent, import_check(scratch, root, [top, *modules], python) if changed else []
 
 
 def line_map(before: str, after: str) -> dict[int, tuple[int, int]]:
@@ -86,12 +86,23 @@ def line_map(before: str, after: str) -> dict[int, tuple[int, int]]:
     return out
 
 
-def import_check(scratch: Path, modules: list[str], python: Path = BENCH_PYTHON) -> list[str]:
-    """Modules of the fixed copy that no longer import in ``python`` (each: 'module: error')."""
+def import_check(scratch: Path, root: Path, modules: list[str], python: Path = BENCH_PYTHON) -> list[str]:
+    """Modules of the fixed copy that no longer import in ``python`` (each: 'module: error'); a
+    module whose original, in ``root``, does not import either (an optional dependency not
+    installed) is not counted."""
+    failed = _import_failures(scratch, modules, python)
+    if not failed or any(m.startswith("import check crashed") for m in failed):
+        return failed
+    before = {f.partition(":")[0] for f in _import_failures(root, [f.partition(":")[0] for f in failed], python)}
+    return [f for f in failed if f.partition(":")[0] not in before]
+
+
+def _import_failures(folder: Path, modules: list[str], python: Path) -> list[str]:
+    """The modules that do not import in ``python`` with ``folder`` first on the path."""
     code = ("import importlib, json, sys\nbad = []\nfor m in sys.argv[1:]:\n    try:\n        importlib.import_module(m)\n"
             "    except Exception as e:\n        bad.append(f'{m}: {type(e).__name__}: {e}'[:300])\nprint(json.dumps(bad))\n")
     env = bench_env()
-    env["PYTHONPATH"] = str(scratch)
+    env["PYTHONPATH"] = str(folder)
     out = subprocess.run([str(python), "-c", code, *modules], env=env, capture_output=True, text=True, timeout=900)
     try:
         return json.loads(out.stdout.strip().splitlines()[-1])
