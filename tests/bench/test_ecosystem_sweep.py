@@ -44,7 +44,11 @@ def test_the_sweep_fixes_a_copy_and_proves_it_compiles_imports_and_settles(tmp_p
 
 def test_the_sweep_reports_a_file_that_no_longer_compiles_and_a_module_that_no_longer_imports(tmp_path):
     sweep, fixmode = bench_module("sweep"), bench_module("fixmode")
-    root = tiny_package(tmp_path)
+    original = tiny_package(tmp_path / "original")
+    (original / "tinypkg" / "extra.py").write_text("import not_installed_anywhere\n")
+    root = tiny_package(tmp_path / "fixed")
     (root / "tinypkg" / "plain.py").write_text("def add(a, b):\n    return a +\n")
+    (root / "tinypkg" / "extra.py").write_text("import not_installed_anywhere\n")
     assert sweep.broken_files(root, ["tinypkg/model.py", "tinypkg/plain.py"])[0].startswith("tinypkg/plain.py: SyntaxError")
-    assert fixmode.import_check(root, ["tinypkg.model", "tinypkg.plain"], sys.executable)[0].startswith("tinypkg.plain: ")
+    failed = fixmode.import_check(root, original, ["tinypkg.model", "tinypkg.plain", "tinypkg.extra"], sys.executable)
+    assert [f.partition(":")[0] for f in failed] == ["tinypkg.plain"]  # extra never imported: not the fix's doing
