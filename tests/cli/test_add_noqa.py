@@ -82,6 +82,7 @@ def test_a_finding_no_comment_can_reach_is_left_and_named(tmp_path):
     assert ast.dump(ast.parse(model.read_text())) == ast.dump(ast.parse(source))
     assert fullgraph("check", "--output-format", "concise", "model.py", cwd=tmp_path).stdout.splitlines()[0] \
         .startswith("model.py:11:14: FG103")
+    assert fullgraph("check", "--add-noqa", "--exit-zero", "model.py", cwd=tmp_path).returncode == 0
 
 
 def test_a_file_that_does_not_parse_is_left_as_it_is(tmp_path):

@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
     parser.add_argument("--add-noqa", action="store_true",
                         help="add a `# fullgraph: ignore[CODE]` comment to every line with a finding, as ruff's "
-                             "--add-noqa (the checked files only); exit 1 only when a finding could take none")
+                             "--add-noqa (the checked files only); exit 1 only when a finding could take none (0 with --exit-zero)")
     parser.add_argument("--jobs", "-j", type=jobs_count, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
@@ -197,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
     findings += _check_all([p for p in files if p != "-"], config, args.jobs, [p for p in args.paths if p != "-"],
                            not args.no_index)
     if args.add_noqa:
-        return _add_noqa(findings, files)
+        left = _add_noqa(findings, files)
+        return 0 if args.exit_zero else left
     if args.statistics:
         lines = statistics(findings, as_json=fmt == "json", unsafe=config.unsafe_fixes)
     else:
@@ -209,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _add_noqa(findings: list[Finding], files: list[str]) -> int:
     """Suppress every finding in place; say how many comments went in, and which findings could
-    not take one (exit 0, or 1 when some are left)."""
+    not take one (1 when some are left, else 0)."""
     from fullgraph.commands.add_noqa import add_noqa
 
     added, written, left = add_noqa(findings, files)
