@@ -56,8 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "fix --diff`)")
     add_unsafe_arguments(parser, "count the unsafe fixes as fixable (with --fix: apply them)")
     parser.add_argument("--add-noqa", action="store_true",
-                        help="add a `# fullgraph: ignore[CODE]` comment to every line with a finding, as ruff's "
-                             "--add-noqa (the checked files only); exit 1 only when a finding could take none (0 with --exit-zero)")
+                        help="add a `# fullgraph: ignore[CODE]` comment to every line with a finding, as "
+                             "ruff's --add-noqa (the checked files only); exit 1 only when a finding could take "
+                             "none (0 with --exit-zero)")
     parser.add_argument("--jobs", "-j", type=jobs_count, default=0, help="worker processes (default: CPU count; 1: none)")
     add_index_argument(parser)
     add_config_arguments(parser)
