@@ -91,23 +91,24 @@ def import_check(scratch: Path, root: Path, modules: list[str], python: Path = B
     module whose original, in ``root``, does not import either (an optional dependency not
     installed) is not counted."""
     failed = _import_failures(scratch, modules, python)
-    if not failed or any(m.startswith("import check crashed") for m in failed):
-        return failed
-    before = {f.partition(":")[0] for f in _import_failures(root, [f.partition(":")[0] for f in failed], python)}
-    return [f for f in failed if f.partition(":")[0] not in before]
+    if not failed or None in failed:  # the check itself crashed
+        return list(failed.values())
+    before = _import_failures(root, list(failed), python)
+    return [error for module, error in failed.items() if module not in before]
 
 
-def _import_failures(folder: Path, modules: list[str], python: Path) -> list[str]:
-    """The modules that do not import in ``python`` with ``folder`` first on the path."""
-    code = ("import importlib, json, sys\nbad = []\nfor m in sys.argv[1:]:\n    try:\n        importlib.import_module(m)\n"
-            "    except Exception as e:\n        bad.append(f'{m}: {type(e).__name__}: {e}'[:300])\nprint(json.dumps(bad))\n")
+def _import_failures(folder: Path, modules: list[str], python: Path) -> dict[str | None, str]:
+    """module -> 'module: error' for the modules that do not import in ``python`` with ``folder``
+    first on the path (None -> why, when the check crashed)."""
+    code = ("import importlib, json, sys\nbad = {}\nfor m in sys.argv[1:]:\n    try:\n        importlib.import_module(m)\n"
+            "    except Exception as e:\n        bad[m] = f'{m}: {type(e).__name__}: {e}'[:300]\nprint(json.dumps(bad))\n")
     env = bench_env()
     env["PYTHONPATH"] = str(folder)
     out = subprocess.run([str(python), "-c", code, *modules], env=env, capture_output=True, text=True, timeout=900)
     try:
         return json.loads(out.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
-        return [f"import check crashed: {out.stderr[-300:]}"]
+        return {None: f"import check crashed: {out.stderr[-300:]}"}
 
 
 def model_files(runs: dict[str, dict], model: str) -> set[str]:

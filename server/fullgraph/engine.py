@@ -39,7 +39,7 @@ from fullgraph.fixes.sites import parents
 from fullgraph.rules.catalog import RULES, checks
 from fullgraph.rules.common import snippet
 from fullgraph.rules.conditions import conditions, contradictory, describe, impossible
-from fullgraph.suppression import suppressed
+from fullgraph.suppression import silenced, suppressed
 from fullgraph.text import Text, code_point_col, source_encoding, split_lines, to_lf
 
 CHECKS = checks()
@@ -577,11 +577,8 @@ def _names(node: ast.AST) -> set[str]:
 
 
 def _suppressed_at(lines: _Lines, line: int, end_line: int, end_byte_col: int, code: str) -> bool:
-    """Whether an ignore or noqa comment on the first line of a finding's code, or after its end on
-    the last line, covers `code` (read from the end: the last line may start inside a string)."""
-    if suppressed(lines.line(line), code):
-        return True
-    return end_line != line and suppressed(lines.line(end_line)[lines.col(end_line, end_byte_col):], code)
+    """`silenced` for a finding whose last line ends at byte column `end_byte_col`."""
+    return silenced(lines.line, line, end_line, lines.col(end_line, end_byte_col) if end_line != line else 0, code)
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,

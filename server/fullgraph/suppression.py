@@ -63,3 +63,10 @@ def suppressed(line: str, code: str) -> bool:
         if match.group(1) is None or _covers(match.group(1), code, "FG"):
             return True
     return False
+
+
+def silenced(line_of, line: int, end_line: int, end_col: int, code: str) -> bool:
+    """Whether a finding on lines `line`..`end_line` is suppressed: by a comment on its first line,
+    or after its end (`end_col`, in code points) on its last line, which may start inside a string.
+    ``line_of(n)``: the text of line n."""
+    return suppressed(line_of(line), code) or (end_line != line and suppressed(line_of(end_line)[end_col:], code))

@@ -76,3 +76,13 @@ def test_an_ignore_inside_a_string_is_not_extended():
     fixed = apply_edits(source, suppression_fix(source, fg301(source)[0]).edits)
     assert 'print(x, "# fullgraph: ignore[FG1]")  # fullgraph: ignore[FG301]' in fixed
     assert fg301(fixed) == []
+
+
+def test_a_finding_inside_a_match_case_takes_its_comment():
+    """`match` cases carry no position: the search for a string around the line passes through
+    them (it raised AttributeError, in the quick fix and in --add-noqa)."""
+    source = ("import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x, mode: str):\n"
+              "        match mode:\n            case \"a\":\n                print(x)\n        return x\n")
+    fixed = apply_edits(source, suppression_fix(source, fg301(source)[0]).edits)
+    assert "                print(x)  # fullgraph: ignore[FG301]\n" in fixed
+    assert fg301(fixed) == []

@@ -37,3 +37,13 @@ def keep_failure(target: str, payload, error: BaseException) -> None:
 
 def tried(target: str, count: int = 1) -> None:
     TRIED[target] += count
+
+
+def fuzz(target: str, check, text: str) -> None:
+    """Count ``text`` as tried for ``target`` and run ``check`` on it, keeping it when it fails."""
+    tried(target)
+    try:
+        check(text)
+    except BaseException as error:
+        keep_failure(target, text, error)
+        raise

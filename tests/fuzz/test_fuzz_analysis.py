@@ -1,6 +1,6 @@
 """Fuzz `analyze`: mutants of real files, generated programs and random text (see invariants.py)."""
 
-from fuzz_budget import budget, keep_failure, tried
+from fuzz_budget import budget, fuzz, keep_failure, tried
 from hypothesis import given
 from hypothesis import strategies as st
 from inputs import sources
@@ -10,12 +10,7 @@ from invariants import check_analysis
 @budget(60)
 @given(sources())
 def test_analysis_invariants(text):
-    tried("analysis")
-    try:
-        check_analysis(text)
-    except BaseException as error:
-        keep_failure("analysis", text, error)
-        raise
+    fuzz("analysis", check_analysis, text)
 
 
 @budget(40)

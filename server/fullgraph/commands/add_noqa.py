@@ -14,8 +14,8 @@ from collections import defaultdict
 from fullgraph.analysis.nodes import same_code
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.edits import apply_edits
-from fullgraph.fixes.suppression import comment_line, suppression_fix
-from fullgraph.suppression import suppressed
+from fullgraph.fixes.suppression import suppression_fix
+from fullgraph.suppression import silenced
 from fullgraph.text import source_encoding, split_lines, to_lf
 
 
@@ -28,24 +28,20 @@ def add_suppressions(source: str, findings) -> tuple[str, int, list]:
         return source, 0, list(findings)
     text, added, left = source, 0, []
     for finding in sorted(findings, key=lambda f: (f.line, f.code)):
-        line = comment_line(tree, split_lines(text), finding)
-        if line is None:
-            left.append(finding)
-            continue
-        if suppressed(_read(text, line, finding), finding.code):
+        if _silenced(text, finding):
             continue
         new = apply_edits(text, suppression_fix(text, finding, tree).edits)
-        if not suppressed(_read(new, line, finding), finding.code):
+        if not _silenced(new, finding):  # no line could take the comment
             left.append(finding)
             continue
         text, added = new, added + 1
     return text, added, left
 
 
-def _read(text: str, line: int, finding) -> str:
-    """What the engine reads for a suppression on `line`: the whole first line of the finding, or
-    its last line after the finding's end (that line may start inside a string)."""
-    return split_lines(text)[line - 1][finding.end_col if line != finding.line else 0:]
+def _silenced(text: str, finding) -> bool:
+    """Whether the engine reads a suppression of `finding` in `text`."""
+    lines = split_lines(text)
+    return silenced(lambda n: lines[n - 1], finding.line, finding.end_line, finding.end_col, finding.code)
 
 
 def _same_code(before: str, after: str) -> bool:
@@ -76,35 +72,35 @@ def add_noqa(findings, files: list[str]) -> tuple[int, int, list]:
             left.append((finding, NOT_CHECKED if path not in checked else UNPARSED))
     added = written = 0
     for path, found in sorted(per_file.items()):
-        new, count, missed = _suppressed_file(path, found)
-        if new is None:
+        done = _suppressed_file(path, found)
+        if done is None:
             left.extend((f, UNWRITTEN) for f in found)
             continue
+        count, missed = done
         left.extend((f, NO_PLACE) for f in missed)
         added, written = added + count, written + bool(count)
     return added, written, left
 
 
-def _suppressed_file(path: str, found: list) -> tuple[str | None, int, list]:
-    """Suppress ``found`` in the file at ``path``: (its new text, or None when it could not be
-    read or written or its code would change; comments added; findings without a place)."""
+def _suppressed_file(path: str, found: list) -> tuple[int, list] | None:
+    """Suppress ``found`` in the file at ``path``: (comments added, findings without a place), or
+    None when the file could not be read or written or its code would change."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
-        return None, 0, []
+        return None
     encoding = source_encoding(data)
     if encoding is None:
-        return None, 0, []
+        return None
     source = data.decode(encoding)
     new, count, missed = add_suppressions(source, found)
-    if not count:
-        return new, 0, missed
-    if not _same_code(source, new):
-        return None, 0, []
-    try:
-        with open(path, "w", encoding=encoding, newline="") as handle:
-            handle.write(new)
-    except OSError:
-        return None, 0, []
-    return new, count, missed
+    if count and not _same_code(source, new):
+        return None
+    if count:
+        try:
+            with open(path, "w", encoding=encoding, newline="") as handle:
+                handle.write(new)
+        except OSError:
+            return None
+    return count, missed

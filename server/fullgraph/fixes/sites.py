@@ -55,9 +55,7 @@ def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...],
     exact: ast.AST | None = None
     inner: ast.AST | None = None
     by_line: ast.AST | None = None
-    stack = [tree]
-    while stack:
-        node = stack.pop()
+    for node in nodes_on(tree, line):
         if isinstance(node, kind) and hasattr(node, "lineno"):
             if node.lineno == line and by_line is None:
                 by_line = node
@@ -65,10 +63,17 @@ def node_at(tree: ast.AST, line: int, col: int, kind: type | tuple[type, ...],
                 exact = node
             if _contains(node, line, col) and (inner is None or _contains(inner, node.lineno, node.col_offset)):
                 inner = node
-        for child in children_on(node, line):
-            if not hasattr(child, "lineno") or _spans_line(child, line):
-                stack.append(child)
     return exact or inner or by_line
+
+
+def nodes_on(tree: ast.AST, line: int):
+    """``tree`` and the nodes under it whose lines hold ``line`` (with the nodes that have no
+    position, `match` cases and the like, on the way), found by descent."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(c for c in children_on(node, line) if not hasattr(c, "lineno") or _spans_line(c, line))
 
 
 def finding_node(tree: ast.AST, finding) -> ast.AST | None:

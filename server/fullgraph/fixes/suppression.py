@@ -12,43 +12,19 @@ import re
 
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.edits import Fix, TextEdit
+from fullgraph.fixes.sites import nodes_on
 from fullgraph.suppression import comment_start
 from fullgraph.text import split_lines, to_lf
 
 IGNORE = re.compile(r"#\s*fullgraph:\s*ignore(\[(?P<codes>[^\]]*)\])?")
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def _statement_at(tree: ast.AST, line: int) -> ast.AST | None:
-    """The innermost statement whose lines hold `line`."""
-    found, todo = None, [tree]
-    while todo:
-        node = todo.pop()
-        for field in _BODIES:
-            for child in getattr(node, field, None) or ():
-                if child.lineno <= line <= (child.end_lineno or child.lineno):
-                    found = child
-                    todo.append(child)
-    return found
-
-
-def _string_spans(statement: ast.AST) -> list[tuple[int, int]]:
-    """The lines of each string literal of `statement` (not of the statements nested in it)."""
-    spans, todo = [], [statement]
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.Constant, ast.JoinedStr)) and (node.end_lineno or node.lineno) > node.lineno:
-            spans.append((node.lineno, node.end_lineno))
-        todo.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, (ast.stmt, ast.excepthandler)))
-    return spans
 
 
 def _takes_comment(tree: ast.AST, lines: list[str], line: int) -> bool:
-    """Whether a comment may end `line`: it does not end inside a string, nor with a backslash."""
+    """Whether a comment may end `line`: no string literal continues past it, nor a backslash."""
     if not 1 <= line <= len(lines) or lines[line - 1].endswith("\\"):
         return False
-    statement = _statement_at(tree, line)
-    return statement is None or not any(first <= line < last for first, last in _string_spans(statement))
+    return not any(isinstance(n, (ast.Constant, ast.JoinedStr)) and n.lineno <= line < (n.end_lineno or n.lineno)
+                   for n in nodes_on(tree, line))
 
 
 def comment_line(tree: ast.AST, lines: list[str], finding) -> int | None:

@@ -424,7 +424,8 @@ def _already_requires_grad(call: ast.Call, tensor: ast.expr) -> str:
     value = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "requires_grad"), None)
     if value is not None and not (isinstance(value, ast.Constant) and value.value is True):
         return ""
-    if isinstance(tensor, ast.Call) and method_call(tensor, "detach") or isinstance(tensor, ast.Attribute) and tensor.attr == "data":
+    detached = isinstance(tensor, ast.Call) and method_call(tensor, "detach")
+    if detached or isinstance(tensor, ast.Attribute) and tensor.attr == "data":
         return ""  # never requires grad
     return f" (unless `{snippet(tensor)}` already requires grad: then the call changes nothing and Dynamo traces it)"
 
