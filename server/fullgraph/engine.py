@@ -252,8 +252,9 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
                 finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, order, tensor_ifs)
-                if finding is not None:
-                    seen.setdefault((finding.line, finding.col, finding.code), finding)
+                key = None if finding is None else (finding.line, finding.col, finding.code)
+                if finding is not None and (key not in seen or "inherited_by" in seen[key].data):
+                    seen[key] = finding  # the code's own class first: its fix is checked
             elif visit.origin is not None and project.in_workspace(home.path):
                 related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
                            _location(visit.origin, path, lines, "reached from here"))
@@ -487,7 +488,9 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     name = visit.entry.node.name
     related += tuple(Location(file, line, 0, line, 0, f"`{caller}` calls `{name}` on a module it holds")
                      for file, caller, line in visit.entry.element_callers)
-    related += tuple(Location(file, line, 0, line, 0, f"compiled code (`{caller}`) calls `{name}` here")
+    enclosing = visit.entry.enclosing  # a decorator's wrapper: the compiled code is what it decorates
+    used = f"is decorated with `{enclosing.name}`" if enclosing is not None else f"calls `{name}`"
+    related += tuple(Location(file, line, 0, line, 0, f"compiled code (`{caller}`) {used} here")
                      for file, caller, line in visit.entry.compiled_callers)
     return related
 
@@ -650,6 +653,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"compiled_from": [c for _, c, _ in visit.entry.compiled_callers]}
                  if visit.entry.compiled_callers else {}),  # runs inside the frame of compiled code in other files
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
+              **({"inherited_by": visit.entry.cls.name} if visit.entry.inherited_from else {}),  # as a subclass runs it
               **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
               **({"replay_supported": True} if (rule.fix_kind == "defer" or stored) and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
@@ -657,7 +661,11 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},
     )
-    if rule.fix_kind:
+    if rule.fix_kind and visit.entry.inherited_from:
+        finding = finding.with_(fix_blocked=(
+            f"`{visit.entry.inherited_from}.forward` breaks here as the subclass `{visit.entry.cls.name}` runs it, "
+            "with what its `__init__` sets: no rewrite is checked for every class that runs the code"))
+    elif rule.fix_kind:
         def declined() -> tuple[str | None, bool]:
             """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""
             scope = scopes.get(id(visit.function))

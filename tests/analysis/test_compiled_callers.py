@@ -177,3 +177,72 @@ def test_methods_that_compiled_code_elsewhere_calls(tmp_path):
     assert [(f.line, f.code) for f in found] == [(7, "FG101"), (16, "FG101")]
     assert all("a guess" not in f.message for f in found)
     assert [r.message for r in found[0].related] == ["compiled code (`RBF.forward`) calls `distance` here"]
+
+
+DECORATORS = """
+    import functools
+    import torch
+
+    def dynamic_update(rope_forward):
+        def refresh(self, position_ids):
+            seq_len = torch.max(position_ids) + 1
+            if seq_len > self.cached:
+                self.cached = seq_len
+
+        @functools.wraps(rope_forward)
+        def wrapper(self, x, position_ids):
+            refresh(self, position_ids)
+            return rope_forward(self, x, position_ids)
+
+        return wrapper
+
+    def logged(message, verbose=False):
+        def apply(fn):
+            def quiet(*args):
+                return fn(*args)
+
+            def loud(*args):
+                print(message)
+                return fn(*args)
+
+            return loud if verbose else quiet
+        return apply
+    """
+ROTARY = """
+    from torch import nn
+    from decorators import dynamic_update, logged
+
+    class Rotary(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.cached = 0
+
+        @dynamic_update
+        @logged("rotary")
+        def forward(self, x, position_ids):
+            return x * 2
+    """
+
+
+def test_a_decorator_of_a_forward_in_another_file_runs_its_wrapper_there(tmp_path):
+    """The wrapper a decorator leaves on a compiled `forward` elsewhere is compiled code of the
+    decorator's file, and so is what it calls; a factory's wrapper is the one its arguments pick."""
+    found = workspace_findings(tmp_path, {"decorators.py": DECORATORS, "rotary.py": ROTARY}, "decorators.py")
+    assert [(f.line, f.code) for f in found] == [(8, "FG101")]  # `loud` (verbose=True only): no FG301
+    assert [(r.path.rpartition("/")[2], r.line, r.message) for r in found[0].related][-1] == (
+        "rotary.py", 10, "compiled code (`Rotary.forward`) is decorated with `dynamic_update` here")
+    loud = ROTARY.replace('@logged("rotary")', '@logged("rotary", verbose=True)')
+    found = workspace_findings(tmp_path, {"decorators.py": DECORATORS, "rotary.py": loud}, "decorators.py")
+    assert [(f.line, f.code) for f in found] == [(8, "FG101"), (24, "FG301")]
+
+
+def test_not_when_the_decorated_function_is_not_compiled(tmp_path):
+    script = """
+        from decorators import dynamic_update
+
+        class Plain:
+            @dynamic_update
+            def forward(self, x, position_ids):
+                return x
+        """
+    assert workspace_findings(tmp_path, {"decorators.py": DECORATORS, "plain.py": script}, "decorators.py") == []

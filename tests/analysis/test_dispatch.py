@@ -7,7 +7,7 @@ import textwrap
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.config import Config
 from workspace_files import workspace_findings
-from fullgraph.engine import analyze_document
+from fullgraph.engine import analyze, analyze_document
 
 BASE = """
     import torch
@@ -322,3 +322,48 @@ def test_an_override_with_other_parameters_takes_no_facts_from_the_base_call(tmp
                                "propagate(self, x: torch.Tensor, a: torch.Tensor, steps):") \
         .replace("torch.spmm(adj, x)", "torch.spmm(a, x)")
     assert (18, "FG420") not in findings(tmp_path, {"layers.py": renamed}, "layers.py")
+
+
+INHERITED = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    class Identity(nn.Module):
+        def forward(self, x):
+            return x, None
+
+    class Base(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rnn = Identity()
+            self.scale = 2.0
+
+        def forward(self, x: torch.Tensor):
+            x, _ = self.rnn(x)
+            if self.scale > 1:
+                x = x * self.scale
+            if x.sum() > 0:
+                x = x + 1
+            return x
+
+    class Recurrent(Base):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.LSTM(4, 4, batch_first=True)
+            self.scale = torch.ones(())
+
+    class Plain(Base):
+        pass
+    """)
+
+
+def test_an_inherited_forward_is_walked_as_each_subclass_that_sets_attributes_runs_it():
+    """`Base.forward` calls an identity module and tests a Python float; as `Recurrent` runs it, the
+    module is an LSTM and the float a tensor. Those findings name the subclass and offer no rewrite
+    (the rewrite would run for `Base` too); one `Base` has on its own keeps its checked fix."""
+    found = {(f.line, f.code): f for f in analyze(INHERITED, "m.py", Config())}
+    assert sorted(found) == [(16, "FG408"), (17, "FG101"), (19, "FG101")]
+    lstm, scale, own = found[16, "FG408"], found[17, "FG101"], found[19, "FG101"]
+    assert lstm.data["inherited_by"] == "Recurrent" and lstm.data["entry"] == "Recurrent.forward"
+    assert scale.fix_blocked.startswith("`Base.forward` breaks here as the subclass `Recurrent` runs it")
+    assert "inherited_by" not in own.data and own.fix_blocked is None

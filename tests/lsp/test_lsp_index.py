@@ -91,6 +91,34 @@ async def test_findings_in_a_helper_file_show_there(session):
     await _until(session, helper, lambda d: not d)
 
 
+DECORATOR = ("import torch\ndef refreshed(forward):\n    def wrapper(self, x):\n        if torch.max(x) > self.cached:\n"
+             "            self.cached = 0\n        return forward(self, x)\n    return wrapper\n")
+ROTARY = ("from torch import nn\nfrom deco import refreshed\nclass Rotary(nn.Module):\n    @refreshed\n"
+          "    def forward(self, x):\n        return x * 2\n")
+
+
+async def test_a_decorator_file_opened_alone_shows_the_wrapper_compiled_code_runs(session):
+    """A decorator of a module's `forward` in another file leaves its wrapper there: the
+    decorator's file, opened alone, checks the wrapper, with the decorated line as related
+    information; once the model no longer uses the decorator (changed on disk), the finding goes."""
+    folder = session.root / "idxdeco"
+    folder.mkdir()
+    (folder / "rotary.py").write_text(ROTARY)
+    uri = session.open("deco.py", DECORATOR, folder="idxdeco")
+    rotary = uri.rsplit("/", 1)[0] + "/rotary.py"
+    session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=rotary, type=types.FileChangeType.Created)]))  # as the editor reports a new file
+    found = await _until(session, uri, lambda d: [x.code for x in d] == ["FG101"])
+    assert found[0].range.start.line == 3
+    assert any("compiled code (`Rotary.forward`) is decorated with `refreshed` here" in r.message
+               and r.location.uri.endswith("/rotary.py") and r.location.range.start.line == 3
+               for r in found[0].related_information)
+    (folder / "rotary.py").write_text(ROTARY.replace("    @refreshed\n", ""))
+    session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=rotary, type=types.FileChangeType.Changed)]))
+    await _until(session, uri, lambda d: not d)
+
+
 CONVERT = "def to_int(x):\n    return int(x)\n"
 CALLER = "import torch\nfrom convert import to_int\ndef run(t: torch.Tensor):\n    return to_int(t.shape[0])\n"
 

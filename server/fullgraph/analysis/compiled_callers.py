@@ -3,6 +3,10 @@ function that a model's `forward` elsewhere calls is compiled code too: its own 
 checks it (with what those calls pass it), so a helper opened alone, or checked alone, shows the
 breaks the models reach in it.
 
+A decorator works the same way: a function of this file that decorates compiled code of other
+files (`@dynamic_rope_update` on a module's `forward`) leaves its wrapper in place of what it
+decorates, so the wrapper (and what it calls) is compiled code of this file.
+
 A caller is compiled code when its file's own analysis would walk it: an entry point of that file
 (a module's `forward`, a method an inherited `forward` dispatches to, a `torch.compile`d function,
 ...) or a function of that file such an entry calls, through plain and `self.` calls; or, through
@@ -14,11 +18,15 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.callers import CallSites
+from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import statements
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index, with_callers
 from fullgraph.analysis.remote_callers import caller_key
 
 REACH_CALLS = 64  # calls of a function resolved to find its compiled callers; with more, none are sought
 REACH_DEPTH = 2  # files of plain functions between a compiled caller and the function it reaches
+DECORATED_SITES = 1024  # functions a decorator decorates, resolved to find compiled ones; with more, none are
+DECORATED_SHOWN = 8  # compiled functions a decorator decorates, sought among its first REACH_CALLS uses
 
 
 def compiled_callers(index: ModuleIndex, name: str, depth: int = 0) -> tuple[tuple[str, str, int], ...]:
@@ -55,7 +63,49 @@ def reached_elsewhere(index: ModuleIndex, entries: list[FunctionInfo]) -> list[F
     methods = [m for c in index.classes.values() for n, m in c.methods.items() if not n.startswith("__")]
     candidates = [(info.qualname, info) for info in [*index.functions.values(), *methods]
                   if id(info) not in known and not info.disabled and info.qualname not in walked]
-    return with_callers(candidates, lambda name: compiled_callers(index, name), "compiled_callers")
+    return [*with_callers(candidates, lambda name: compiled_callers(index, name), "compiled_callers"),
+            *_compiled_wrappers(index, [info for info in index.functions.values()
+                                        if id(info) not in known and not info.disabled])]
+
+
+def _compiled_wrappers(index: ModuleIndex, decorators: list[FunctionInfo]) -> list[FunctionInfo]:
+    """The wrappers that functions of `decorators` leave on compiled code of other workspace files,
+    each with the decorated functions as its `compiled_callers`."""
+    project = index.project
+    wrappers: dict[int, FunctionInfo] = {}
+    callers: dict[int, list[tuple[str, str, int]]] = {}
+    for deco in decorators:
+        if not _may_wrap(deco.node):
+            continue
+        try:
+            found = project.decorated_sites(index.path, deco.qualname, DECORATED_SITES) or ()
+        except (OSError, RecursionError, ValueError):
+            continue
+        compiled = 0
+        for file, site in sorted(found, key=lambda s: (s[0], s[1].line))[:REACH_CALLS]:
+            if compiled >= DECORATED_SHOWN:
+                break
+            other = shared_index(project, file)
+            decorated = None if other is None else other.function(site.caller)
+            if decorated is None or not _compiled(project, file, site.caller, 0):
+                continue
+            compiled += 1
+            for dec in decorated.node.decorator_list:
+                if (dotted(dec.func if isinstance(dec, ast.Call) else dec) or "") != site.callee:
+                    continue
+                for wrapper in index.wrappers_of(deco, dec):
+                    wrappers[id(wrapper)] = wrapper
+                    callers.setdefault(id(wrapper), []).append((file, site.caller, dec.lineno))
+    for key, wrapper in wrappers.items():
+        wrapper.compiled_callers = tuple(callers[key])
+    return list(wrappers.values())
+
+
+def _may_wrap(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function may leave a wrapper on what it decorates: it defines a function, or
+    returns a call (another decorator's, a `functools.partial`)."""
+    return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef))
+               or isinstance(sub, ast.Return) and isinstance(sub.value, ast.Call) for sub in statements(node))
 
 
 def compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:

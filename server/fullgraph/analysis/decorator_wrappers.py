@@ -68,7 +68,7 @@ def _factory(deco, known: dict[str, object], depth: int) -> list:
     for value in _returned(deco.node, known):
         inner = _inner_def(deco.node, value)
         if inner is not None:
-            found += _applied(_info(deco, inner), {}, depth + 1)
+            found += _applied(_info(deco, inner), _closure(known, inner), depth + 1)
             continue
         if not isinstance(value, ast.Call):
             continue
@@ -82,6 +82,13 @@ def _factory(deco, known: dict[str, object], depth: int) -> list:
         if target is not None:
             found += _factory(target, _bound(target.node, value.args, value.keywords, known), depth + 1)
     return found
+
+
+def _closure(known: dict[str, object], inner: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+    """The factory's known parameters as a def inside it sees them: those it does not bind itself."""
+    bound = {arg.arg for arg, _ in with_defaults(inner)}
+    bound.update(n.id for n in walk(inner) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+    return {name: value for name, value in known.items() if name not in bound}
 
 
 def _bound(node: ast.FunctionDef | ast.AsyncFunctionDef, args: list[ast.expr], keywords: list[ast.keyword],

@@ -19,6 +19,7 @@ import builtins
 import os
 import re
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -58,6 +59,7 @@ _COMPILE_TEXT = re.compile(r"compile\s*\(")
 _CALLED = re.compile(r"\b([^\W\d]\w*)\s*\(")  # a name (of any letters) before `(`
 _CALLED_ASCII = re.compile(_CALLED.pattern, re.ASCII)  # the same names in ASCII text, found faster
 _BOUND = re.compile(r" = ([^\W\d][\w.]*)$", re.M)  # `fn = a.f` (a superset, found fast)
+_DECORATOR = re.compile(r"^[ \t]*@[ \t]*([^\W\d][\w.]*)", re.M)  # `@a.deco`: what it leaves runs at call time
 
 
 @dataclass(frozen=True)
@@ -705,6 +707,17 @@ class ProjectIndex:
         """Every call in the other workspace files that resolves to function or method `qualname` of `path`:
         (file, call site) pairs; None when more than `limit` files or calls spell its name (too
         many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
+        return self._sites_of(path, qualname, limit, "calls by name", _calls_by_name)
+
+    def decorated_sites(self, path: str, qualname: str, limit: int | None = None) -> list[tuple[str, CallSite]] | None:
+        """Every function or method of the other workspace files that function `qualname` of `path`
+        decorates (`@deco`, `@deco(...)`): (file, site) pairs, the site's caller the decorated
+        function; None past `limit`, as `call_sites`."""
+        return self._sites_of(path, qualname, limit, "decorators by name", _decorators_by_name)
+
+    def _sites_of(self, path: str, qualname: str, limit: int | None, table: str,
+                  by_name: Callable[[FileSummary], dict]) -> list[tuple[str, CallSite]] | None:
+        """The sites of `by_name`'s table (kept per file as `table`) resolving to `qualname` of `path`."""
         name = qualname.rpartition(".")[2]
         target = os.path.abspath(path), qualname
         use = self._local.use
@@ -718,7 +731,7 @@ class ProjectIndex:
             read = self._read(calls, files)
         if limit is not None and len(files) > limit:
             return None
-        known = self._sites.get((target, limit))
+        known = self._sites.get((target, limit, table))
         if known is not None and known[0] == read:
             return known[1]
         before = self.misses()
@@ -727,7 +740,7 @@ class ProjectIndex:
             s = self.summary(file)
             if s is None:
                 continue
-            named = self.derived(file, "calls by name", lambda: _calls_by_name(s)) or {}
+            named = self.derived(file, table, lambda: by_name(s)) or {}
             candidates.extend((file, qualname, call) for qualname, call in named.get(name, ()))
             if limit is not None and len(candidates) > limit:
                 break
@@ -736,7 +749,7 @@ class ProjectIndex:
         too_many = limit is not None and len(candidates) > limit
         found = None if too_many else [(file, call) for file, _, call in candidates]
         if self.misses() == before:
-            self._sites[target, limit] = read, found
+            self._sites[target, limit, table] = read, found
         return found
 
     def element_callers(self, name: str) -> tuple[tuple[str, str, int], ...]:
@@ -844,6 +857,17 @@ def _calls_by_name(s: FileSummary) -> dict[str, list[tuple[str, CallSite]]]:
     return out
 
 
+def _decorators_by_name(s: FileSummary) -> dict[str, list[tuple[str, CallSite]]]:
+    """The decorators of a file's functions and methods by the last part of their spelling:
+    (decorated function's qualname, a site at its `def` whose caller is that function) each."""
+    out: dict[str, list[tuple[str, CallSite]]] = {}
+    for function in (*s.functions.values(), *(m for c in s.classes.values() for m in c.methods.values())):
+        for spelling in function.decorators:
+            site = CallSite(spelling, function.line, 0, function.qualname)
+            out.setdefault(spelling.rpartition(".")[2], []).append((function.qualname, site))
+    return out
+
+
 class _CalledNames:
     """Workspace file -> the names its text calls (`name(`, or binds: `fn = a.name`; a superset of its
     calls), and back."""
@@ -924,7 +948,7 @@ def _text_mark(text: str | None, names: bool) -> tuple[bool, frozenset[str] | No
     if not text:
         return False, frozenset()
     called = frozenset((_CALLED_ASCII if text.isascii() else _CALLED).findall(text)).union(
-        b.rpartition(".")[2] for b in _BOUND.findall(text)) if names else None
+        b.rpartition(".")[2] for b in (*_BOUND.findall(text), *_DECORATOR.findall(text))) if names else None
     return bool(_COMPILE_TEXT.search(text)), called
 
 

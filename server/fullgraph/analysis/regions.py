@@ -90,6 +90,7 @@ class FunctionInfo:
     enclosing: ast.FunctionDef | ast.AsyncFunctionDef | None = field(default=None, repr=False)  # for a nested def
     constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
     fullgraph: bool = False  # compiled with `fullgraph=True` somewhere: any break raises
+    inherited_from: str = ""  # an in-file base class's method, walked as the subclass `cls` runs it
 
     @property
     def inlined(self) -> bool:
@@ -147,6 +148,7 @@ class ModuleIndex:
         self.strings = module_strings(tree)
         self.names = module_names(tree.body)  # every name the file binds at module level
         self._own_region: frozenset[str] | None = None
+        self._subclass_forwards: list[FunctionInfo] | None = None
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
@@ -432,6 +434,11 @@ class ModuleIndex:
             return None
         return next((c.methods[name] for c in self.chain(info) if name in c.methods), None)
 
+    def function(self, qualname: str) -> FunctionInfo | None:
+        """Module-level function `f` or method `Cls.f` (through in-file bases) of this file."""
+        cls, _, name = qualname.rpartition(".")
+        return self.method(cls, name) if cls else self.functions.get(name)
+
     def overridden(self, entries: list[FunctionInfo]) -> dict[int, list[FunctionInfo]]:
         """For each in-file base's method that a dispatched entry overrides with the same
         parameters, those entries: the base's `self.m(...)` runs the subclass's `m`, with that
@@ -583,8 +590,7 @@ class ModuleIndex:
         index = shared_index(self.project, symbol.path)
         if index is None:
             return None
-        cls, _, name = symbol.qualname.rpartition(".")
-        return index.method(cls, name) if cls else index.functions.get(name)
+        return index.function(symbol.qualname)
 
     def imported_function(self, spelling: str) -> FunctionInfo | None:
         """The function an imported spelling (`helper`, `utils.helper`) runs, from another file."""
@@ -699,16 +705,20 @@ class ModuleIndex:
             if not spelling or self.aliases.resolve(target) in (*COMPILE, *DISABLE):
                 continue
             deco = self.functions.get(spelling) or self.imported_function(spelling)
-            if deco is None:
-                continue
-            known = self._wrappers.get(id(dec))
-            if known is None or known[0] is not deco:
-                defs = wrapper_defs(deco, dec if isinstance(dec, ast.Call) else None)
-                known = self._wrappers[id(dec)] = (deco, [FunctionInfo(
-                    d.node, d.qualname, None, d.module is not None and d.module._disabled(d.node), d.module,
-                    enclosing=d.enclosing) for d in defs])
-            found += [(dec, wrapper) for wrapper in known[1]]
+            if deco is not None:
+                found += [(dec, wrapper) for wrapper in self.wrappers_of(deco, dec)]
         return found
+
+    def wrappers_of(self, deco: FunctionInfo, dec: ast.expr) -> list[FunctionInfo]:
+        """The inner functions decorator function `deco`, applied as `dec` (`@deco` or
+        `@deco(...)`, in this file or another), leaves in place of what it decorates."""
+        known = self._wrappers.get(id(dec))
+        if known is None or known[0] is not deco:
+            defs = wrapper_defs(deco, dec if isinstance(dec, ast.Call) else None)
+            known = self._wrappers[id(dec)] = (deco, [FunctionInfo(
+                d.node, d.qualname, None, d.module is not None and d.module._disabled(d.node), d.module,
+                enclosing=d.enclosing) for d in defs])
+        return known[1]
 
     def sibling(self, function: FunctionInfo, name: str) -> FunctionInfo | None:
         """The def named `name` in the body of the function that defines the nested `function`
@@ -909,6 +919,8 @@ class ModuleIndex:
             if info.assumed or declared and assume_compiled == "all" or self._decorated(info.node) \
                     or assume_compiled == "modules" and module_entry:  # a module is built before it is compiled
                 found[id(info)] = info
+        if assume_compiled != "decorated":
+            found.update((id(info), info) for info in self.subclass_forwards())
         for info in self.compiled_targets:
             if not info.disabled:
                 found[id(info)] = info
@@ -916,6 +928,25 @@ class ModuleIndex:
             if not info.disabled:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
+
+    def subclass_forwards(self) -> list[FunctionInfo]:
+        """The `forward` a module class inherits from an in-file base, as that class runs it, where
+        the class (or a base in between) sets attributes in its own `__init__`: `self.<attr>` in the
+        inherited code is then what the subclass set (timm's `LSTM2d` puts an `nn.LSTM` where its base
+        `RNN2dBase` had an identity module)."""
+        if self._subclass_forwards is None:
+            self._subclass_forwards = []
+            for cls in self.classes.values():
+                if "forward" in cls.methods or not self.is_module_class(cls.name):
+                    continue
+                chain = list(self.chain(cls))
+                owner = next((c for c in chain if "forward" in c.methods), None)
+                base = owner.methods["forward"] if owner is not None else None
+                if base is None or base.disabled or not any(c.attrs or c.attr_classes for c in chain[:chain.index(owner)]):
+                    continue
+                self._subclass_forwards.append(FunctionInfo(
+                    base.node, f"{cls.name}.forward", cls, False, self, inherited_from=owner.name))
+        return self._subclass_forwards
 
     def own_region(self, entries: list[FunctionInfo] | None = None) -> frozenset[str]:
         """The qualified names of the functions this file's entry points under "modules" (`entries`,

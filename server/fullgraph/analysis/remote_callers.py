@@ -64,8 +64,7 @@ def _passed(index: ModuleIndex, file: str, caller: str,
 
     def compute():
         other = shared_index(project, file)
-        cls, _, name = caller.rpartition(".")
-        info = None if other is None else other.method(cls, name) if cls else other.functions.get(name)
+        info = None if other is None else other.function(caller)
         if info is None:
             return ()
         walker = Walker(other, Visit(info, info), {})

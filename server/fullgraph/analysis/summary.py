@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, class_bases, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 13  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 14  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"
@@ -68,7 +68,6 @@ class FunctionSummary:
     disabled: bool = False
     pure: bool = False  # only tensor computation: no side effects, no calls outside torch and locals
     decorators: tuple[str, ...] = ()
-    wraps: bool = False  # a decorator: returns a function it defines (that function runs at call time)
     calls: tuple[CallSite, ...] = ()
     element_calls: tuple[tuple[str, int], ...] = ()  # (method, line) called on a module container's element
 
@@ -394,7 +393,7 @@ def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
              for called, sub in made for callee in bound.get(called, (called,))]
     disabled = any(d.endswith(_DISABLE) for d in decorators)
     return FunctionSummary(qualname, node.lineno, tuple(returns), disabled, pure, decorators,
-                           "def" in returns, tuple(calls), element_calls(node, containers) if containers else ())
+                           tuple(calls), element_calls(node, containers) if containers else ())
 
 
 def module_containers(node: ast.ClassDef) -> frozenset[str]:
