@@ -636,6 +636,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
         return None
     gb_ids = raw.gb_ids or rule.gb_ids
     message = raw.message + named
+    if visit.entry.inherited_from:  # what `self` holds here is what the subclass set
+        message += f" (as the subclass `{visit.entry.cls.name}` runs it)"
     if raw.in_loop:
         gb_ids = (*gb_ids, "GB7000")
         message += LOOP_NOTE

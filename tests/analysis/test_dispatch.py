@@ -365,5 +365,6 @@ def test_an_inherited_forward_is_walked_as_each_subclass_that_sets_attributes_ru
     assert sorted(found) == [(16, "FG408"), (17, "FG101"), (19, "FG101")]
     lstm, scale, own = found[16, "FG408"], found[17, "FG101"], found[19, "FG101"]
     assert lstm.data["inherited_by"] == "Recurrent" and lstm.data["entry"] == "Recurrent.forward"
+    assert lstm.message.endswith("(as the subclass `Recurrent` runs it)")
     assert scale.fix_blocked.startswith("`Base.forward` breaks here as the subclass `Recurrent` runs it")
     assert "inherited_by" not in own.data and own.fix_blocked is None

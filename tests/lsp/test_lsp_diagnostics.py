@@ -175,3 +175,24 @@ async def test_server_errors_go_to_the_log_not_to_pop_ups(session):
     errors = [m for m in session.client.log_messages if m.type == types.MessageType.Error]
     assert errors and "fullgraph server error" in errors[-1].message
     assert session.client.messages == []
+
+
+INHERITED = ("import torch\nfrom torch import nn\n\n"
+             "class Base(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.rnn = nn.Identity()\n\n    def forward(self, x):\n        return self.rnn(x)\n\n"
+             "class Recurrent(Base):\n    def __init__(self):\n        super().__init__()\n"
+             "        self.rnn = nn.LSTM(4, 4)\n")
+
+
+async def test_a_subclass_edit_reaches_the_inherited_forward_it_runs(session):
+    """The base's `forward` as the subclass runs it is kept across keystrokes like any walk; an
+    edit of the subclass's `__init__` alone (the base untouched) re-walks it."""
+    uri = session.open("inherited.py", INHERITED)
+    diags = await session.diagnostics(uri)
+    assert [(d.code, d.range.start.line) for d in diags] == [("FG408", 9)]
+    assert "(as the subclass `Recurrent` runs it)" in diags[0].message
+    line = INHERITED.splitlines().index("        self.rnn = nn.LSTM(4, 4)")
+    session.change(uri, [types.TextDocumentContentChangePartial(range=types.Range(
+        start=types.Position(line=line, character=19), end=types.Position(line=line, character=32)),
+        text="nn.Linear(4, 4)")])
+    assert await session.diagnostics(uri) == []

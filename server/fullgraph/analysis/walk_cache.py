@@ -289,7 +289,10 @@ def _users(parts: list[tuple[int, _Part]], dirty: set[str]) -> set[int]:
 
 def _key(function: FunctionInfo, visit: Visit) -> tuple | None:
     """What a walk reads of how the function is reached (`Walker.is_entry`, `in_loop`, `_bind_params`);
-    None when a parameter fact cannot be a key (such a walk is not kept)."""
+    None when a parameter fact cannot be a key, or for a base's method walked as a subclass runs
+    it, which reads that subclass's statement too (such a walk is not kept)."""
+    if function.inherited_from:
+        return None
     params = tuple(sorted(visit.params.items())) if visit.params is not None else None
     key = id(function.node), function.qualname, visit.entry is function, visit.in_loop, params, visit.guesses, \
         visit.training, visit.flag_modes, function.fullgraph
