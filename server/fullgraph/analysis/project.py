@@ -8,8 +8,8 @@ the summary with `derived()` and dropped with it.
 
 Queries: `lookup(path, "a.b")` (what a spelling in a file stands for, through imports,
 re-exports and star imports), `is_module_class`, `returns`, `logger_names`,
-`compile_targets` (torch.compile call sites of the workspace) and `call_sites` (every
-call of a function across the workspace).
+`compile_targets` (torch.compile call sites of the workspace), `call_sites` (every
+call of a function across the workspace) and `decorated_sites` (every function a decorator decorates).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ class ProjectIndex:
         self._marks: dict[str, tuple[bool, frozenset[str] | None]] | None = None  # `_text_marks()`, until a file changes
         self._marks_named = False  # whether `_marks` holds the called names too
         self._calls: _CalledNames | None = None  # which workspace files call a name
-        self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites() answers, with what they read
+        self._sites: dict[tuple, tuple[tuple, list | None]] = {}  # call_sites(), decorated_sites(): answers and what they read
         self._elements: dict[str, tuple[tuple, tuple]] = {}  # element_callers() answers, with what they read
         self._local = _PerThread()
         self._log: list[str | None] = []  # what changed, in order: a file, or None for what imports resolve to
