@@ -31,8 +31,8 @@ from generate import BENCH_PYTHON  # noqa: E402
 from score import SETTINGS, bench_site_packages, run_check  # noqa: E402
 
 # Installed with the bench's packages, without recorded runs: model code and its utilities
-# (accelerate, einops, einx, linear_operator, functorch) and code that never imports torch (networkx).
-PACKAGES = ("accelerate", "einops", "einx", "linear_operator", "functorch", "networkx")
+# (accelerate, einops, einx, linear_operator, functorch, timm) and code that never imports torch (networkx).
+PACKAGES = ("accelerate", "einops", "einx", "linear_operator", "functorch", "timm", "networkx")
 INTERNAL = ("FG000", "FG001")
 
 
