@@ -25,8 +25,7 @@ from fullgraph.analysis.remote_callers import caller_key
 
 REACH_CALLS = 64  # calls of a function resolved to find its compiled callers; with more, none are sought
 REACH_DEPTH = 2  # files of plain functions between a compiled caller and the function it reaches
-DECORATED_SITES = 1024  # functions a decorator decorates, resolved to find compiled ones; with more, none are
-DECORATED_SHOWN = 8  # compiled functions a decorator decorates, sought among its first REACH_CALLS uses
+DECORATED_SHOWN = 3  # compiled functions a decorator decorates, sought among its first REACH_CALLS uses
 
 
 def compiled_callers(index: ModuleIndex, name: str, depth: int = 0) -> tuple[tuple[str, str, int], ...]:
@@ -78,11 +77,11 @@ def _compiled_wrappers(index: ModuleIndex, decorators: list[FunctionInfo]) -> li
         if not _may_wrap(deco.node):
             continue
         try:
-            found = project.decorated_sites(index.path, deco.qualname, DECORATED_SITES) or ()
+            found = project.decorated_sites(index.path, deco.qualname, REACH_CALLS)
         except (OSError, RecursionError, ValueError):
             continue
         compiled = 0
-        for file, site in sorted(found, key=lambda s: (s[0], s[1].line))[:REACH_CALLS]:
+        for file, site in found:
             if compiled >= DECORATED_SHOWN:
                 break
             other = shared_index(project, file)
@@ -102,10 +101,9 @@ def _compiled_wrappers(index: ModuleIndex, decorators: list[FunctionInfo]) -> li
 
 
 def _may_wrap(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether a function may leave a wrapper on what it decorates: it defines a function, or
-    returns a call (another decorator's, a `functools.partial`)."""
-    return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef))
-               or isinstance(sub, ast.Return) and isinstance(sub.value, ast.Call) for sub in statements(node))
+    """Whether a function may leave a wrapper on what it decorates: it defines a function (a
+    decorator only forwarding to another, `return _cached(name=name)`, is not followed from here)."""
+    return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) for sub in statements(node))
 
 
 def compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:

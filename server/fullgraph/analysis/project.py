@@ -709,29 +709,32 @@ class ProjectIndex:
         many to resolve). In a read-only analysis, files the index lacks are missed (and listed for a fill)."""
         return self._sites_of(path, qualname, limit, "calls by name", _calls_by_name)
 
-    def decorated_sites(self, path: str, qualname: str, limit: int | None = None) -> list[tuple[str, CallSite]] | None:
-        """Every function or method of the other workspace files that function `qualname` of `path`
-        decorates (`@deco`, `@deco(...)`): (file, site) pairs, the site's caller the decorated
-        function; None past `limit`, as `call_sites`."""
-        return self._sites_of(path, qualname, limit, "decorators by name", _decorators_by_name)
+    def decorated_sites(self, path: str, qualname: str, first: int) -> list[tuple[str, CallSite]]:
+        """The functions and methods of the other workspace files that function `qualname` of `path`
+        decorates (`@deco`, `@deco(...)`), among the `first` decorators spelled with its name (files
+        in order): (file, site) pairs, the site's caller the decorated function."""
+        return self._sites_of(path, qualname, None, "decorators by name", _decorators_by_name, first, "@") or []
 
     def _sites_of(self, path: str, qualname: str, limit: int | None, table: str,
-                  by_name: Callable[[FileSummary], dict]) -> list[tuple[str, CallSite]] | None:
-        """The sites of `by_name`'s table (kept per file as `table`) resolving to `qualname` of `path`."""
+                  by_name: Callable[[FileSummary], dict], first: int | None = None,
+                  mark: str = "") -> list[tuple[str, CallSite]] | None:
+        """The sites of `by_name`'s table (kept per file as `table`) resolving to `qualname` of `path`
+        (of the `first` spelled with its name, when given), in the files whose text marks hold the
+        name (after `mark`: "@" for a decorator)."""
         name = qualname.rpartition(".")[2]
         target = os.path.abspath(path), qualname
         use = self._local.use
         if use is not None:
-            use.names.add(name)
+            use.names.add(mark + name)
         calls = self._called()
         with self._lock:  # the index thread updates `calls`
-            if limit is not None and len(calls.by_name.get(name, ())) > limit + 1:
+            if limit is not None and len(calls.by_name.get(mark + name, ())) > limit + 1:
                 return None  # (the function's own file may be among them)
-            files = [f for f in calls.files(name) if f != target[0]]
+            files = [f for f in calls.files(mark + name) if f != target[0]]
             read = self._read(calls, files)
         if limit is not None and len(files) > limit:
             return None
-        known = self._sites.get((target, limit, table))
+        known = self._sites.get((target, limit, table, first))
         if known is not None and known[0] == read:
             return known[1]
         before = self.misses()
@@ -742,14 +745,13 @@ class ProjectIndex:
                 continue
             named = self.derived(file, table, lambda: by_name(s)) or {}
             candidates.extend((file, qualname, call) for qualname, call in named.get(name, ()))
-            if limit is not None and len(candidates) > limit:
+            if limit is not None and len(candidates) > limit or first is not None and len(candidates) >= first:
                 break
-        else:
-            candidates = [c for c in candidates if self._call_target(c[0], c[1], c[2].callee) == target]
         too_many = limit is not None and len(candidates) > limit
-        found = None if too_many else [(file, call) for file, _, call in candidates]
+        found = None if too_many else [(file, call) for file, caller, call in candidates[:first]
+                                       if self._call_target(file, caller, call.callee) == target]
         if self.misses() == before:
-            self._sites[target, limit, table] = read, found
+            self._sites[target, limit, table, first] = read, found
         return found
 
     def element_callers(self, name: str) -> tuple[tuple[str, str, int], ...]:
@@ -870,7 +872,7 @@ def _decorators_by_name(s: FileSummary) -> dict[str, list[tuple[str, CallSite]]]
 
 class _CalledNames:
     """Workspace file -> the names its text calls (`name(`, or binds: `fn = a.name`; a superset of its
-    calls), and back."""
+    calls) and decorates with (`@a.name`, kept as "@name"), and back."""
 
     def __init__(self) -> None:
         self.by_file: dict[str, frozenset[str]] = {}
@@ -948,7 +950,8 @@ def _text_mark(text: str | None, names: bool) -> tuple[bool, frozenset[str] | No
     if not text:
         return False, frozenset()
     called = frozenset((_CALLED_ASCII if text.isascii() else _CALLED).findall(text)).union(
-        b.rpartition(".")[2] for b in (*_BOUND.findall(text), *_DECORATOR.findall(text))) if names else None
+        (b.rpartition(".")[2] for b in _BOUND.findall(text)),
+        ("@" + d.rpartition(".")[2] for d in _DECORATOR.findall(text))) if names else None
     return bool(_COMPILE_TEXT.search(text)), called
 
 
