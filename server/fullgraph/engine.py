@@ -636,8 +636,9 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
         return None
     gb_ids = raw.gb_ids or rule.gb_ids
     message = raw.message + named
-    if visit.entry.inherited_from:  # what `self` holds here is what the subclass set
-        message += f" (as the subclass `{visit.entry.cls.name}` runs it)"
+    inherited = visit.function.inherited_from  # a base's method, walked as a subclass runs it
+    if inherited:  # what `self` holds here is what the subclass set
+        message += f" (as the subclass `{visit.function.cls.name}` runs it)"
     if raw.in_loop:
         gb_ids = (*gb_ids, "GB7000")
         message += LOOP_NOTE
@@ -655,7 +656,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"compiled_from": [c for _, c, _ in visit.entry.compiled_callers]}
                  if visit.entry.compiled_callers else {}),  # runs inside the frame of compiled code in other files
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
-              **({"inherited_by": visit.entry.cls.name} if visit.entry.inherited_from else {}),  # as a subclass runs it
+              **({"inherited_by": visit.function.cls.name} if inherited else {}),  # as a subclass runs it
               **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
               **({"replay_supported": True} if (rule.fix_kind == "defer" or stored) and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
@@ -663,10 +664,15 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},
     )
-    if rule.fix_kind and visit.entry.inherited_from:
+    entry = visit.entry
+    if rule.fix_kind and inherited:
         finding = finding.with_(fix_blocked=(
-            f"`{visit.entry.inherited_from}.forward` breaks here as the subclass `{visit.entry.cls.name}` runs it, "
+            f"`{inherited}.{visit.function.node.name}` breaks here as the subclass `{visit.function.cls.name}` runs it, "
             "with what its `__init__` sets: no rewrite is checked for every class that runs the code"))
+    elif rule.fix_kind == "defer" and entry.inherited_from:  # its epilogue would go into the base's `forward`
+        finding = finding.with_(fix_blocked=(
+            f"it runs inside `{entry.inherited_from}.forward` as the subclass `{entry.cls.name}` runs it: a deferral "
+            "would replay it at the end of the base's `forward`, for every class that runs it"))
     elif rule.fix_kind:
         def declined() -> tuple[str | None, bool]:
             """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""

@@ -344,6 +344,11 @@ INHERITED = textwrap.dedent("""
                 x = x * self.scale
             if x.sum() > 0:
                 x = x + 1
+            return self.rescale(x)
+
+        def rescale(self, x):
+            if self.scale < 0:
+                return -x
             return x
 
     class Recurrent(Base):
@@ -358,13 +363,52 @@ INHERITED = textwrap.dedent("""
 
 
 def test_an_inherited_forward_is_walked_as_each_subclass_that_sets_attributes_runs_it():
-    """`Base.forward` calls an identity module and tests a Python float; as `Recurrent` runs it, the
-    module is an LSTM and the float a tensor. Those findings name the subclass and offer no rewrite
+    """`Base.forward` calls an identity module and tests a Python float, itself and through a method
+    of `Base` it calls; as `Recurrent` runs it, the module is an LSTM and the float a tensor. Those findings name the subclass and offer no rewrite
     (the rewrite would run for `Base` too); one `Base` has on its own keeps its checked fix."""
     found = {(f.line, f.code): f for f in analyze(INHERITED, "m.py", Config())}
-    assert sorted(found) == [(16, "FG408"), (17, "FG101"), (19, "FG101")]
+    assert sorted(found) == [(16, "FG408"), (17, "FG101"), (19, "FG101"), (24, "FG101")]
+    assert found[24, "FG101"].data["inherited_by"] == "Recurrent"  # a base method the inherited code calls
     lstm, scale, own = found[16, "FG408"], found[17, "FG101"], found[19, "FG101"]
     assert lstm.data["inherited_by"] == "Recurrent" and lstm.data["entry"] == "Recurrent.forward"
     assert lstm.message.endswith("(as the subclass `Recurrent` runs it)")
     assert scale.fix_blocked.startswith("`Base.forward` breaks here as the subclass `Recurrent` runs it")
     assert "inherited_by" not in own.data and own.fix_blocked is None
+
+
+LEAF = textwrap.dedent("""
+    import torch
+    from torch import nn
+
+    class Base(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.width = 2
+
+        def forward(self, x: torch.Tensor):
+            return self.step(x)
+
+        def step(self, x):
+            return self.leaf(x)
+
+        def leaf(self, x):
+            return x
+
+    class Loud(Base):
+        def __init__(self):
+            super().__init__()
+            self.width = 3
+
+        def leaf(self, x):
+            print("leaf", self.width)
+            return x
+    """)
+
+
+def test_a_subclass_method_reached_through_the_inherited_code_offers_no_deferral():
+    """`Loud.leaf` runs inside `Base.forward` (through `Base.step`, as `Loud` runs it): its print is
+    found, and a deferral, whose replay would go into the base's `forward`, is declined."""
+    found = [f for f in analyze(LEAF, "m.py", Config()) if f.code == "FG301"]
+    assert [f.line for f in found] == [25]
+    assert "inherited_by" not in found[0].data  # `Loud`'s own code
+    assert found[0].fix_blocked.startswith("it runs inside `Base.forward` as the subclass `Loud` runs it")

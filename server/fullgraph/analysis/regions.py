@@ -149,6 +149,7 @@ class ModuleIndex:
         self.names = module_names(tree.body)  # every name the file binds at module level
         self._own_region: frozenset[str] | None = None
         self._subclass_forwards: list[FunctionInfo] | None = None
+        self._run_as: dict[tuple[str, int], FunctionInfo] = {}  # (class, id(def)) -> a base's method as it runs it
         self.torch_imported = imports_torch(tree.body)  # a module that does not may be meant to run without torch
         self._string_memo: dict[str, bool] = {}
         for stmt in tree.body:
@@ -944,9 +945,19 @@ class ModuleIndex:
                 base = owner.methods["forward"] if owner is not None else None
                 if base is None or base.disabled or not any(c.attrs or c.attr_classes for c in chain[:chain.index(owner)]):
                     continue
-                self._subclass_forwards.append(FunctionInfo(
-                    base.node, f"{cls.name}.forward", cls, False, self, inherited_from=owner.name))
+                self._subclass_forwards.append(self.run_as(cls, base))
         return self._subclass_forwards
+
+    def run_as(self, cls: ClassInfo, method: FunctionInfo) -> FunctionInfo:
+        """`method`, of an in-file base of `cls`, as `cls` runs it (`self.<attr>` is what `cls` sets);
+        `method` itself when it is `cls`'s own or not of this file."""
+        if method.cls is None or method.cls is cls or method.module is not self:
+            return method
+        key = (cls.name, id(method.node))
+        if key not in self._run_as:
+            self._run_as[key] = FunctionInfo(method.node, f"{cls.name}.{method.node.name}", cls, method.disabled, self,
+                                             inherited_from=method.cls.name)
+        return self._run_as[key]
 
     def own_region(self, entries: list[FunctionInfo] | None = None) -> frozenset[str]:
         """The qualified names of the functions this file's entry points under "modules" (`entries`,

@@ -305,8 +305,8 @@ class Walker:
             receiver = self.receiver()
             method = (index.instance_method(receiver, func.attr) if receiver is not None else None) \
                 or index.method(self.function.cls.name, func.attr)
-            if method is not None:
-                return method
+            if method is not None:  # code a subclass runs calls the base's methods as that subclass
+                return index.run_as(self.function.cls, method) if self.function.inherited_from else method
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
