@@ -656,7 +656,8 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"compiled_from": [c for _, c, _ in visit.entry.compiled_callers]}
                  if visit.entry.compiled_callers else {}),  # runs inside the frame of compiled code in other files
               **({"callers_elsewhere": list(visit.entry.callers_elsewhere)} if visit.entry.callers_elsewhere else {}),
-              **({"inherited_by": visit.function.cls.name} if inherited else {}),  # as a subclass runs it
+              **({"inherited_by": visit.function.cls.name, "inherited_from": inherited} if inherited else {}),
+              **({"entry_inherited_from": visit.entry.inherited_from} if visit.entry.inherited_from else {}),
               **replay,  # where the deferral replays, what runs it inside another frame, what output may come first
               **({"replay_supported": True} if (rule.fix_kind == "defer" or stored) and replay_supported(index.project)
                  else {}),  # the project's torch has what the deferral's code calls
@@ -664,16 +665,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"torchscript": scripted} if rule.fix_kind and (scripted := scripted_reason(index, visit.function))
                  else {})},
     )
-    entry = visit.entry
-    if rule.fix_kind and inherited:
-        finding = finding.with_(fix_blocked=(
-            f"`{inherited}.{visit.function.node.name}` breaks here as the subclass `{visit.function.cls.name}` runs it, "
-            "with what its `__init__` sets: no rewrite is checked for every class that runs the code"))
-    elif rule.fix_kind == "defer" and entry.inherited_from:  # its epilogue would go into the base's `forward`
-        finding = finding.with_(fix_blocked=(
-            f"it runs inside `{entry.inherited_from}.forward` as the subclass `{entry.cls.name}` runs it: a deferral "
-            "would replay it at the end of the base's `forward`, for every class that runs it"))
-    elif rule.fix_kind:
+    if rule.fix_kind:
         def declined() -> tuple[str | None, bool]:
             """Why fix-all declines, and whether `fix --unsafe-fixes` applies a fix then."""
             scope = scopes.get(id(visit.function))
@@ -715,7 +707,7 @@ def _fix_scope(function: FunctionInfo, index: ModuleIndex) -> ast.Module:
     """The function (with its class's `__init__`) as a small module, so that the precondition
     checks stay local to it however large the file or class is; the file's classes and functions
     ride along for the checks that follow a call into them (fixes.module_purity)."""
-    cls = function.cls
+    cls = index.classes.get(function.inherited_from) if function.inherited_from else function.cls  # the def's own
     if cls is None:
         scope = ast.Module(body=[function.node], type_ignores=[])
     else:

@@ -19,7 +19,8 @@ import ast
 
 from fullgraph.analysis.callers import CallSites
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import statements
+from fullgraph.analysis.nodes import decorator_target, statements
+from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index, with_callers
 from fullgraph.analysis.remote_callers import caller_key
 
@@ -70,36 +71,37 @@ def reached_elsewhere(index: ModuleIndex, entries: list[FunctionInfo]) -> list[F
 def _compiled_wrappers(index: ModuleIndex, decorators: list[FunctionInfo]) -> list[FunctionInfo]:
     """The wrappers that functions of `decorators` leave on compiled code of other workspace files,
     each with the decorated functions as its `compiled_callers`."""
-    project = index.project
-    wrappers: dict[int, FunctionInfo] = {}
-    callers: dict[int, list[tuple[str, str, int]]] = {}
+    found: dict[int, tuple[FunctionInfo, list[tuple[str, str, int]]]] = {}  # id(wrapper) -> it, its callers
     for deco in decorators:
-        if not _may_wrap(deco.node):
-            continue
-        try:
-            found = project.decorated_sites(index.path, deco.qualname, REACH_CALLS)
-        except (OSError, RecursionError, ValueError):
-            continue
-        compiled = 0
-        for file, site in found:
-            if compiled >= DECORATED_SHOWN:
+        for file, caller, dec in _compiled_uses(index, deco) if _may_wrap(deco.node) else ():
+            for wrapper in index.wrappers_of(deco, dec):
+                found.setdefault(id(wrapper), (wrapper, []))[1].append((file, caller, dec.lineno))
+    for wrapper, callers in found.values():
+        wrapper.compiled_callers = tuple(callers)
+    return [wrapper for wrapper, _ in found.values()]
+
+
+def _compiled_uses(index: ModuleIndex, deco: FunctionInfo) -> list[tuple[str, str, ast.expr]]:
+    """(file, decorated function, decorator) for the first `DECORATED_SHOWN` compiled functions of
+    other workspace files that `deco` decorates, among its first `REACH_CALLS` uses."""
+    project = index.project
+    try:
+        sites = project.decorated_sites(index.path, deco.qualname, REACH_CALLS)
+    except (OSError, RecursionError, ValueError):
+        return []
+    out = []
+    for file, site in sites:
+        other = shared_index(project, file)
+        decorated = None if other is None else other.function(site.caller)
+        if decorated is not None and _compiled(project, file, site.caller, 0):
+            out += [(file, site.caller, dec) for dec in decorated.node.decorator_list
+                    if dotted(decorator_target(dec)) == site.callee]
+            if len(out) >= DECORATED_SHOWN:
                 break
-            other = shared_index(project, file)
-            decorated = None if other is None else other.function(site.caller)
-            if decorated is None or not _compiled(project, file, site.caller, 0):
-                continue
-            compiled += 1
-            for dec in decorated.node.decorator_list:
-                if (dotted(dec.func if isinstance(dec, ast.Call) else dec) or "") != site.callee:
-                    continue
-                for wrapper in index.wrappers_of(deco, dec):
-                    wrappers[id(wrapper)] = wrapper
-                    callers.setdefault(id(wrapper), []).append((file, site.caller, dec.lineno))
-    for key, wrapper in wrappers.items():
-        wrapper.compiled_callers = tuple(callers[key])
-    return list(wrappers.values())
+    return out
 
 
+@per_node
 def _may_wrap(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a function may leave a wrapper on what it decorates: it defines a function (a
     decorator only forwarding to another, `return _cached(name=name)`, is not followed from here)."""

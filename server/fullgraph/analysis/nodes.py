@@ -32,6 +32,11 @@ def children(node: ast.AST):
                     yield item
 
 
+def decorator_target(dec: ast.expr) -> ast.expr:
+    """What a decorator names: `deco` of `@deco` and of `@deco(...)`."""
+    return dec.func if isinstance(dec, ast.Call) else dec
+
+
 def class_bases(node: ast.ClassDef) -> list[ast.expr]:
     """The base classes of a class statement, a generic one's `Base[T, U]` as `Base`."""
     return [b.value if isinstance(b, ast.Subscript) else b for b in node.bases]

@@ -35,7 +35,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.project import Symbol
-from fullgraph.analysis.nodes import children, class_bases, self_attribute, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, decorator_target, self_attribute, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     class_of_calls,
@@ -220,7 +220,7 @@ class ModuleIndex:
 
     def _disabled(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
+            target = decorator_target(dec)
             if self.aliases.resolve(target) in DISABLE:
                 return True
         return False
@@ -230,7 +230,7 @@ class ModuleIndex:
         `assume_constant_result`, or a function of this file that sets the mark it sets
         (`fn._dynamo_marked_constant = True`, or through `setattr`)."""
         for dec in node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
+            target = decorator_target(dec)
             if self.aliases.resolve(target) in CONSTANT:
                 return True
             marker = self.functions.get(target.id) if isinstance(target, ast.Name) else None
@@ -701,7 +701,7 @@ class ModuleIndex:
         file or another: that inner function is what runs when `info` is called."""
         found = []
         for dec in info.node.decorator_list:
-            target = dec.func if isinstance(dec, ast.Call) else dec
+            target = decorator_target(dec)
             spelling = dotted(target)
             if not spelling or self.aliases.resolve(target) in (*COMPILE, *DISABLE):
                 continue
@@ -1042,7 +1042,7 @@ class ModuleIndex:
         return overrides, tuple(out)
 
     def _decorated(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        return any(self.aliases.resolve(dec.func if isinstance(dec, ast.Call) else dec) in COMPILE
+        return any(self.aliases.resolve(decorator_target(dec)) in COMPILE
                    for dec in node.decorator_list)
 
     def _decorated_fullgraph(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from fullgraph.analysis.facts import name_pattern, names_like
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import children, class_bases, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, decorator_target, statements, walk
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
@@ -360,7 +360,7 @@ def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,
               containers: frozenset[str] = frozenset()) -> FunctionSummary:
-    decorators = tuple(d for d in (dotted(x.func if isinstance(x, ast.Call) else x) for x in node.decorator_list) if d)
+    decorators = tuple(d for d in (dotted(decorator_target(x)) for x in node.decorator_list) if d)
     returns, made, inner, pure = [], [], set(), True
     bindings = _Bindings(node)
     for sub in _own_nodes(node):

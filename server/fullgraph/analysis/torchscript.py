@@ -11,7 +11,7 @@ import os
 import re
 
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import decorator_target, walk
 from fullgraph.analysis.per_node import per_node
 
 SCRIPTING = ("torch.jit.script", "torch.jit.script_if_tracing")
@@ -71,7 +71,7 @@ def scripting_decorator(index, function) -> str | None:
     """A decorator of `function` from another file whose body calls `torch.jit.script` (a project's
     own `script_if_tracing`), named with its file."""
     for dec in function.node.decorator_list:
-        spelling = dotted(dec.func if isinstance(dec, ast.Call) else dec)
+        spelling = dotted(decorator_target(dec))
         deco = index.imported_function(spelling) if spelling else None
         home = deco.module if deco is not None else None
         if home is not None and _calls_script(deco.node, home.aliases.resolve):
@@ -83,7 +83,7 @@ def scripted_reason(index, function) -> str | None:
     """Why `function` may be compiled by TorchScript (None: no sign of it)."""
     home = function.module or index
     resolve = home.aliases.resolve
-    if any(resolve(dec.func if isinstance(dec, ast.Call) else dec) in SKIPPED for dec in function.node.decorator_list):
+    if any(resolve(decorator_target(dec)) in SKIPPED for dec in function.node.decorator_list):
         return None
     own = _function_use(function.node, resolve)
     if own is not None:

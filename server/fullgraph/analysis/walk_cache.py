@@ -223,8 +223,6 @@ class WalkCache:
     def return_of(self, function: FunctionInfo, passed: tuple) -> tuple[object] | None:
         """The kept return fact of `function` (of this file) for the argument facts `passed`, in a
         1-tuple, or None."""
-        if function.inherited_from:  # reads the subclass's statement too (see `_key`)
-            return None
         found = self._returns.get((id(function.node), function.qualname, passed))
         if found is None or found.node is not function.node:
             return None
@@ -236,7 +234,7 @@ class WalkCache:
                     consults: list) -> None:
         """Keep what `function` returns for `passed` (worked out with every file it needed)."""
         holder = self._holder(function.node)
-        if holder is None or function.inherited_from:
+        if holder is None or function.inherited_from:  # reads the subclass's statement too (see `_key`)
             return
         self._touch(index)
         self._returns[(id(function.node), function.qualname, passed)] = _Return(function.node, holder, fact, consults)

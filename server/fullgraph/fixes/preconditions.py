@@ -84,15 +84,24 @@ def decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...] = ())
 def placement_reason(tree: ast.Module, finding) -> str | None:
     """Why no fix applies where a finding sits (None elsewhere): an autograd Function's
     ``backward`` runs when gradients are computed, after the compiled call, and a def nested in
-    another function (a lambda passed on too) runs where it is called; no rewrite is proven in either."""
+    another function (a lambda passed on too) runs where it is called; no rewrite is proven in either.
+    Nor is one for a base class's method found breaking as a subclass runs it (it runs for the base
+    too), or a deferral inside a base's `forward` a subclass runs (the replay would go there)."""
     node = finding_node(tree, finding) if finding.code in FIX_CODES else None
     fn = enclosing_function(tree, node) if node is not None else None
     if fn is None:
         return None
+    data = finding.data if isinstance(finding.data, dict) else {}
+    if data.get("inherited_by"):
+        return (f"`{data['inherited_from']}.{fn.name}` breaks here as the subclass `{data['inherited_by']}` runs it, "
+                "with what its `__init__` sets: no rewrite is checked for every class that runs the code")
+    if data.get("entry_inherited_from") and finding.code in DEFER_CODES:
+        return (f"it runs inside `{data['entry_inherited_from']}.forward` as the subclass "
+                f"`{data['entry'].partition('.')[0]}` runs it: a deferral would replay it at the end of the base's "
+                "`forward`, for every class that runs it")
     if fn.name == "backward" and _autograd_function_method(tree, fn):
         return ("the code is in an autograd Function's `backward`, which runs when gradients are computed, after "
                 "the compiled call: no rewrite is offered there")
-    data = finding.data if isinstance(finding.data, dict) else {}
     if data.get("nested_in") or enclosing_function(tree, fn) is not None:  # (a fix scope holds the def alone)
         return f"the code is in `{fn.name}`, a function defined inside another: no rewrite is offered there"
     if "torch" in parameter_names(fn) | stored_names(fn):
