@@ -4,7 +4,8 @@
 
 Runs ``fullgraph check --format json`` of the current checkout (``server/`` of this repository,
 or ``$FULLGRAPH_SERVER``) on every package file the truth mentions, with default settings and
-again with ``assume_compiled = "all"``, and prints per package and setting:
+again with ``assume_compiled = "all"`` (``--settings`` picks others: ``api``), and prints per package
+and setting:
 
 * recall: break sites (innermost package frame of a Dynamo break, any run) with a finding on
   their statement; split into model code and shared infrastructure (a line that breaks in runs
@@ -40,7 +41,8 @@ sys.path.insert(0, str(HERE))
 from sites import Site, Statements, collect_sites, reached, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
 
-SETTINGS = {"default": [], "all": ["--assume-compiled", "all"]}
+SETTINGS = {"default": [], "all": ["--assume-compiled", "all"]}  # what the other scorers run
+CHOICES = {**SETTINGS, "api": ["--assume-compiled", "api"]}
 
 
 def bench_site_packages() -> Path:
@@ -257,8 +259,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--details", type=int, default=30, help="misses and false alarms listed per setting")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--alone", action="store_true", help="check each file on its own (default settings only)")
+    parser.add_argument("--settings", default="default,all",
+                        help=f"comma-separated settings to score, of {', '.join(CHOICES)} (default: default,all)")
     args = parser.parse_args(argv)
-    settings = {"default": SETTINGS["default"]} if args.alone else SETTINGS
+    names = ["default"] if args.alone else [n for n in args.settings.split(",") if n]
+    if any(n not in CHOICES for n in names):
+        parser.error(f"--settings takes {', '.join(CHOICES)}")
+    settings = {n: CHOICES[n] for n in names}
     check = run_alone if args.alone else run_check
     truth = Path(args.truth)
     packages = args.packages or sorted(p.stem for p in truth.glob("*.jsonl"))

@@ -11,7 +11,7 @@ import tomllib
 
 from fullgraph.findings import SEVERITIES
 
-ASSUME_COMPILED = ("modules", "decorated", "all")
+ASSUME_COMPILED = ("modules", "decorated", "api", "all")
 ASSUME_KEYS = ("training", "dtype")
 ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 

@@ -218,8 +218,9 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         kept.begin(tree.body, index.path, project)
         index.kept_returns = kept
     entries = index.entries(config.assume_compiled)
-    if config.assume_compiled == "modules":
-        entries = sorted([*entries, *reached_elsewhere(index, entries)], key=lambda e: e.node.lineno)
+    if config.assume_compiled in ("modules", "api"):  # what the modules reach, not the exports, leaves the rest
+        reached = reached_elsewhere(index, [e for e in entries if e.exported is None])
+        entries = sorted({id(e): e for e in [*entries, *reached]}.values(), key=lambda e: e.node.lineno)
     seen: dict[tuple, Finding] = {}
     elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
@@ -492,6 +493,10 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     used = f"is decorated with `{enclosing.name}`" if enclosing is not None else f"calls `{name}`"
     related += tuple(Location(file, line, 0, line, 0, f"compiled code (`{caller}`) {used} here")
                      for file, caller, line in visit.entry.compiled_callers)
+    if visit.entry.exported is not None:
+        init, line = visit.entry.exported
+        related += (Location(init, line, 0, line, 0, f"`{name}` is exported here: the package's users call it "
+                             "from their compiled code"),)
     return related
 
 
@@ -652,6 +657,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
+              **({"exported": True} if visit.entry.exported is not None else {}),  # entry as the package's API
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame
               **({"compiled_from": [c for _, c, _ in visit.entry.compiled_callers]}
                  if visit.entry.compiled_callers else {}),  # runs inside the frame of compiled code in other files

@@ -118,3 +118,13 @@ def test_rules_and_rule(capsys):
     assert run(capsys, "rule", "FG999")[0] == 2
     code, out, _ = run(capsys, "rule", "tensor-condition-if")
     assert code == 0 and out.startswith("# tensor-condition-if (FG101)")
+
+
+def test_api_setting_checks_what_a_package_exports(project, capsys):
+    (project / "pkg" / "__init__.py").write_text("from .ops import clip\n")
+    (project / "pkg" / "ops.py").write_text("import torch\n\n\ndef clip(x):\n    return x[x > 0]\n")
+    assert run(capsys, "check", "pkg/ops.py")[0] == 0  # the default checks modules only
+    code, out, _ = run(capsys, "check", "pkg/ops.py", "--assume-compiled", "api", "--output-format", "concise")
+    assert code == 1 and out.splitlines()[0].startswith("pkg/ops.py:5:12: FG453 ")
+    (project / "pyproject.toml").write_text('[tool.fullgraph]\nassume_compiled = "api"\n')
+    assert run(capsys, "check", "pkg/ops.py")[0] == 1

@@ -169,3 +169,22 @@ async def test_a_finding_a_model_places_in_a_helper_has_its_quick_fix_and_fix_al
     assert session.apply(actions[0].edit)
     assert "    y = torch.where(x.sum() > 0, x * 2, -x)\n" in session.text(helper)
     await _until(session, helper, lambda d: not d)
+
+
+async def test_under_api_a_function_its_package_exports_is_checked(session):
+    """`assume_compiled = "api"`: a function of a package file is an entry once the package's
+    `__init__.py` (on disk, not open) exports it, with the export as related information; dropping
+    the export on disk drops the finding."""
+    folder = session.root / "idxapi"
+    (folder / "pkg").mkdir(parents=True)
+    (folder / "pyproject.toml").write_text('[tool.fullgraph]\nassume_compiled = "api"\n')
+    init = folder / "pkg" / "__init__.py"
+    init.write_text("from .scaling import scale\n")
+    uri = session.open("pkg/scaling.py", SCALE, folder="idxapi")
+    diags = await _until(session, uri, lambda d: [x.code for x in d] == ["FG101"])
+    assert [r.message for r in diags[0].related_information] == [
+        "`scale` is exported here: the package's users call it from their compiled code"]
+    init.write_text("")
+    session.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=uri.rsplit("/", 1)[0] + "/__init__.py", type=types.FileChangeType.Changed)]))
+    await _until(session, uri, lambda d: len(d) == 0)

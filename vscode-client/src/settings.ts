@@ -15,7 +15,7 @@ export interface ConfigReader {
 
 export type RunMode = 'onType' | 'onSave';
 export type NotifyLevel = 'off' | 'onError' | 'onWarning' | 'always';
-export const ASSUME_COMPILED = ['modules', 'decorated', 'all'] as const;
+export const ASSUME_COMPILED = ['modules', 'decorated', 'api', 'all'] as const;
 
 /**
  * Settings in the shape the server reads (section `fullgraph`, see

@@ -19,9 +19,8 @@ import ast
 
 from fullgraph.analysis.callers import CallSites
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import decorator_target, statements
-from fullgraph.analysis.per_node import per_node
-from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, shared_index, with_callers
+from fullgraph.analysis.nodes import decorator_target
+from fullgraph.analysis.regions import FunctionInfo, ModuleIndex, defines_function, shared_index, with_callers
 from fullgraph.analysis.remote_callers import caller_key
 
 REACH_CALLS = 64  # calls of a function resolved to find its compiled callers; with more, none are sought
@@ -73,7 +72,7 @@ def _compiled_wrappers(index: ModuleIndex, decorators: list[FunctionInfo]) -> li
     each with the decorated functions as its `compiled_callers`."""
     found: dict[int, tuple[FunctionInfo, list[tuple[str, str, int]]]] = {}  # id(wrapper) -> it, its callers
     for deco in decorators:
-        for file, caller, dec in _compiled_uses(index, deco) if _may_wrap(deco.node) else ():
+        for file, caller, dec in _compiled_uses(index, deco) if defines_function(deco.node) else ():
             for wrapper in index.wrappers_of(deco, dec):
                 found.setdefault(id(wrapper), (wrapper, []))[1].append((file, caller, dec.lineno))
     for wrapper, callers in found.values():
@@ -99,13 +98,6 @@ def _compiled_uses(index: ModuleIndex, deco: FunctionInfo) -> list[tuple[str, st
             if len(out) >= DECORATED_SHOWN:
                 break
     return out
-
-
-@per_node
-def _may_wrap(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether a function may leave a wrapper on what it decorates: it defines a function (a
-    decorator only forwarding to another, `return _cached(name=name)`, is not followed from here)."""
-    return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) for sub in statements(node))
 
 
 def compiled_calls(entries: list[FunctionInfo], sites: CallSites) -> dict[int, list[ast.Call]]:

@@ -7,6 +7,7 @@ more only when the text has a ``compile(`` call (to find ``torch.compile(x)`` ta
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -91,12 +92,13 @@ class FunctionInfo:
     constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
     fullgraph: bool = False  # compiled with `fullgraph=True` somewhere: any break raises
     inherited_from: str = ""  # an in-file base class's method, walked as the subclass `cls` runs it
+    exported: tuple[str, int] | None = None  # (`__init__.py`, line) exporting it: its users call it from compiled code
 
     @property
     def inlined(self) -> bool:
         """An entry Dynamo reaches from a caller's frame (assumed, dispatched, or called from compiled
         code in another file), not a frame of its own."""
-        return self.assumed or self.dispatched or bool(self.compiled_callers)
+        return self.assumed or self.exported is not None or self.dispatched or bool(self.compiled_callers)
 
 
 @dataclass
@@ -918,10 +920,15 @@ class ModuleIndex:
             constructor = info.cls is not None and info.node.name == "__init__" and self.is_module_class(info.cls.name)
             info.assumed = assume_compiled == "all" and not declared and not constructor
             if info.assumed or declared and assume_compiled == "all" or self._decorated(info.node) \
-                    or assume_compiled == "modules" and module_entry:  # a module is built before it is compiled
+                    or assume_compiled in ("modules", "api") and module_entry:  # a module is built before it is compiled
                 found[id(info)] = info
         if assume_compiled != "decorated":
             found.update((id(info), info) for info in self.subclass_forwards())
+        if assume_compiled == "api":
+            for info, where in self.exported():
+                if id(info) not in found:
+                    info.exported = where
+                    found[id(info)] = info
         for info in self.compiled_targets:
             if not info.disabled:
                 found[id(info)] = info
@@ -929,6 +936,27 @@ class ModuleIndex:
             if not info.disabled:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
+
+    def exported(self) -> list[tuple[FunctionInfo, tuple[str, int]]]:
+        """This file's top-level functions that its package exports (`ProjectIndex.exported`) and
+        that return a value, with the `__init__.py` that does and the line naming it there; not
+        `torch.compiler.disable`d ones, decorators (a function defining an inner function), generators
+        and context managers, nor functions run only for their effects (`set_seed(n)`): code calls
+        those outside what it compiles."""
+        if self.project is None:
+            return []
+        try:
+            names = self.project.exported(self.path)
+        except (OSError, RecursionError, ValueError):
+            return []
+        out = []
+        for name, init in sorted(names.items()):
+            info = self.functions.get(name)
+            if info is not None and not info.disabled and not defines_function(info.node) and _returns_value(info.node):
+                text = (self.project.tree(init) or (None, ""))[1]
+                found = re.search(rf"\b{re.escape(name)}\b", text)
+                out.append((info, (init, text.count("\n", 0, found.start()) + 1 if found else 1)))
+        return out
 
     def subclass_forwards(self) -> list[FunctionInfo]:
         """The `forward` a module class inherits from an in-file base, as that class runs it, where
@@ -1048,6 +1076,21 @@ class ModuleIndex:
     def _decorated_fullgraph(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         """`@torch.compile(fullgraph=True)` in any spelling."""
         return any(asks_fullgraph(dec) and self.aliases.resolve(dec.func) in COMPILE for dec in node.decorator_list)
+
+
+@per_node
+def defines_function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function defines a function in its body: a decorator may leave it as a wrapper
+    on what it decorates (one only forwarding to another, `return _cached(name=name)`, does not)."""
+    return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) for sub in statements(node))
+
+
+@per_node
+def _returns_value(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function returns something other than None and yields nothing."""
+    returns = [s.value for s in statements(node) if isinstance(s, ast.Return)]
+    return any(v is not None and not (isinstance(v, ast.Constant) and v.value is None) for v in returns) \
+        and not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk(node))
 
 
 def _set_value(call: ast.Call, setter: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:

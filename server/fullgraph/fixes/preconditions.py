@@ -1058,6 +1058,9 @@ def defer_reason(tree: ast.AST, call: ast.Call, finding) -> str | None:
         entry = data.get("entry")
         return (f"`{entry}` is compiled only by assumption (assume_compiled = \"all\"): where it really runs inside "
                 "a caller's graph, an epilogue at its end still breaks that graph")
+    if data.get("exported"):
+        return (f"`{data.get('entry')}` is an entry as its package exports it: it runs inside the graph of its "
+                "user's compiled code, where an epilogue at its end still breaks that graph")
     if data.get("dispatched"):
         return (f"`{data.get('entry')}` runs inside the frame of the inherited `forward` that calls it, where an "
                 "epilogue at its end still breaks that graph")
