@@ -494,8 +494,8 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     related += tuple(Location(file, line, 0, line, 0, f"compiled code (`{caller}`) {used} here")
                      for file, caller, line in visit.entry.compiled_callers)
     if visit.entry.exported is not None:
-        init, line = visit.entry.exported
-        related += (Location(init, line, 0, line, 0, f"`{name}` is exported here: the package's users call it "
+        init, line, exported = visit.entry.exported
+        related += (Location(init, line, 0, line, 0, f"`{exported}` is exported here: the package's users call it "
                              "from their compiled code"),)
     return related
 

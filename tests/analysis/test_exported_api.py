@@ -84,3 +84,38 @@ def test_a_print_in_an_exported_function_is_not_deferred(tmp_path):
     assert found.code == "FG301"
     # its epilogue would run at the end of `normalize`, inside the user's graph, which it still breaks
     assert "`normalize` is an entry as its package exports it" in found.fix_blocked
+
+
+FLOW = """
+    import torch
+    from torch import nn
+
+    class Flow(nn.Module):
+        def forward(self, z: torch.Tensor):
+            return z * 2
+
+        def sample(self, n: int):
+            z = torch.randn(n, 2)
+            return z[z[:, 0] > 0]
+
+        def reset(self):
+            self.scale = torch.randn(2).item()
+
+        @property
+        def width(self):
+            return torch.randn(2).nonzero()
+
+        def _helper(self, z):
+            return z.nonzero()
+    """
+
+
+def test_the_public_methods_of_an_exported_class_are_entries(tmp_path):
+    files = {"flows/__init__.py": "from .base import Flow\n", "flows/base.py": FLOW}
+    found = workspace_findings(tmp_path, files, "flows/base.py", API)
+    # `sample` (a public method that returns a value); not `reset` (run for its effect), the
+    # property, nor `_helper`
+    assert _codes(found) == [(11, "FG453")]
+    assert [r.message for r in found[0].related] == [
+        "`Flow` is exported here: the package's users call it from their compiled code"]
+    assert workspace_findings(tmp_path, files, "flows/base.py") == []  # the default: `forward` only

@@ -485,10 +485,11 @@ class ProjectIndex:
         return answer
 
     def exported(self, path: str) -> dict[str, str]:
-        """The top-level functions of `path` that an `__init__.py` of its package (its own folder's or
-        one above it, in the workspace) makes importable under a public name: the package's API,
-        which its users call from their compiled code (`torchdiffeq.odeint`, `e3nn.o3.matrix_to_angles`);
-        qualname -> the nearest `__init__.py` that exports it."""
+        """The top-level functions and classes of `path` that an `__init__.py` of its package (its own
+        folder's or one above it, in the workspace) makes importable under a public name: the package's
+        API, which its users call from their compiled code (`torchdiffeq.odeint`,
+        `e3nn.o3.matrix_to_angles`, `normflows.NormalizingFlow`); name -> the nearest `__init__.py`
+        that exports it."""
         out: dict[str, str] = {}
         folder = os.path.dirname(path)
         while os.path.isfile(init := os.path.join(folder, "__init__.py")) and self.in_workspace(init):
@@ -499,21 +500,22 @@ class ProjectIndex:
         return out
 
     def _exports(self, init: str) -> frozenset[tuple[str, str]]:
-        """(path, qualname) of each function a package's `__init__.py` binds to a public name: its
-        `__all__` when a literal, else the names it imports, defines, and star-imports."""
+        """(path, qualname) of each function or class a package's `__init__.py` binds to a public
+        name: its `__all__` when a literal, else the names it imports, defines, and star-imports."""
         def compute() -> frozenset[tuple[str, str]]:
             s = self.summary(init)
             if s is None:
                 return frozenset()
-            names = set(s.all_names) if s.all_names is not None else {*s.imports, *s.functions, *s.aliases}
+            names = set(s.all_names) if s.all_names is not None else {*s.imports, *s.functions, *s.classes, *s.aliases}
             if s.all_names is None:
                 for ref in s.star_imports[:MAX_STARS]:
                     module = self._module(ref.module, init, ref.level, 0)
                     inner = self.summary(module.path) if module is not None and module.path else None
                     if inner is not None:
-                        names.update(inner.all_names if inner.all_names is not None else inner.functions)
+                        names.update(inner.all_names if inner.all_names is not None else (*inner.functions, *inner.classes))
             found = (self._name(init, n, 0) for n in sorted(names) if not n.startswith("_"))
-            return frozenset((f.path, f.qualname) for f in found if f is not None and f.kind == "function" and f.path)
+            return frozenset((f.path, f.qualname) for f in found
+                             if f is not None and f.kind in ("function", "class") and f.path)
         return self.derived(init, "exports", compute) or frozenset()
 
     def is_interface(self, path: str, name: str) -> bool:

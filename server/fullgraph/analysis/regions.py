@@ -92,7 +92,7 @@ class FunctionInfo:
     constant: bool = False  # Dynamo calls it while tracing and takes its result as a constant (not traced)
     fullgraph: bool = False  # compiled with `fullgraph=True` somewhere: any break raises
     inherited_from: str = ""  # an in-file base class's method, walked as the subclass `cls` runs it
-    exported: tuple[str, int] | None = None  # (`__init__.py`, line) exporting it: its users call it from compiled code
+    exported: tuple[str, int, str] | None = None  # (`__init__.py`, line, name) exporting it: users call it compiled
 
     @property
     def inlined(self) -> bool:
@@ -937,12 +937,13 @@ class ModuleIndex:
                 found[id(info)] = info
         return sorted(found.values(), key=lambda i: i.node.lineno)
 
-    def exported(self) -> list[tuple[FunctionInfo, tuple[str, int]]]:
-        """This file's top-level functions that its package exports (`ProjectIndex.exported`) and
-        that return a value, with the `__init__.py` that does and the line naming it there; not
-        `torch.compiler.disable`d ones, decorators (a function defining an inner function), generators
-        and context managers, nor functions run only for their effects (`set_seed(n)`): code calls
-        those outside what it compiles."""
+    def exported(self) -> list[tuple[FunctionInfo, tuple[str, int, str]]]:
+        """What this file's package exports (`ProjectIndex.exported`): its top-level functions, and
+        the public methods of its classes, that return a value; each with the `__init__.py` that
+        exports it, the line naming it there, and the name. Not `torch.compiler.disable`d ones,
+        properties, decorators (a function defining an inner function), generators and context
+        managers, nor functions run only for their effects (`set_seed(n)`): code calls those outside
+        what it compiles."""
         if self.project is None:
             return []
         try:
@@ -951,11 +952,16 @@ class ModuleIndex:
             return []
         out = []
         for name, init in sorted(names.items()):
-            info = self.functions.get(name)
-            if info is not None and not info.disabled and not defines_function(info.node) and _returns_value(info.node):
+            cls = self.classes.get(name)
+            infos = [self.functions.get(name)] if cls is None else \
+                [m for n, m in cls.methods.items() if not n.startswith("_") and not _accessor(m.node)]
+            infos = [i for i in infos if i is not None and not i.disabled and not defines_function(i.node)
+                     and _returns_value(i.node)]
+            if infos:
                 text = (self.project.tree(init) or (None, ""))[1]
                 found = re.search(rf"\b{re.escape(name)}\b", text)
-                out.append((info, (init, text.count("\n", 0, found.start()) + 1 if found else 1)))
+                where = (init, text.count("\n", 0, found.start()) + 1 if found else 1, name)
+                out += [(info, where) for info in infos]
         return out
 
     def subclass_forwards(self) -> list[FunctionInfo]:
@@ -1083,6 +1089,12 @@ def defines_function(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a function defines a function in its body: a decorator may leave it as a wrapper
     on what it decorates (one only forwarding to another, `return _cached(name=name)`, does not)."""
     return any(sub is not node and isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef)) for sub in statements(node))
+
+
+def _accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A property's getter, setter or deleter."""
+    return any((spelling := dotted(decorator_target(d)) or "") in PROPERTIES or spelling.endswith((".setter", ".deleter"))
+               for d in node.decorator_list)
 
 
 @per_node

@@ -19,8 +19,8 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pyproject.toml to read [tool.fullgraph] from (default: nearest to the first path)")
     parser.add_argument("--assume-compiled", choices=ASSUME_COMPILED,
                         help="which functions count as compiled: nn.Module forwards (modules, default), "
-                             "only torch.compile'd ones (decorated), forwards and the functions a package's "
-                             "__init__.py exports (api), or every function (all)")
+                             "only torch.compile'd ones (decorated), forwards and the functions and class methods a "
+                             "package's __init__.py exports (api), or every function (all)")
 
 
 def add_path_arguments(parser: argparse.ArgumentParser) -> None:
