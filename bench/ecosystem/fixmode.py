@@ -1,6 +1,6 @@
 """Score ``fullgraph fix`` on the real packages (fix mode): break sites and graphs before -> after.
 
-``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all] [--unsafe-fixes] [--reached] [--json OUT]``
+``python bench/ecosystem/fixmode.py [PACKAGE ...] [--settings default,all (or api)] [--unsafe-fixes] [--reached] [--json OUT]``
 
 For each package and setting (default, ``assume_compiled = "all"``): copies the package to a
 scratch folder, runs ``fullgraph fix`` of the current checkout on the files holding break sites
@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from generate import BENCH_PYTHON, bench_env, run_model  # noqa: E402
-from score import (SETTINGS, bench_site_packages, fullgraph_command, package_files, run_check,  # noqa: E402
+from score import (CHOICES, bench_site_packages, fullgraph_command, package_files, run_check,  # noqa: E402
                    truth_files, workspace)
 from sites import collect_sites, statements_for  # noqa: E402
 from truth import TRUTH_DIR, load_runs  # noqa: E402
@@ -185,7 +185,7 @@ def fix_package(package: str, runs: dict[str, dict], root: Path, setting: str, w
     top = site_files[0].split("/")[0] if site_files else package
     scratch = work / setting
     shutil.copytree(root / top, scratch / top, ignore=shutil.ignore_patterns("__pycache__"))
-    extra = SETTINGS[setting]
+    extra = CHOICES[setting]
     # flagged as check mode flags: every file the truth mentions (entries in other files reach the sites)
     findings = run_check(root, package_files(root, truth_files(runs)), extra, jobs)
     t = time.monotonic()

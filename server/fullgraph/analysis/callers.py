@@ -13,7 +13,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fullgraph.analysis.facts import LIKELY, NUMPY, SPARSE, TENSOR, VALUE, Context, Function, Instance, Items, Module
+from fullgraph.analysis.facts import LIKELY, NUMPY, SPARSE, TENSOR, VALUE, Choice, Context, Function, Instance, Items, Module
 
 Passed = tuple  # (fact, guess): the fact of an argument and the guesses it rests on
 UNKNOWN: Passed = (None, ())
@@ -152,7 +152,7 @@ def combine(passed: list[Passed]) -> Passed:
         return VALUE, ()
     if facts and all(fact == NUMPY for fact in facts):
         return NUMPY, ()
-    if facts and isinstance(facts[0], (Module, Context, Instance)) and all(fact == facts[0] for fact in facts):
+    if facts and isinstance(facts[0], (Module, Context, Instance, Choice)) and all(fact == facts[0] for fact in facts):
         return facts[0], ()
     if facts and all(isinstance(f, Items) and len(f.facts) == len(facts[0].facts) for f in facts):
         elements = [combine([(f.facts[i], guess) for f, guess in passed]) for i in range(len(facts[0].facts))]

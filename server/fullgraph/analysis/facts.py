@@ -54,6 +54,14 @@ class Instance:
     cls: str
 
 
+@dataclass(frozen=True)
+class Choice:
+    """An object of one of several plain classes, which only the run decides: a registry's
+    `SOLVERS[method](...)`. Calling a method runs the one of whichever class the object is of."""
+
+    options: tuple[Instance, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Function:
     """Functions or bound methods passed as a value (`apply_chunks(self.chunk, x)`): calling the
@@ -958,7 +966,7 @@ def combine_returns(facts: list):
         return Elements(TENSOR)  # `return torch.where(m)` on one path, a tuple of tensors on another
     if any(f in TENSORISH for f in facts):
         return LIKELY
-    if facts and isinstance(facts[0], (Instance, Module)) and all(f == facts[0] for f in facts):
+    if facts and isinstance(facts[0], (Instance, Choice, Module)) and all(f == facts[0] for f in facts):
         return facts[0]  # `return NormalizingFlow(transform, base)`, `return self.embed`: one class
     return VALUE if facts and all(f == VALUE for f in facts) else None
 

@@ -23,6 +23,7 @@ from fullgraph.analysis.facts import (
     SPARSE_KEEPING,
     TENSOR,
     VALUE,
+    Choice,
     Function,
     Instance,
     Module,
@@ -127,6 +128,7 @@ class ModuleIndex:
         self.imports: dict[str, ImportRef] = {}  # local name -> import, relative ones included
         self.assigned_calls: dict[str, str] = {}  # module variable -> spelling of the call that made it
         self.partials: dict[str, str] = {}  # module variable -> what the `functools.partial` it holds wraps
+        self.registries: dict[str, tuple[str, ...]] = {}  # `NAME = {"a": A, "b": B}` -> the spellings of its values
         self._logger_memo: dict[str, bool] = {}
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
@@ -178,6 +180,11 @@ class ModuleIndex:
             self._add_class(stmt)
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
             self._module_assign(stmt)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Dict):
+            values = [dotted(v) if isinstance(v, (ast.Name, ast.Attribute)) else None for v in stmt.value.values]
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if values and all(values) and None not in stmt.value.keys:
+                self.registries.update((t.id, tuple(dict.fromkeys(values))) for t in targets if isinstance(t, ast.Name))
         elif isinstance(stmt, (ast.If, ast.Try)):  # imports under `if TYPE_CHECKING` / try-except
             for child in children(stmt):
                 if isinstance(child, ast.stmt):
@@ -673,6 +680,15 @@ class ModuleIndex:
                 return None
             return Instance(symbol.path, symbol.qualname)
         return self._memo(self._instances, spelling, compute)
+
+    def registry_object(self, name: str) -> Instance | Choice | None:
+        """What calling a value of the module-level dictionary `name` makes (`SOLVERS[method](...)`),
+        when every value is a plain class (of this file or imported): an object of one of them."""
+        made = [self.instance_of(s) for s in self.registries.get(name, ())]
+        if not made or None in made:
+            return None
+        options = tuple(dict.fromkeys(made))
+        return options[0] if len(options) == 1 else Choice(options)
 
     def instance_attr(self, instance: Instance, name: str):
         """The fact of `<object>.<name>` for an object of a plain class: what `__init__` of its class

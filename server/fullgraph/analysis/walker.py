@@ -15,6 +15,7 @@ from fullgraph.analysis.facts import (
     TENSOR,
     TENSORISH,
     VALUE,
+    Choice,
     Context,
     Facts,
     Function,
@@ -131,14 +132,16 @@ class Walker:
     def in_loop(self) -> bool:
         return self.loop_depth > 0 or self.visit_info.in_loop
 
-    def receiver(self) -> Instance | None:
+    def receiver(self) -> Instance | Choice | None:
         """The object `self` is when every call of this method is made on an object of one
-        subclass of its class (`ragged.get(i)` running the `get` a base defines): `self.m()`
-        runs that subclass's `m`, as Dynamo dispatches it. Not for a subclass in the analysed
-        file seen from another file's code (that file's version in the index may be older)."""
+        subclass of its class (`ragged.get(i)` running the `get` a base defines), or of one of
+        a registry's classes: `self.m()` runs that subclass's `m` (each one's), as Dynamo
+        dispatches it. Not for a subclass in the analysed file seen from another file's code
+        (that file's version in the index may be older)."""
         fact = (self.visit_info.params or {}).get("self", UNKNOWN)[0]
-        entry = self.visit_info.entry.module or self.index
-        if not isinstance(fact, Instance) or fact.path != self.index.path and fact.path == entry.path:
+        entry = (self.visit_info.entry.module or self.index).path
+        options = fact.options if isinstance(fact, Choice) else (fact,) if isinstance(fact, Instance) else ()
+        if not options or any(o.path != self.index.path and o.path == entry for o in options):
             return None
         return fact
 
@@ -147,8 +150,12 @@ class Walker:
         if owner is None or method.cls is None or not is_method(method.node, True):
             return passed
         fact = self.receiver() if isinstance(owner, ast.Name) and owner.id == "self" else self.kind(owner)
+        if isinstance(fact, Choice):  # the registry's classes whose method of that name is `method`
+            runs = tuple(o for o in fact.options if self.index.instance_method(o, method.node.name) is method)
+            fact = runs[0] if len(runs) == 1 else Choice(runs) if runs else None
         home = (method.module or self.index).path
-        if not isinstance(fact, Instance) or (fact.path, fact.cls) == (home, method.cls.name):
+        if not isinstance(fact, (Instance, Choice)) or isinstance(fact, Instance) and \
+                (fact.path, fact.cls) == (home, method.cls.name):
             return passed
         return {**passed, "self": (fact, ())}
 
@@ -303,6 +310,8 @@ class Walker:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
                 and self.function.cls is not None:
             receiver = self.receiver()
+            if isinstance(receiver, Choice):  # each registry class's own (`_held`)
+                return None
             method = (index.instance_method(receiver, func.attr) if receiver is not None else None) \
                 or index.method(self.function.cls.name, func.attr)
             if method is not None:  # code a subclass runs calls the base's methods as that subclass
@@ -365,6 +374,9 @@ class Walker:
         """What an in-file helper returns, given the facts of the arguments at this call."""
         call = self.called_through(call) or call
         func = call.func
+        if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id not in self.facts.env \
+                and func.value.id in self.index.registries:  # `SOLVERS[method](...)`
+            return self.index.registry_object(func.value.id)
         spelling = dotted(func)
         if spelling and spelling.partition(".")[0] not in self.facts.env:
             if spelling in self.index.classes and self.index.is_module_class(spelling):
@@ -994,10 +1006,17 @@ class Walker:
         """The functions a call of a name that holds them runs: `self.<attr>(...)` when `__init__` set
         the attribute to methods of `self` (`self.loss_method = self.mat_based_loss if mat_based else
         self.pair_based_loss`); a local name every assignment binds to a function (`spline_fn =
-        splines.rational_quadratic_spline` in one branch, another in the other)."""
+        splines.rational_quadratic_spline` in one branch, another in the other); a method of an object
+        of one of a registry's classes (`solver = SOLVERS[method](...)`, then `solver.integrate(t)`)."""
         func, cls = call.func, self.function.cls
         if isinstance(func, ast.Name) and isinstance(self.facts.env.get(func.id), Function):
             return list(self.facts.env[func.id].infos)  # a parameter the call sites pass functions
+        owner = func.value if isinstance(func, ast.Attribute) else None
+        chosen = self.receiver() if isinstance(owner, ast.Name) and owner.id == "self" and cls is not None \
+            else self.kind(owner) if isinstance(owner, ast.Name) else None
+        if isinstance(chosen, Choice):  # `solver.integrate(t)`: the method of whichever class it is of
+            methods = (self.index.instance_method(o, func.attr) for o in chosen.options)
+            return list({id(m): m for m in methods if m is not None}.values())
         if isinstance(func, ast.Name):
             spellings = [dotted(v) if isinstance(v, (ast.Name, ast.Attribute)) else None
                          for v in self._assigned_only(func.id)]
