@@ -33,7 +33,9 @@ graph modules, not TorchScript).
   (``reduce_output``/``pool_nodes`` off, no input features, node attributes, a batch of two graphs,
   given edges);
 * functions a compiled model calls: ``o3``'s rotation conversions (every function of its rotation
-  module whose arguments are all tensors: angles, matrices, quaternions, axis-angles, vectors),
+  module whose arguments are all tensors: angles, matrices, quaternions, axis-angles, vectors), its
+  makers of random and identity rotations (``rand_matrix(N)``, ``identity_angles(N)``, ...) once with
+  defaults and once per option that defaults to off (``+requires_grad``),
   ``spherical_harmonics`` (and ``_alpha``, ``_alpha_beta``), ``wigner_D``, ``rfft``/``irfft``,
   ``Irreps.D_from_*``, ``math.soft_one_hot_linspace`` once per basis (and without cutoff),
   ``soft_unit_step``, ``bessel``, ``orthonormalize``, ``complete_basis``, and ``io``'s
@@ -286,10 +288,25 @@ def models() -> list[str]:
             params = list(inspect.signature(fn).parameters)
             if params and all(p in ROTATION_ARGS for p in params):
                 out.append(f"o3.{fname}")
+            elif _makes_rotations(fn):
+                out += [f"o3.{fname}", *(f"o3.{fname}+{o}" for o in off_options(_keywords(fn)))]
     out += list(FUNCTIONS)
     out += [f"math.soft_one_hot_linspace+basis={b}" for b in BASES]
     out += [f"math.soft_one_hot_linspace+basis={b}+cutoff=False" for b in BASES]
     return sorted(out)
+
+
+def _makes_rotations(fn) -> bool:
+    """A function of the rotation module that makes random or identity rotations: `*shape`, then
+    keyword-only options (`requires_grad`, `dtype`, `device`)."""
+    params = list(inspect.signature(fn).parameters.values())
+    return bool(params) and params[0].kind is inspect.Parameter.VAR_POSITIONAL and \
+        all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
+
+
+def _keywords(fn) -> list[tuple[str, object]]:
+    return [(p.name, p.default) for p in inspect.signature(fn).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY]
 
 
 def voxel_choices(name: str) -> dict:
@@ -520,6 +537,9 @@ def build_function(model: str, train: bool) -> Case:
         x = grad(inputs("x", False).abs().flatten() * 2, train)
         return Case(resolve(name), (x,), kwargs, train=train)
     spec = FUNCTIONS.get(model)
+    if spec is None and _makes_rotations(resolve(name)):  # `rand_angles(N)`, `identity_quaternion(N, requires_grad=True)`
+        fn = resolve(name)
+        return Case(fn, (N,), dict([turned_on(option)]) if option else {}, train=train)
     if spec is None:  # a rotation conversion
         fn = resolve(name)
         return Case(fn, tuple(inputs(ROTATION_ARGS[p], train) for p in inspect.signature(fn).parameters), train=train)
