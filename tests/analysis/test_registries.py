@@ -66,3 +66,11 @@ def test_the_classes_may_live_in_another_file(tmp_path):
     # the model file's `forward` reaches the loop in the other file, where the finding goes
     assert report.findings == []
     assert [(f.path.rpartition("/")[2], f.line, f.code) for f in report.elsewhere] == [("solvers.py", 21, "FG102")]
+
+
+def test_not_a_registry_too_large_to_walk():
+    classes = "".join(f"    class S{i}(Solver):\n        pass\n\n" for i in range(40))
+    table = ", ".join(f'"s{i}": S{i}' for i in range(40))
+    text = SOLVERS.replace('    SOLVERS = {"euler": Euler, "adaptive": Adaptive}',
+                           classes + '    SOLVERS = {"euler": Euler, "adaptive": Adaptive, ' + table + "}")
+    assert _codes(text) == []

@@ -72,6 +72,7 @@ PROPERTIES = ("property", "functools.cached_property", "cached_property")  # dec
 MAX_BASES = 8  # in-file base-class chains followed this deep
 MAX_BASE_FILES = 8  # base classes in other files followed this deep for an attribute's class
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
+MAX_CHOICES = 32  # classes of a registry followed; a larger one is not (each would be walked)
 
 
 @dataclass
@@ -683,8 +684,11 @@ class ModuleIndex:
 
     def registry_object(self, name: str) -> Instance | Choice | None:
         """What calling a value of the module-level dictionary `name` makes (`SOLVERS[method](...)`),
-        when every value is a plain class (of this file or imported): an object of one of them."""
-        made = [self.instance_of(s) for s in self.registries.get(name, ())]
+        when every value is a plain class (of this file or imported), at most MAX_CHOICES of them:
+        an object of one of them."""
+        made = [self.instance_of(s) for s in self.registries.get(name, ())[:MAX_CHOICES + 1]]
+        if len(made) > MAX_CHOICES:
+            return None
         if not made or None in made:
             return None
         options = tuple(dict.fromkeys(made))
