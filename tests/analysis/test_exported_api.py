@@ -119,3 +119,24 @@ def test_the_public_methods_of_an_exported_class_are_entries(tmp_path):
     assert [r.message for r in found[0].related] == [
         "`Flow` is exported here: the package's users call it from their compiled code"]
     assert workspace_findings(tmp_path, files, "flows/base.py") == []  # the default: `forward` only
+
+
+def test_callers_in_other_files_give_an_exported_function_its_facts(tmp_path):
+    ops = """
+        import torch
+
+        def to_int(x):
+            return int(x)
+        """
+    caller = """
+        import torch
+        from pkg.ops import to_int
+
+        def rows(t: torch.Tensor):
+            return to_int(t.shape[0])
+        """
+    files = {"pkg/__init__.py": "from .ops import to_int\n", "pkg/ops.py": ops}
+    [guessed] = workspace_findings(tmp_path / "a", files, "pkg/ops.py", API)  # no caller: `x` guessed a tensor
+    assert guessed.code == "FG204" and "a guess" in guessed.message
+    # the workspace's own call passes a size: `x` is no tensor
+    assert workspace_findings(tmp_path / "b", {**files, "caller.py": caller}, "pkg/ops.py", API) == []

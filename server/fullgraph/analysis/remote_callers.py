@@ -1,5 +1,6 @@
-"""Call sites in other workspace files. A function that only `assume_compiled = "all"` makes an
-entry, and that no code of its own file calls, takes what the functions of other files pass it
+"""Call sites in other workspace files. A function that only `assume_compiled = "all"` (or the
+package's exports, under "api") makes an entry, and that no code of its own file calls, takes what
+the functions of other files pass it
 (found through the project index), so that it is walked as their helper rather than with its
 parameters guessed to be tensors (the calls found need not be all: `callers_elsewhere` names their
 files); so does one that compiled code of other files calls, which its own file's region does not
@@ -28,7 +29,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
     for function in entries:
         if function.compiled_callers:  # found already: the compiled calls are the ones its trace sees
             callers = sorted({(file, caller) for file, caller, _ in function.compiled_callers})
-        elif function.assumed and not sites.of(function.node):
+        elif (function.assumed or function.exported is not None) and not sites.of(function.node):
             try:
                 found = project.call_sites(index.path, function.qualname, MAX_CALLS)
             except (OSError, RecursionError, ValueError):
@@ -39,7 +40,8 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(caller_key(file, caller), call, passed))
-        if function.assumed and sites.of(function.node) and _unannotated(function.node):
+        if (function.assumed or function.exported is not None) and sites.of(function.node) \
+                and _unannotated(function.node):
             function.callers_elsewhere = _shown(project, callers)
 
 
