@@ -687,9 +687,7 @@ class ModuleIndex:
         when every value is a plain class (of this file or imported), at most MAX_CHOICES of them:
         an object of one of them."""
         made = [self.instance_of(s) for s in self.registries.get(name, ())[:MAX_CHOICES + 1]]
-        if len(made) > MAX_CHOICES:
-            return None
-        if not made or None in made:
+        if not made or len(made) > MAX_CHOICES or None in made:
             return None
         options = tuple(dict.fromkeys(made))
         return options[0] if len(options) == 1 else Choice(options)
