@@ -140,3 +140,23 @@ def test_callers_in_other_files_give_an_exported_function_its_facts(tmp_path):
     assert guessed.code == "FG204" and "a guess" in guessed.message
     # the workspace's own call passes a size: `x` is no tensor
     assert workspace_findings(tmp_path / "b", {**files, "caller.py": caller}, "pkg/ops.py", API) == []
+
+
+def test_an_exported_autograd_function_is_called_through_apply_not_as_api(tmp_path):
+    ops = """
+        import torch
+
+        class Matern(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, nu):
+                if nu == 0.5:
+                    return x.exp()
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+        """
+    files = {"pkg/__init__.py": "from .ops import Matern\n", "pkg/ops.py": ops}
+    # `nu` would be guessed a tensor; what runs `forward` is `Matern.apply(x, self.nu)` in a caller
+    assert workspace_findings(tmp_path, files, "pkg/ops.py", API) == []

@@ -959,7 +959,7 @@ class ModuleIndex:
         """What this file's package exports (`ProjectIndex.exported`): its top-level functions, and
         the public methods of its classes, that return a value; each with the `__init__.py` that
         exports it, the line naming it there, and the name. Not `torch.compiler.disable`d ones,
-        properties, decorators (a function defining an inner function), generators and context
+        an autograd Function's methods, properties, decorators (a function defining an inner function), generators and context
         managers, nor functions run only for their effects (`set_seed(n)`): code calls those outside
         what it compiles."""
         if self.project is None:
@@ -971,6 +971,8 @@ class ModuleIndex:
         out = []
         for name, init in sorted(names.items()):
             cls = self.classes.get(name)
+            if cls is not None and self.is_autograd_function(name):
+                continue  # its API is `apply`, whose `forward` runs with what each caller passes
             infos = [self.functions.get(name)] if cls is None else \
                 [m for n, m in cls.methods.items() if not n.startswith("_") and not _accessor(m.node)]
             infos = [i for i in infos if i is not None and not i.disabled and not defines_function(i.node)
