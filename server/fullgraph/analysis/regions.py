@@ -97,10 +97,16 @@ class FunctionInfo:
     exported: tuple[str, int, str] | None = None  # (`__init__.py`, line, name) exporting it: users call it compiled
 
     @property
+    def presumed(self) -> bool:
+        """An entry only because the setting presumes it compiled: every function under "all", what
+        the package exports under "api"."""
+        return self.assumed or self.exported is not None
+
+    @property
     def inlined(self) -> bool:
-        """An entry Dynamo reaches from a caller's frame (assumed, dispatched, or called from compiled
+        """An entry Dynamo reaches from a caller's frame (presumed, dispatched, or called from compiled
         code in another file), not a frame of its own."""
-        return self.assumed or self.exported is not None or self.dispatched or bool(self.compiled_callers)
+        return self.presumed or self.dispatched or bool(self.compiled_callers)
 
 
 @dataclass
@@ -958,10 +964,10 @@ class ModuleIndex:
     def exported(self) -> list[tuple[FunctionInfo, tuple[str, int, str]]]:
         """What this file's package exports (`ProjectIndex.exported`): its top-level functions, and
         the public methods of its classes, that return a value; each with the `__init__.py` that
-        exports it, the line naming it there, and the name. Not `torch.compiler.disable`d ones,
-        an autograd Function's methods, properties, decorators (a function defining an inner function), generators and context
-        managers, nor functions run only for their effects (`set_seed(n)`): code calls those outside
-        what it compiles."""
+        exports it, the line naming it there, and the name. Not `torch.compiler.disable`d ones, an
+        autograd Function's methods, properties, decorators (a function defining an inner function),
+        generators and context managers, nor functions run only for their effects (`set_seed(n)`):
+        code calls those outside what it compiles."""
         if self.project is None:
             return []
         try:

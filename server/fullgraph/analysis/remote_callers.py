@@ -29,7 +29,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
     for function in entries:
         if function.compiled_callers:  # found already: the compiled calls are the ones its trace sees
             callers = sorted({(file, caller) for file, caller, _ in function.compiled_callers})
-        elif (function.assumed or function.exported is not None) and not sites.of(function.node):
+        elif function.presumed and not sites.of(function.node):
             try:
                 found = project.call_sites(index.path, function.qualname, MAX_CALLS)
             except (OSError, RecursionError, ValueError):
@@ -40,8 +40,7 @@ def remote_call_sites(index: ModuleIndex, entries: list[FunctionInfo], sites: Ca
         for file, caller in callers:
             for call, passed in _passed(index, file, caller, function.qualname):
                 sites.add(function.node, CallSite(caller_key(file, caller), call, passed))
-        if (function.assumed or function.exported is not None) and sites.of(function.node) \
-                and _unannotated(function.node):
+        if function.presumed and sites.of(function.node) and _unannotated(function.node):
             function.callers_elsewhere = _shown(project, callers)
 
 
