@@ -33,7 +33,7 @@ class _Project:
         if path == "a.py":
             self.service.analysed("file:///open.py", SimpleNamespace(touched=set(), names=set(), missing={"lib.py"}))
 
-    def tree(self, path: str) -> None:
+    def fill(self, path: str) -> None:
         self.order.append(f"read {path}")
 
     def compile_targets(self) -> dict:

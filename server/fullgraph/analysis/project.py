@@ -27,6 +27,7 @@ from fullgraph.analysis.facts import external_call, is_tensor_qualname, torch_mo
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.resolver import Resolver, is_known, package_folder
 from fullgraph.analysis.search_paths import interpreter_paths
+from fullgraph.analysis.star_directory import star_directory
 from fullgraph.analysis.summary import (
     LOGGER,
     MODULE,
@@ -384,7 +385,11 @@ class ProjectIndex:
 
     def _star_name(self, path: str, s: FileSummary, name: str, depth: int, stars: int) -> Symbol | None:
         """`name` from the modules `path` star-imports, where cheap: a module whose `__all__`
-        leaves the name out is not searched, and stars of stars only STAR_DEPTH deep."""
+        leaves the name out is not searched, and stars of stars only STAR_DEPTH deep; a library
+        module with more than MAX_STARS of them is looked up in its star directory."""
+        if self._wide(path, s):
+            found = self.star_directory(path).get(name)
+            return self._name(found, name, depth + 1) if found is not None else None
         for ref in s.star_imports[:MAX_STARS]:
             module = self._module(ref.module, path, ref.level, depth)
             inner = self.summary(module.path) if module is not None and module.path is not None else None
@@ -397,6 +402,30 @@ class ProjectIndex:
                 if found is not None:
                     return found
         return None
+
+    def _wide(self, path: str, s: FileSummary) -> bool:
+        """A library module star-importing more modules than a name search follows (a workspace
+        module's would go stale as its files change, and is searched as far as MAX_STARS)."""
+        return len(s.star_imports) > MAX_STARS and not self.in_workspace(path)
+
+    def star_directory(self, path: str) -> dict[str, str]:
+        """Name -> the file binding it, through the star imports of library module `path`, read from
+        the files' text (:mod:`star_directory`); kept with `path`'s version. A read-only analysis
+        lacking it lists `path` for the fill (`fill`), which makes it."""
+        def compute() -> dict[str, str]:
+            if not self.eager:
+                self._miss(path)
+                return {}
+            return star_directory(path, _read_text, self.module_file)
+        return self.derived(path, "star directory", compute) or {}
+
+    def fill(self, path: str) -> None:
+        """Read what a read-only analysis lacked of `path`: its summary and tree, and its star
+        directory when it has one."""
+        self.tree(path)
+        s = self.summary(path)
+        if s is not None and self._wide(path, s):
+            self.star_directory(path)
 
     def imported(self, path: str, ref: ImportRef, depth: int = 0, rest: str = "") -> Symbol | None:
         """What an import in `path` binds (then `.rest` of it)."""

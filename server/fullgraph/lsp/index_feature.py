@@ -138,7 +138,7 @@ class IndexService:
 
     def _fill(self, paths: set[str]) -> None:
         for path in paths:
-            self.project.tree(path)  # reads, summarises and parses it
+            self.project.fill(path)  # reads, summarises and parses it
         self._call(self._filled, paths)
 
     def _filled(self, paths: set[str]) -> None:
