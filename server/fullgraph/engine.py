@@ -30,6 +30,7 @@ from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
+from fullgraph.library_breaks import library_summary
 from fullgraph.fixes.deferral_chain import replay_supported
 from fullgraph.fixes.guarded_output import guarding_if
 from fullgraph.fixes.keep_tensor import test_if
@@ -222,6 +223,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         reached = reached_elsewhere(index, [e for e in entries if e.exported is None])
         entries = sorted({id(e): e for e in [*entries, *reached]}.values(), key=lambda e: e.node.lineno)
     seen: dict[tuple, Finding] = {}
+    library_found: dict[tuple, list[tuple[tuple, Finding]]] = {}  # breaks in library code, by the user's line
     elsewhere: dict[tuple, Finding] = {}
     scopes: dict[int, ast.Module] = {}  # one fix scope per function, so the fix checks' caches hit
     home_lines = functools.cache(lambda p: _Lines(project.tree(p)[1]))
@@ -268,7 +270,10 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
                                                id(visit.entry) in library)
                     if finding is not None:
-                        seen.setdefault((finding.line, finding.col, finding.code), finding)
+                        library_found.setdefault((finding.line, finding.col, finding.code), []).append(
+                            (_library_rank(raw, visit), finding))
+    for key, found in library_found.items():
+        seen.setdefault(key, library_summary(found))
     for finding in failed:
         if config.selects(finding.code) and not suppressed(lines.line(finding.line), finding.code):
             seen.setdefault((finding.line, finding.col, finding.code), finding.with_(
@@ -587,6 +592,14 @@ def _names(node: ast.AST) -> set[str]:
 def _suppressed_at(lines: _Lines, line: int, end_line: int, end_byte_col: int, code: str) -> bool:
     """`silenced` for a finding whose last line ends at byte column `end_byte_col`."""
     return silenced(lines.line, line, end_line, lines.col(end_line, end_byte_col) if end_line != line else 0, code)
+
+
+def _library_rank(raw: Raw, visit: Visit) -> tuple[bool, int, bool, bool]:
+    """How surely a library break happens when the user's call runs (lowest first): under no
+    condition the call's arguments or the library's state decide, through the fewest calls (each may
+    sit under a branch of its own), on a known tensor, not on a guess."""
+    return (any(id(test) not in raw.guards for test, _ in raw.conditions), len(visit.path),
+            raw.confidence != "certain", bool(raw.guess))
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,

@@ -671,3 +671,48 @@ def test_a_sparse_tensor_a_helper_in_another_file_returns_is_flagged_where_it_is
     assert "`adj` is a sparse tensor" in report.findings[0].message
     [built] = report.elsewhere
     assert built.path.endswith("graphs.py") and (built.line, built.code) == (4, "FG414")
+
+
+def test_a_call_reaching_several_library_breaks_of_a_rule_names_the_surest_and_counts_the_rest(tmp_path):
+    """One finding per user line and rule: it names the break the call reaches under no condition
+    and through the fewest calls (not the first walked, here one in training mode only), and counts
+    and lists the others, each in the related information."""
+    model, project = _library_and_model(tmp_path, """\
+        from torch import nn
+
+        class Block(nn.Module):
+            def forward(self, x):
+                if self.training:
+                    if x.sum() > 0:
+                        x = x * 2
+                return helper(x)
+
+        def helper(x):
+            if x.max() > 1:
+                x = x - 1
+            return deeper(x)
+
+        def deeper(x):
+            if x.min() < 0:
+                x = x + 1
+            return x
+        """, """\
+        from torch import nn
+        from fglib import Block
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blk = Block()
+
+            def forward(self, x):
+                return self.blk(x)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 10)]
+    finding = report.findings[0]
+    assert finding.message.startswith("calls `self.blk`, which breaks in library code at fglib/__init__.py:11 (`helper`)")
+    assert finding.message.endswith("; the call reaches 2 more library breaks of this kind "
+                                    "(`fglib/__init__.py:6`, `fglib/__init__.py:16`)")
+    assert [(r.line, r.message.startswith("breaks here")) for r in finding.related] == [(11, True), (6, True), (16, True)]
+    assert finding.data["library_lines"] == ["fglib/__init__.py:11", "fglib/__init__.py:6", "fglib/__init__.py:16"]
