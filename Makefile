@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix ecosystem-sweep ecosystem-quickfixes
+.PHONY: demo test fuzz e2e-vscode system-deps bench bench-confirm docs clean ecosystem-venv ecosystem ecosystem-extend ecosystem-score ecosystem-fix ecosystem-sweep ecosystem-quickfixes ecosystem-userview
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -72,6 +72,11 @@ ecosystem-score: $(ECO_STAMP) $(STAMP)
 # Re-runs the models that broke, original and fixed (tens of minutes).
 ecosystem-fix: $(ECO_STAMP) $(STAMP)
 	$(BIN)/python $(ECO)/fixmode.py
+
+# Minutes (the first run builds each recorded model once, in the bench venv): the user's view, a
+# script compiling each recorded model with its package installed, against that model's breaks.
+ecosystem-userview: $(ECO_STAMP) $(STAMP)
+	$(BIN)/python $(ECO)/userview.py
 
 # Minutes: check and fix-all on installed packages no run was recorded for (crashes, files that
 # no longer compile or import, fix-all idempotence).

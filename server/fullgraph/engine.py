@@ -236,6 +236,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     library: dict[int, ast.Call] = {}  # library code this file compiles, reported at its first compile call
     for info, call in index.library_targets:
         library.setdefault(id(info), call)
+        if id(call) in index.library_objects:  # `self` in the inherited `forward` is the compiled object
+            sites.add(info.node, CallSite("torch.compile", call, {"self": (index.library_objects[id(call)], ())}))
     walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites,
                                            path, lines, failed, kept, library)
     entries = [e for e in entries if id(e) not in library]

@@ -716,3 +716,52 @@ def test_a_call_reaching_several_library_breaks_of_a_rule_names_the_surest_and_c
                                     "(`fglib/__init__.py:6`, `fglib/__init__.py:16`)")
     assert [(r.line, r.message.startswith("breaks here")) for r in finding.related] == [(11, True), (6, True), (16, True)]
     assert finding.data["library_lines"] == ["fglib/__init__.py:11", "fglib/__init__.py:6", "fglib/__init__.py:16"]
+
+
+def test_a_library_module_runs_its_inherited_forward_with_its_own_overrides(tmp_path):
+    """A library class whose `forward` is its base's (torchmetrics' `Metric.forward` calling
+    `self.update`, kornia's augmentation base calling `self.apply_transform`): compiled, or called
+    as a submodule, `self.<m>(...)` in that `forward` runs the class's own override, as Dynamo
+    dispatches it; the base's `step` does not break, the override's does. (A file compiling objects
+    of both walks the base's `forward` once, for both: not covered here.)"""
+    model, project = _library_and_model(tmp_path, """\
+        from torch import nn
+
+        class Base(nn.Module):
+            def forward(self, x):
+                return self.step(x)
+
+            def step(self, x):
+                return x
+
+        class Child(Base):
+            def step(self, x):
+                if x.sum() > 0:
+                    return x * 2
+                return x
+        """, """\
+        import torch
+        from torch import nn
+        from fglib import Base, Child
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.child = Child()
+
+            def forward(self, x):
+                return self.child(x)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 11)]
+    assert report.findings[0].message.startswith("calls `self.child`, which breaks in library code at "
+                                                  "fglib/__init__.py:12 (`Child.step`)")
+    script = model.with_name("script.py")
+    for compiled, expected in (("Child", [("FG101", 4)]), ("Base", [])):
+        script.write_text(f"import torch\nfrom fglib import {compiled}\n\ncompiled = torch.compile({compiled}())\n")
+        report = analyze_document(script.read_text(), str(script), project=project)
+        assert [(f.code, f.line) for f in report.findings] == expected
+    script.write_text("import torch\nfrom fglib import Child\n\ncompiled = torch.compile(Child())\n")
+    report = analyze_document(script.read_text(), str(script), project=project)
+    assert report.findings[0].message.startswith("compiles `Child()`, which breaks in library code at "
+                                                  "fglib/__init__.py:12 (`Child.step`)")

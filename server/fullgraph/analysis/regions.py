@@ -172,6 +172,7 @@ class ModuleIndex:
         self.scripts = scripting_call(tree, source, self.aliases.resolve)  # a `torch.jit.script(...)` call
         self.compiled_targets: list[FunctionInfo] = []
         self.library_targets: list[tuple[FunctionInfo, ast.Call]] = []  # library code this file compiles, and where
+        self.library_objects: dict[int, Instance] = {}  # id of such a call -> the object whose inherited `forward` it compiles
         if may_compile(source):
             self._compile_calls(tree)
 
@@ -393,34 +394,39 @@ class ModuleIndex:
                 info.fullgraph |= asks_fullgraph(call)
                 self.compiled_targets.append(info)
                 continue
-            library = self._library_target(call.args[0], assigned)
+            library, made = self._library_target(call.args[0], assigned)
             if library is not None:
                 self.library_targets.append((library, call))
+                if made is not None and (made.path, made.cls) != (library.module.path, library.cls.name):
+                    self.library_objects[id(call)] = made  # its `forward` is a base's: `self` is the object
 
-    def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
+    def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> tuple[FunctionInfo | None, Instance | None]:
         """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
-        `forward`) or an imported library function: outside the workspace, so analysed from here."""
+        `forward`, and the object) or an imported library function: outside the workspace, so
+        analysed from here."""
         if self.project is None:
-            return None
+            return None, None
         if isinstance(arg, ast.Call):
             spelling = dotted(arg.func)
         elif isinstance(arg, ast.Name):
             spelling = assigned.get(arg.id, arg.id)
         else:
-            return None
+            return None, None
         if not spelling or spelling.partition(".")[0] not in self.imports:
-            return None
+            return None, None
         symbol = self.lookup(spelling)
         if symbol is None:
-            return None
+            return None, None
+        made = None
         if symbol.kind == "class":  # an instance: `torch.compile(Model(...))`, or `m = Model(...)` then `torch.compile(m)`
             instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned
             info = self.class_method(spelling, "forward") if instance else None
+            made = self.object_of(spelling) if instance else None
         else:
             info = self.imported_function(spelling)
         if info is None or info.module is None or self.project.in_workspace(info.module.path):
-            return None  # a workspace class compiled here is an entry of its own file
-        return info
+            return None, None  # a workspace class compiled here is an entry of its own file
+        return info, made
 
     def _target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):  # torch.compile(Model())
@@ -669,6 +675,15 @@ class ModuleIndex:
         if symbol is None or symbol.kind != "class":
             return None
         return self.foreign(self.project.method(symbol, name))
+
+    def object_of(self, spelling: str) -> Instance | None:
+        """An object of the class `spelling` names (in this file or imported), whatever the class:
+        the receiver of the methods it runs (`self` in a method it inherits is that object)."""
+        if spelling in self.classes:
+            return Instance(self.path, spelling)
+        symbol = self.lookup(spelling) if spelling.partition(".")[0] in self.imports else None
+        return Instance(symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" \
+            and symbol.path is not None else None
 
     def instance_of(self, spelling: str) -> Instance | None:
         """The fact of an object made by calling the class `spelling` (of this file, or imported

@@ -34,7 +34,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
-from fullgraph.analysis.nodes import code_fields, statements, walk
+from fullgraph.analysis.nodes import code_fields, self_attribute, statements, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
@@ -158,6 +158,20 @@ class Walker:
                 (fact.path, fact.cls) == (home, method.cls.name):
             return passed
         return {**passed, "self": (fact, ())}
+
+    def _called_object(self, call: ast.Call, method: FunctionInfo) -> Instance | None:
+        """The module called (`self.metric(x)`, `blk(x)`) when its class inherits the `forward` it runs
+        from another class: `self` in that `forward` is an object of the module's class, whose
+        overrides its `self.<m>(...)` calls run (`Metric.forward` calling `BinaryAUROC.update`)."""
+        if method.cls is None or method.node.name != "forward":
+            return None
+        fact, func = self.kind(call.func), call.func
+        spelling = fact.cls if isinstance(fact, Module) else self.index.attr_class(self.function.cls, func.attr) \
+            if self_attribute(func) and self.function.cls is not None else None
+        made = self.index.object_of(spelling) if spelling else None
+        if made is None or (made.path, made.cls) == ((method.module or self.index).path, method.cls.name):
+            return None
+        return made
 
     def kind(self, node: ast.AST):
         return self.facts.kind(node)
@@ -972,8 +986,10 @@ class Walker:
         owner = call.func.value if isinstance(call.func, ast.Attribute) else None
         for each in held:
             if not (each.disabled or each.constant):  # Dynamo traces neither (a constant: it runs it while tracing)
-                passed = bind_arguments(each.node, each.cls is not None, bound, self.passed)
-                self.calls.append((each, call, self._with_receiver(passed, each, owner), self.in_loop))
+                passed = self._with_receiver(bind_arguments(each.node, each.cls is not None, bound, self.passed),
+                                             each, owner)
+                called = self._called_object(call, each) if "self" not in passed else None
+                self.calls.append((each, call, {**passed, "self": (called, ())} if called else passed, self.in_loop))
         backward = self.index.method(call.func.value.id, "backward") if target is not None \
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
