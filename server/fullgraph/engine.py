@@ -566,11 +566,12 @@ def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | 
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
     library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
-    user and cannot be checked: such a finding is left out, unless the condition is only an early
-    `return` the library passed (`if os.getenv(...) == "1": return`), which is then not named."""
+    user and cannot be checked: such a finding is left out, an early `return` the library may
+    take first included (kornia's `if transformed.shape == not_transformed.shape: return
+    torch.where(...)` is the path its augmentations take; the user's-view bench counts 127 fewer
+    scripts of models that compile in one graph reported, for 4% fewer break lines named)."""
     modes = dict(visit.flag_modes) if visit is not None else {}
-    tests = [moded(test, holds, modes) for test, holds in raw.conditions
-             if not (library and id(test) in raw.guards and not _outside(test, holds))]  # the library's own guard
+    tests = [moded(test, holds, modes) for test, holds in raw.conditions]
     if not tests:
         return ""
     found = [c for test, holds in tests for c in conditions(test, holds)]

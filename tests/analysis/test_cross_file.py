@@ -765,3 +765,37 @@ def test_a_library_module_runs_its_inherited_forward_with_its_own_overrides(tmp_
     report = analyze_document(script.read_text(), str(script), project=project)
     assert report.findings[0].message.startswith("compiles `Child()`, which breaks in library code at "
                                                   "fglib/__init__.py:12 (`Child.step`)")
+
+
+def test_a_library_break_after_an_early_return_on_the_library_s_own_values_is_left_out(tmp_path):
+    """Below `if a.shape == b.shape: return torch.where(...)` (kornia's blend) the library's code
+    runs only when the shapes differ, which the user cannot tell: no finding. Below an early return
+    the user's side decides (`if not self.training: return x`), the finding stays and names it."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def blend(a, b, keep):
+            if a.shape == b.shape:
+                return torch.where(keep, a, b)
+            if bool(keep.any()):
+                return a
+            return b
+
+        class Block(nn.Module):
+            def forward(self, x):
+                y = blend(x, x * 2, x > 0)
+                if not self.training:
+                    return y
+                if y.sum() > 0:
+                    y = y + 1
+                return y
+        """, """\
+        import torch
+        from fglib import Block
+
+        compiled = torch.compile(Block())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert report.findings[0].message.endswith("(in training mode only)")
