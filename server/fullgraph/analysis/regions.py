@@ -142,6 +142,7 @@ class ModuleIndex:
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
         self._instances: dict[str, Instance | None] = {}  # imported class spelling -> its objects' fact
+        self._objects: dict[str, Instance | None] = {}  # imported class spelling -> an object of it, as a receiver
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
@@ -681,9 +682,16 @@ class ModuleIndex:
         the receiver of the methods it runs (`self` in a method it inherits is that object)."""
         if spelling in self.classes:
             return Instance(self.path, spelling)
-        symbol = self.lookup(spelling) if spelling.partition(".")[0] in self.imports else None
-        return Instance(symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" \
-            and symbol.path is not None else None
+        if spelling.partition(".")[0] not in self.imports:
+            return None
+        if spelling in self._objects:
+            return self._objects[spelling]
+
+        def compute():
+            symbol = self.lookup(spelling)
+            return Instance(symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" \
+                and symbol.path is not None else None
+        return self._memo(self._objects, spelling, compute)
 
     def instance_of(self, spelling: str) -> Instance | None:
         """The fact of an object made by calling the class `spelling` (of this file, or imported
