@@ -58,11 +58,15 @@ def spell(package: str, models: list[str]) -> dict[str, dict]:
     builder = importlib.import_module(f"builders.{package}")
     out = {}
     for model in models:
+        inits: dict[int, dict] = {}
         try:
+            sys.setprofile(lambda frame, event, _: _record_init(frame, event, inits))
             case = builder.build(model, builder.variants(model)[0])
         except Exception as exc:  # noqa: BLE001 - a model that does not build is not spelled
             out[model] = {"skip": f"build: {type(exc).__name__}"}
             continue
+        finally:
+            sys.setprofile(None)
         case = case[0] if isinstance(case, list) else case  # a builder may make several calls of one model
         fn, method = case.fn, None
         if hasattr(fn, "__self__") and isinstance(fn.__self__, torch.nn.Module):
@@ -75,9 +79,32 @@ def spell(package: str, models: list[str]) -> dict[str, dict]:
         if not name or "<" in name or "." in name or not module.startswith(builder.MODULE.split(".")[0]):
             out[model] = {"skip": f"not a {builder.MODULE} class or function: {module}.{name}"}
             continue
+        made = fn.__self__ if method else fn
         out[model] = {"module": _public(module, name, target), "name": name, "method": method,
-                      "kind": "class" if inspect.isclass(target) else "function"}
+                      "kind": "class" if inspect.isclass(target) else "function",
+                      "kwargs": _literal_arguments(target, inits.get(id(made), {})) if inspect.isclass(target) else {}}
     return out
+
+
+def _record_init(frame, event: str, inits: dict[int, dict]) -> None:
+    """Keep the arguments of the first (outermost) `__init__` each object runs."""
+    if event == "call" and frame.f_code.co_name == "__init__" and "self" in frame.f_locals:
+        inits.setdefault(id(frame.f_locals["self"]), dict(frame.f_locals))
+
+
+def _literal_arguments(cls, arguments: dict) -> dict:
+    """The arguments the builder gave the class that are literals (bool, number, string, None) and
+    not the parameter's default: what the user's script passes too."""
+    import inspect
+
+    try:
+        params = inspect.signature(cls.__init__).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {k: v for k, v in arguments.items() if k in params and k != "self"
+            and params[k].kind in (params[k].POSITIONAL_OR_KEYWORD, params[k].KEYWORD_ONLY)
+            and (v is None or type(v) in (bool, int, float, str)) and not (params[k].default is not params[k].empty
+                                                                        and params[k].default == v and type(params[k].default) is type(v))}
 
 
 def _public(module: str, name: str, target) -> str:
@@ -98,10 +125,11 @@ def _public(module: str, name: str, target) -> str:
 def script(spelling: dict) -> str:
     """The user's file for one spelling; the compile call is on its last line."""
     head = f"import torch\nfrom {spelling['module']} import {spelling['name']}\n\n"
+    made = f"{spelling['name']}({', '.join(f'{k}={v!r}' for k, v in spelling.get('kwargs', {}).items())})"
     if spelling["method"]:
-        return head + f"model = {spelling['name']}()\ncompiled = torch.compile(model.{spelling['method']})\n"
+        return head + f"model = {made}\ncompiled = torch.compile(model.{spelling['method']})\n"
     if spelling["kind"] == "class":
-        return head + f"model = {spelling['name']}()\ncompiled = torch.compile(model)\n"
+        return head + f"model = {made}\ncompiled = torch.compile(model)\n"
     return head + f"compiled = torch.compile({spelling['name']})\n"
 
 

@@ -1,0 +1,125 @@
+"""The `self` flags an object's construction decides, and the conditions on them it settles.
+
+`TransformerWrapper(recycling=False)` (or no argument, its default being False), whose `__init__`
+stores `self.recycling = recycling`, never runs an `if self.recycling:` branch. A flag counts only
+when the construction call gives its parameter a literal (or leaves it its literal default), the
+store is a statement of `__init__` itself after any `super().__init__(...)`, and no other
+statement of the class or its in-file bases assigns that attribute (nor a `setattr` on `self`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.call_guards import atoms
+from fullgraph.analysis.bindings import parameter_names
+from fullgraph.analysis.callers import bind_arguments
+from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import self_attribute, walk
+from fullgraph.analysis.regions import ClassInfo, ModuleIndex
+
+_NO = object()  # a test the flags do not settle
+
+
+def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
+    """Attribute -> the literal `self.<attribute>` holds in the object `call` (a class call written
+    in `index`'s file) makes."""
+    spelling = dotted(call.func)
+    if not spelling or any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return {}
+    init = index.class_method(spelling, "__init__")
+    if init is None or init.cls is None:
+        return {}
+    home = init.module or index
+    passed = bind_arguments(init.node, True, call, lambda arg: arg, lambda default: default, facts=False)
+    params = parameter_names(init.node)
+    flags: dict[str, object] = {}
+    kept: set[int] = set()
+    for stmt in init.node.body:
+        if _runs_base_init(stmt):  # a base's `__init__` may set them again
+            flags.clear(), kept.clear()
+            continue
+        attr, value = _self_store(stmt)
+        if attr is None:
+            continue
+        literal = passed.get(value.id) if isinstance(value, ast.Name) and value.id in params else None
+        if isinstance(literal, ast.Constant):
+            flags[attr] = literal.value
+            kept.add(id(stmt))
+        else:
+            flags.pop(attr, None)
+    others = _stores(home, init.cls, kept)
+    made = index.object_of(spelling)
+    own = _class_of(index, made.path, made.cls) if made is not None else None
+    if others is None or own is not None and (more := _stores(own[0], own[1], kept)) is None:
+        return {}
+    stored = others | (more if own is not None else set())
+    return {attr: value for attr, value in flags.items() if attr not in stored}
+
+
+def contradicted(conditions, flags: dict[str, object]) -> bool:
+    """Whether a condition on `self.<flag>` a finding sits under cannot hold with these flags."""
+    for test, holds in conditions:
+        for atom, atom_holds in atoms(test, holds):
+            value = _settled(atom, flags)
+            if value is not _NO and value != atom_holds:
+                return True
+    return False
+
+
+def tests_self(conditions) -> bool:
+    """Whether some condition reads a `self.<attribute>`."""
+    return any(self_attribute(node) for test, _ in conditions for node in walk(test))
+
+
+def _settled(atom: ast.expr, flags: dict[str, object]):
+    """The truth of `self.x`, `self.x is (not) None`, `self.x == / != <literal>` under the flags."""
+    if self_attribute(atom) and atom.attr in flags:
+        return bool(flags[atom.attr])
+    if isinstance(atom, ast.Compare) and len(atom.ops) == 1 and self_attribute(atom.left) \
+            and atom.left.attr in flags and isinstance(atom.comparators[0], ast.Constant):
+        value, other, op = flags[atom.left.attr], atom.comparators[0].value, atom.ops[0]
+        if isinstance(op, (ast.Is, ast.IsNot)) and other is None:
+            return (value is None) == isinstance(op, ast.Is)
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            return (value == other) == isinstance(op, ast.Eq)
+    return _NO
+
+
+def _runs_base_init(stmt: ast.stmt) -> bool:
+    """`super().__init__(...)` or `Base.__init__(self, ...)` as a statement."""
+    call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+    return call is not None and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__"
+
+
+def _self_store(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    """(`x`, value) for a statement `self.x = value` (or annotated)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and self_attribute(stmt.targets[0]):
+        return stmt.targets[0].attr, stmt.value
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and self_attribute(stmt.target):
+        return stmt.target.attr, stmt.value
+    return None, None
+
+
+def _stores(index: ModuleIndex, cls: ClassInfo, kept: set[int]) -> set[str] | None:
+    """The `self.<attribute>`s any statement of `cls` or its in-file bases assigns, but those of
+    `kept`; None when one sets attributes by name (`setattr(self, ...)`)."""
+    out: set[str] = set()
+    for c in index.chain(cls):
+        for node in walk(c.node):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                    and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
+                return None
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and id(node) not in kept:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                out.update(t.attr for target in targets for t in walk(target) if self_attribute(t))
+    return out
+
+
+def _class_of(index: ModuleIndex, path: str, name: str) -> tuple[ModuleIndex, ClassInfo] | None:
+    """The file index and ClassInfo of class `name` of `path`."""
+    from fullgraph.analysis.regions import shared_index
+
+    home = index if path == index.path else shared_index(index.project, path) if index.project is not None else None
+    cls = home.classes.get(name) if home is not None else None
+    return (home, cls) if cls is not None else None
