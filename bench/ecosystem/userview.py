@@ -101,10 +101,16 @@ def _literal_arguments(cls, arguments: dict) -> dict:
         params = inspect.signature(cls.__init__).parameters
     except (TypeError, ValueError):
         return {}
-    return {k: v for k, v in arguments.items() if k in params and k != "self"
-            and params[k].kind in (params[k].POSITIONAL_OR_KEYWORD, params[k].KEYWORD_ONLY)
-            and (v is None or type(v) in (bool, int, float, str)) and not (params[k].default is not params[k].empty
-                                                                        and params[k].default == v and type(params[k].default) is type(v))}
+    out = {}
+    for name, value in arguments.items():
+        param = params.get(name)
+        if name == "self" or param is None or param.kind not in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY):
+            continue
+        literal = value is None or type(value) in (bool, int, float, str)
+        default = param.default is not param.empty and type(param.default) is type(value) and param.default == value
+        if literal and not default:
+            out[name] = value
+    return out
 
 
 def _public(module: str, name: str, target) -> str:

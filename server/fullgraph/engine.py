@@ -16,7 +16,7 @@ from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
 from fullgraph.analysis.nodes import self_attribute, walk
-from fullgraph.analysis.object_flags import construction_flags, contradicted, tests_self
+from fullgraph.analysis.object_flags import ObjectFlags
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.replay_order import ReplayOrder, replay_classes
@@ -246,7 +246,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
-    objects = _Objects(walks, index, tree, library)
+    objects = ObjectFlags(walks, index, library)
     order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -254,7 +254,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         tensor_ifs = _tensor_ifs(visit.function.node, walker.raws)
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
-                    or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw, visit):
+                    or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw.conditions, visit.function):
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
@@ -285,83 +285,6 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries],
                   sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
-
-
-class _Objects:
-    """The `self` flags of walked functions, where the code shows the object's construction: the
-    object a file compiles (`torch.compile(Wrapper(looped=False))`), or a submodule its holder's
-    `__init__` makes (`self.block = Block(use_cache=False)`), carried into the object's own methods
-    (`self.m(...)`). A function called on several objects keeps the flags they all agree on; its
-    findings under conditions the flags contradict are left out."""
-
-    def __init__(self, walks, index: ModuleIndex, tree: ast.Module, library: dict[int, ast.Call]) -> None:
-        self.index, self.tree, self.library = index, tree, library
-        self.incoming: dict[int, list[tuple[FunctionInfo, ast.AST]]] = {}  # function id -> (caller, call)
-        for walker, visit in walks:
-            for target, call, *_ in walker.calls:
-                self.incoming.setdefault(id(target), []).append((visit.function, call))
-        self._flags: dict[int, dict] = {}
-        self._pending: set[int] = set()
-
-    def rules_out(self, raw: Raw, visit: Visit) -> bool:
-        if not raw.conditions or not tests_self(raw.conditions):
-            return False
-        flags = self.flags(visit.function)
-        return bool(flags) and contradicted(raw.conditions, flags)
-
-    def flags(self, function: FunctionInfo) -> dict:
-        """The flags every object `function` runs on agrees on."""
-        key = id(function)
-        if key in self._flags:
-            return self._flags[key]
-        if key in self._pending:
-            return {}
-        self._pending.add(key)
-        found = [self._made_flags(self._compiled(function))] if id(function) in self.library else []
-        found += [self._incoming_flags(function, caller, call) for caller, call in self.incoming.get(key, ())]
-        self._pending.discard(key)
-        agreed = dict(found[0]) if found else {}
-        for other in found[1:]:
-            agreed = {k: v for k, v in agreed.items() if k in other and other[k] == v}
-        self._flags[key] = agreed
-        return agreed
-
-    def _incoming_flags(self, function: FunctionInfo, caller: FunctionInfo, call: ast.AST) -> dict:
-        func = getattr(call, "func", None)
-        if not self_attribute(func):
-            return {}
-        if function.node.name in ("forward", "__call__") and func.attr != function.node.name:
-            return self._made_flags(_attribute_construction(caller, func.attr, self.index))  # `self.block(x)`
-        return self.flags(caller) if func.attr == function.node.name else {}
-
-    @staticmethod
-    def _made_flags(made: tuple[ModuleIndex, ast.Call] | None) -> dict:
-        return construction_flags(*made) if made is not None else {}
-
-    def _compiled(self, entry: FunctionInfo) -> tuple[ModuleIndex, ast.Call] | None:
-        """The construction of the library object this file compiles, when `entry` is its `forward`:
-        `torch.compile(Cls(...))`, or `m = Cls(...)` at module level, then `torch.compile(m)`."""
-        call = self.library.get(id(entry))
-        arg = call.args[0] if call is not None and call.args else None
-        if isinstance(arg, ast.Name):
-            made = [s.value for s in self.tree.body if isinstance(s, ast.Assign) and isinstance(s.value, ast.Call)
-                    and any(isinstance(t, ast.Name) and t.id == arg.id for t in s.targets)]
-            arg = made[-1] if made else None
-        return (self.index, arg) if isinstance(arg, ast.Call) else None
-
-
-def _attribute_construction(caller: FunctionInfo, attr: str, index: ModuleIndex) -> tuple[ModuleIndex, ast.Call] | None:
-    """`self.<attr> = Cls(...)`, a statement of the `__init__` of the caller's class (or an in-file base)."""
-    home = caller.module or index
-    if caller.cls is None:
-        return None
-    for cls in home.chain(caller.cls):
-        init = cls.methods.get("__init__")
-        stores = [s.value for s in init.node.body if isinstance(s, ast.Assign) and len(s.targets) == 1
-                  and self_attribute(s.targets[0]) and s.targets[0].attr == attr] if init is not None else []
-        if stores:
-            return (home, stores[-1]) if isinstance(stores[-1], ast.Call) else None
-    return None
 
 
 def _index_path(path: str, project: ProjectIndex | None) -> str:

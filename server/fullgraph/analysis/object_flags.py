@@ -16,7 +16,8 @@ from fullgraph.analysis.bindings import parameter_names
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import self_attribute, walk
-from fullgraph.analysis.regions import ClassInfo, ModuleIndex
+from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex, shared_index
+from fullgraph.analysis.summary import self_stores
 
 _NO = object()  # a test the flags do not settle
 
@@ -37,7 +38,8 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
     kept: set[int] = set()
     for stmt in init.node.body:
         if _runs_base_init(stmt):  # a base's `__init__` may set them again
-            flags.clear(), kept.clear()
+            flags.clear()
+            kept.clear()
             continue
         attr, value = _self_store(stmt)
         if attr is None:
@@ -48,12 +50,14 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
             kept.add(id(stmt))
         else:
             flags.pop(attr, None)
-    others = _stores(home, init.cls, kept)
     made = index.object_of(spelling)
-    own = _class_of(index, made.path, made.cls) if made is not None else None
-    if others is None or own is not None and (more := _stores(own[0], own[1], kept)) is None:
-        return {}
-    stored = others | (more if own is not None else set())
+    classes = [(home, init.cls), _class_of(index, made.path, made.cls) if made is not None else None]
+    stored: set[str] = set()
+    for file, cls in filter(None, classes):  # the class defining `__init__`, and the object's own
+        found = _stores(file, cls, kept)
+        if found is None:
+            return {}
+        stored |= found
     return {attr: value for attr, value in flags.items() if attr not in stored}
 
 
@@ -103,23 +107,80 @@ def _self_store(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
 
 def _stores(index: ModuleIndex, cls: ClassInfo, kept: set[int]) -> set[str] | None:
     """The `self.<attribute>`s any statement of `cls` or its in-file bases assigns, but those of
-    `kept`; None when one sets attributes by name (`setattr(self, ...)`)."""
+    `kept`; None when one sets attributes by name (`setattr(...)`)."""
     out: set[str] = set()
     for c in index.chain(cls):
-        for node in walk(c.node):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
-                    and node.args and isinstance(node.args[0], ast.Name) and node.args[0].id == "self":
-                return None
-            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and id(node) not in kept:
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                out.update(t.attr for target in targets for t in walk(target) if self_attribute(t))
+        stores, by_name = self_stores(c.node)
+        if by_name:
+            return None
+        out.update(attr for attr, found in stores.items() if any(id(stmt) not in kept for _, stmt, _ in found))
     return out
 
 
 def _class_of(index: ModuleIndex, path: str, name: str) -> tuple[ModuleIndex, ClassInfo] | None:
     """The file index and ClassInfo of class `name` of `path`."""
-    from fullgraph.analysis.regions import shared_index
-
     home = index if path == index.path else shared_index(index.project, path) if index.project is not None else None
     cls = home.classes.get(name) if home is not None else None
     return (home, cls) if cls is not None else None
+
+
+class ObjectFlags:
+    """The flags of the objects walked functions run on, where the code shows the construction:
+    the object a file compiles (`torch.compile(Wrapper(looped=False))`), or a submodule its holder's
+    `__init__` makes (`self.block = Block(use_cache=False)`), carried into the object's own methods
+    (`self.m(...)`). A function called on several objects keeps the flags they all agree on."""
+
+    def __init__(self, walks, index: ModuleIndex, library: dict[int, ast.Call]) -> None:
+        self.walks, self.index, self.library = walks, index, library  # library: id of a library entry -> its compile call
+        self._incoming: dict[int, list[tuple[FunctionInfo, ast.AST]]] | None = None
+        self._flags: dict[int, dict] = {}
+        self._pending: set[int] = set()
+
+    @property
+    def incoming(self) -> dict[int, list[tuple[FunctionInfo, ast.AST]]]:
+        """Function id -> (caller, call) for each call the walks recorded; gathered on first use (most
+        analyses have no finding under a condition on `self`)."""
+        if self._incoming is None:
+            self._incoming = {}
+            for walker, visit in self.walks:
+                for target, call, *_ in walker.calls:
+                    self._incoming.setdefault(id(target), []).append((visit.function, call))
+        return self._incoming
+
+    def rules_out(self, conditions, function: FunctionInfo) -> bool:
+        """Whether a finding of `function` under `conditions` cannot happen on its objects."""
+        if not conditions or not tests_self(conditions):
+            return False
+        flags = self.flags(function)
+        return bool(flags) and contradicted(conditions, flags)
+
+    def flags(self, function: FunctionInfo) -> dict:
+        """The flags every object `function` runs on agrees on."""
+        key = id(function)
+        if key in self._flags:
+            return self._flags[key]
+        if key in self._pending:
+            return {}
+        self._pending.add(key)
+        compile_call = self.library.get(key)  # `function` is the `forward` a file compiles
+        made = self.index.library_made.get(id(compile_call)) if compile_call is not None else None
+        found = [construction_flags(self.index, made)] if made is not None else []
+        found += [self._given(function, caller, call) for caller, call in self.incoming.get(key, ())]
+        self._pending.discard(key)
+        agreed = dict(found[0]) if found else {}
+        for other in found[1:]:
+            agreed = {k: v for k, v in agreed.items() if k in other and other[k] == v}
+        self._flags[key] = agreed
+        return agreed
+
+    def _given(self, function: FunctionInfo, caller: FunctionInfo, call: ast.AST) -> dict:
+        """The flags one call gives: a submodule's construction (`self.block(x)`), or its caller's
+        object (`self.m(x)`); none for a call on anything else."""
+        func = getattr(call, "func", None)
+        if not self_attribute(func) or caller.cls is None:
+            return {}
+        if function.node.name in ("forward", "__call__") and func.attr != function.node.name:
+            home = caller.module or self.index
+            made = home.attr_made(caller.cls, func.attr)
+            return construction_flags(home, made) if made is not None else {}
+        return self.flags(caller) if func.attr == function.node.name else {}

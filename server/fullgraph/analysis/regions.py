@@ -118,6 +118,7 @@ class ClassInfo:
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.<attr> -> spelling of the class it holds
+    attr_made: dict[str, ast.Call | None] = field(default_factory=dict)  # self.<attr> -> the one call `__init__` stores there
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -174,6 +175,7 @@ class ModuleIndex:
         self.compiled_targets: list[FunctionInfo] = []
         self.library_targets: list[tuple[FunctionInfo, ast.Call]] = []  # library code this file compiles, and where
         self.library_objects: dict[int, Instance] = {}  # id of such a call -> the object whose inherited `forward` it compiles
+        self.library_made: dict[int, ast.Call] = {}  # id of such a call -> the class call that made what it compiles
         if may_compile(source):
             self._compile_calls(tree)
 
@@ -287,6 +289,8 @@ class ModuleIndex:
                         spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
+                        once = isinstance(stmt.value, ast.Call) and target.attr not in info.attr_made
+                        info.attr_made[target.attr] = stmt.value if once else None  # two stores: no one call
                     elif isinstance(target, ast.Name):
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -379,6 +383,7 @@ class ModuleIndex:
     def _compile_calls(self, tree: ast.Module) -> None:
         """Targets of `torch.compile(x)` anywhere in the file."""
         assigned: dict[str, str] = dict(self.instances)
+        made: dict[str, ast.Call | None] = {}  # name -> the one class call assigned to it
         calls = []
         for node in walk(tree):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
@@ -386,6 +391,7 @@ class ModuleIndex:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         assigned[target.id] = node.value.func.id
+                        made[target.id] = node.value if target.id not in made else None
             elif isinstance(node, ast.Call) and node.args and self.aliases.resolve(node.func) in COMPILE:
                 calls.append(node)
         owner = class_of_calls(tree, [c for c in calls if self_attribute(c.args[0])])
@@ -395,11 +401,16 @@ class ModuleIndex:
                 info.fullgraph |= asks_fullgraph(call)
                 self.compiled_targets.append(info)
                 continue
-            library, made = self._library_target(call.args[0], assigned)
-            if library is not None:
-                self.library_targets.append((library, call))
-                if made is not None and (made.path, made.cls) != (library.module.path, library.cls.name):
-                    self.library_objects[id(call)] = made  # its `forward` is a base's: `self` is the object
+            library, obj = self._library_target(call.args[0], assigned)
+            if library is None:
+                continue
+            self.library_targets.append((library, call))
+            if obj is not None and (obj.path, obj.cls) != (library.module.path, library.cls.name):
+                self.library_objects[id(call)] = obj  # its `forward` is a base's: `self` is the object
+            arg = call.args[0]
+            construction = arg if isinstance(arg, ast.Call) else made.get(arg.id) if isinstance(arg, ast.Name) else None
+            if obj is not None and construction is not None:
+                self.library_made[id(call)] = construction
 
     def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> tuple[FunctionInfo | None, Instance | None]:
         """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
@@ -485,6 +496,11 @@ class ModuleIndex:
             seen.add(c.name)
             yield c
             todo.extend(self.classes[b] for b in c.base_names if b in self.classes)
+
+    def attr_made(self, cls: ClassInfo, name: str) -> ast.Call | None:
+        """The call that makes what `self.<name>` holds, when `__init__` (through in-file bases) stores
+        one call's result there and nothing else (`self.block = Block(use_cache=False)`)."""
+        return next((c.attr_made[name] for c in self.chain(cls) if name in c.attr_made), None)
 
     def attr_class(self, cls: ClassInfo, name: str) -> str | None:
         """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""

@@ -330,8 +330,22 @@ def _false_flags(set_false: set[str], other: set[str], by_name: bool) -> frozens
 def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
     """The `self.<attr>` a class's methods assign: those only set `False` in `__init__`, the
     others, and whether a `setattr(...)` statement sets some by name."""
+    stores, by_name = self_stores(node)
     set_false: set[str] = set()
     other: set[str] = set()
+    for attr, found in stores.items():
+        for method, _, value in found:
+            false = method == "__init__" and isinstance(value, ast.Constant) and value.value is False
+            (set_false if false else other).add(attr)
+    return set_false, other, by_name
+
+
+@per_node
+def self_stores(node: ast.ClassDef) -> tuple[dict[str, list[tuple[str, ast.stmt, ast.expr | None]]], bool]:
+    """`self.<attr>` -> (method, statement, the value when it is the statement's whole value) for each
+    statement of the class's methods that assigns it (nested blocks too), up to the first `setattr(...)`
+    statement; and whether there is one (it sets attributes by name: nothing is sure)."""
+    stores: dict[str, list[tuple[str, ast.stmt, ast.expr | None]]] = {}
     for method in node.body:
         if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -344,18 +358,15 @@ def _self_assignments(node: ast.ClassDef) -> tuple[set[str], set[str], bool]:
                 for sub in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
                     if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
                         value = stmt.value if isinstance(stmt, ast.Assign) and sub is t else None
-                        if method.name == "__init__" and isinstance(value, ast.Constant) and value.value is False:
-                            set_false.add(sub.attr)
-                        else:
-                            other.add(sub.attr)
+                        stores.setdefault(sub.attr, []).append((method.name, stmt, value))
             for name in ("body", "orelse", "finalbody"):
                 todo.extend(getattr(stmt, name, ()))
             for handler in getattr(stmt, "handlers", ()):
                 todo.extend(handler.body)
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
                     and (dotted(stmt.value.func) or "").endswith("setattr"):
-                return set_false, other, True
-    return set_false, other, False
+                return stores, True
+    return stores, False
 
 
 def _function(node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str,

@@ -166,8 +166,12 @@ class Walker:
         if method.cls is None or method.node.name != "forward":
             return None
         fact, func = self.kind(call.func), call.func
-        spelling = fact.cls if isinstance(fact, Module) else self.index.attr_class(self.function.cls, func.attr) \
-            if self_attribute(func) and self.function.cls is not None else None
+        if isinstance(fact, Module):
+            spelling = fact.cls
+        elif self_attribute(func) and self.function.cls is not None:  # `self.metric(x)`: what `__init__` made
+            spelling = self.index.attr_class(self.function.cls, func.attr)
+        else:
+            return None
         made = self.index.object_of(spelling) if spelling else None
         if made is None or (made.path, made.cls) == ((method.module or self.index).path, method.cls.name):
             return None
