@@ -284,7 +284,8 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 # The classes of GraphMend's rewrites (and keep-tensor and masked stores), by the codes whose fixes make them.
 REWRITE_CLASSES = {"predication": {"FG101", "FG102", "FG103", "FG105"}, "deferral": {"FG301", "FG302", "FG303"},
-                   "trap": {"FG104", "FG107"}, "keep-tensor": {"FG201", "FG204"}, "masked store": {"FG453"}}
+                   "trap": {"FG104", "FG107"}, "keep-tensor": {"FG201", "FG204"}, "masked store": {"FG453"},
+                   "list reduction": {"FG422"}}
 
 
 def print_report(package: str, results: dict[str, dict]) -> None:

@@ -170,18 +170,31 @@ def check(spelled: dict[str, dict], jobs: int) -> dict[str, list[dict]]:
     return found
 
 
-def named_lines(finding: dict, site_packages: str) -> list[tuple[str, int]]:
-    """The library lines a finding names, its message's first."""
-    return [(os.path.relpath(r["path"], site_packages).replace(os.sep, "/"), r["line"])
-            for r in finding.get("related", []) if r.get("message", "").startswith("breaks here")
-            and os.path.abspath(r["path"]).startswith(site_packages + os.sep)]
+def named_lines(finding: dict, site_packages: str, package: set[str]) -> list[tuple[str, int]]:
+    """The library lines a finding names, its message's first. A break in another package (one the
+    scored package calls, as pykeen calls opt_einsum) is named by the last line of the scored
+    package it is reached through, where the truth places it (its innermost frame in the package)."""
+    named: list[tuple[str, int]] = []
+    outside = False
+    for r in finding.get("related", []):
+        if not os.path.abspath(r["path"]).startswith(site_packages + os.sep):
+            continue
+        where = (os.path.relpath(r["path"], site_packages).replace(os.sep, "/"), r["line"])
+        message = r.get("message", "")
+        if message.startswith("breaks here"):
+            outside = where[0].split("/")[0] not in package
+            named.append(where)
+        elif message.startswith("through here") and outside and where[0].split("/")[0] in package:
+            named[-1] = where
+    return named
 
 
 def score(runs: dict[str, dict], spelled: dict[str, dict], found: dict[str, list[dict]], site_packages: str) -> dict:
     """The figures of one package; lines are matched by statement (a break Dynamo places on a
     continuation line of a statement is that statement's), as the main scorer does."""
     files = {b["file"] for row in runs.values() for b in row.get("breaks", []) if b.get("file")}
-    files |= {line[0] for fs in found.values() for f in fs for line in named_lines(f, site_packages)}
+    package = {b["file"].split("/")[0] for row in runs.values() for b in row.get("breaks", []) if b.get("file")}
+    files |= {line[0] for fs in found.values() for f in fs for line in named_lines(f, site_packages, package)}
     stmts = statements_for(Path(site_packages), files)
 
     def statement(file: str, line: int) -> tuple[str, tuple[int, int]]:
@@ -211,7 +224,7 @@ def score(runs: dict[str, dict], spelled: dict[str, dict], found: dict[str, list
         findings = found[model]
         out["reported"] += bool(findings)
         out["sites"] += len(sites)
-        named = {statement(*line) for f in findings for line in named_lines(f, site_packages)}
+        named = {statement(*line) for f in findings for line in named_lines(f, site_packages, package)}
         false = {s for s in named - sites if s[1][0] in ran.get(s[0], ())}  # the statement ran, and never broke
         out["named"] += len(named)
         out["named_true"] += len(named & sites)
@@ -221,7 +234,7 @@ def score(runs: dict[str, dict], spelled: dict[str, dict], found: dict[str, list
             + "".join(f"\n    {'named' if s in named else 'missed'} {s[0]}:{s[1][0]}" for s in sorted(sites))
             + "".join(f"\n    false {s[0]}:{s[1][0]}" for s in sorted(false)))
         for f in findings:
-            lines = [statement(*line) for line in named_lines(f, site_packages)]
+            lines = [statement(*line) for line in named_lines(f, site_packages, package)]
             if lines and (lines[0] in sites or lines[0] in false):
                 out["first_judged"] += 1
                 out["first_true"] += lines[0] in sites

@@ -11,6 +11,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
+from fullgraph.analysis.call_reach import CallReach
 from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
@@ -247,6 +248,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     objects = ObjectFlags(walks, index, library)
+    reach = _call_reach(walks, [*guarded, *(info for info, _ in index.library_targets)], guards, objects)
     order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -254,7 +256,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         tensor_ifs = _tensor_ifs(visit.function.node, walker.raws)
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
-                    or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw.conditions, visit.function):
+                    or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw.conditions, visit.function) \
+                    or reach.dead(visit.function):
                 continue
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
@@ -285,6 +288,14 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     findings = sorted(seen.values(), key=lambda f: (f.line, f.col, f.code))
     return Report(findings, [_location(e.node, path, lines, e.qualname) for e in entries],
                   sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
+
+
+def _call_reach(walks, entries: list[FunctionInfo], guards: CallGuards, objects: ObjectFlags) -> CallReach:
+    """Which walked functions never run: reached only through calls under tests decided the other way
+    (as a finding's are, by `guards` and `objects`)."""
+    def decided(tests, visit: Visit) -> bool:
+        return guards.unreachable(tests.conditions, visit.function) or objects.rules_out(tests.conditions, visit.function)
+    return CallReach(walks, entries, decided)
 
 
 def _index_path(path: str, project: ProjectIndex | None) -> str:
@@ -328,7 +339,8 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
         origin = caller.origin
         if origin is None and (caller.function.module or index) is index and _elsewhere(function, index):
             origin = first[1]  # the region leaves the analysed file here
-        return Visit(function, caller.entry, (*caller.path, (caller.function.qualname, first[1])),
+        return Visit(function, caller.entry,
+                     (*caller.path, (caller.function.qualname, first[1], (caller.function.module or index).path)),
                      caller.in_loop or first[2], params=params, origin=origin, training=mode_of(known),
                      flag_modes=flag_modes(function, known))
 
@@ -341,7 +353,9 @@ def _walk_region(index: ModuleIndex, entries: list[FunctionInfo], sites: CallSit
             if walked is None:
                 return None
             walker, visit = walked
-            modes.add(walker.modes.get(id(site.call), visit.training))
+            tests = walker.call_tests.get(id(site.call))
+            mode = tests.mode(visit.flag_modes) if tests is not None else None
+            modes.add(visit.training if mode is None else mode)
         return modes.pop() if len(modes) == 1 else None
 
     def walk(function: FunctionInfo) -> list[FunctionInfo]:
@@ -465,7 +479,7 @@ def _walk(home: ModuleIndex, visit: Visit, foreign: bool, kept: WalkCache | None
         walker = Walker(home, visit, CHECKS, TENSOR_FIXES)
         walker.run()
         if kept is not None and (project is None or project.misses() == before):
-            kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.modes, walker.consults)
+            kept.put(visit.function, visit, walker.raws, walker.calls, home, walker.call_tests, walker.consults)
         return walker
     params = tuple(sorted(visit.params.items())) if visit.params else None
     key = ("walk", visit.function.qualname, visit.function.node.lineno, params, visit.in_loop, visit.training,
@@ -491,7 +505,7 @@ def _related(visit: Visit, path: str, lines: _Lines, compiled_by) -> tuple[Locat
     related: tuple[Location, ...] = ()
     if visit.path:
         related = (_location(visit.entry.node, path, lines, f"compiled entry point `{visit.entry.qualname}`"),
-                   *(_location(call, path, lines, f"called from `{caller}`") for caller, call in visit.path))
+                   *(_location(call, path, lines, f"called from `{caller}`") for caller, call, _ in visit.path))
     if compiled_by:
         related += tuple(Location(c.site_path, c.site.line, c.site.col, c.site.end_line, c.site.end_col,
                                   f"`{visit.entry.qualname}` is compiled here") for c in compiled_by[1])
@@ -607,6 +621,13 @@ def _library_rank(raw: Raw, visit: Visit) -> tuple[bool, int, bool, bool]:
             raw.confidence != "certain", bool(raw.guess))
 
 
+def _library_path(visit: Visit, path: str) -> tuple[Location, ...]:
+    """The library calls through which the user's call reaches the break, outermost first."""
+    return tuple(Location(file, call.lineno, call.col_offset, call.lineno, call.col_offset + 1,
+                          f"through here: `{caller}` calls `{snippet(call.func)}`")
+                 for caller, call, file in visit.path if file != path and isinstance(call, ast.Call))
+
+
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
                      project: ProjectIndex, compiled: bool = False) -> Finding | None:
     """One finding at the user's call line for a break inside library code it reaches (`compiled`:
@@ -633,7 +654,8 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
                    lines.col(end_line, call.end_col_offset or 0), raw.code, message,
                    severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence, gb_ids=gb_ids,
                    related=(Location(home.path, raw.node.lineno, raw.node.col_offset, raw.node.lineno,
-                                     raw.node.col_offset + 1, f"breaks here: {raw.message}"),),
+                                     raw.node.col_offset + 1, f"breaks here: {raw.message}"),
+                            *_library_path(visit, path)),
                    data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
                          "library": where})
 

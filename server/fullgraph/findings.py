@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields, replace
 
 SEVERITIES = ("error", "warning", "info", "hint")
 CONFIDENCES = ("certain", "likely")
-FIX_KINDS = ("predicate", "defer", "trap", "keep-tensor", "where")
+FIX_KINDS = ("predicate", "defer", "trap", "keep-tensor", "where", "list")
 
 GB_DOC_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/{}.html"
 

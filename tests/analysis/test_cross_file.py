@@ -714,7 +714,9 @@ def test_a_call_reaching_several_library_breaks_of_a_rule_names_the_surest_and_c
     assert finding.message.startswith("calls `self.blk`, which breaks in library code at fglib/__init__.py:11 (`helper`)")
     assert finding.message.endswith("; the call reaches 2 more library breaks of this kind "
                                     "(`fglib/__init__.py:6`, `fglib/__init__.py:16`)")
-    assert [(r.line, r.message.startswith("breaks here")) for r in finding.related] == [(11, True), (6, True), (16, True)]
+    assert [(r.line, r.message.partition(":")[0]) for r in finding.related] == [
+        (11, "breaks here"), (8, "through here"), (6, "breaks here"), (16, "breaks here")]
+    assert finding.related[1].message == "through here: `Block.forward` calls `helper`"  # how the call reaches it
     assert finding.data["library_lines"] == ["fglib/__init__.py:11", "fglib/__init__.py:6", "fglib/__init__.py:16"]
 
 
@@ -799,3 +801,40 @@ def test_a_library_break_after_an_early_return_on_the_library_s_own_values_is_le
     report = analyze_document(model.read_text(), str(model), project=project)
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
     assert report.findings[0].message.endswith("(in training mode only)")
+
+
+def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_path):
+    """`self.coupling.inverse(z)` where the submodule's class inherits `inverse` from a base that
+    calls `self._transform(...)` (normflows' spline wrappers over `Coupling.inverse`): `self` in
+    the inherited method is the submodule's object, so its class's override runs, not the base's."""
+    model, project = _library_and_model(tmp_path, """\
+        from torch import nn
+
+        class Coupling(nn.Module):
+            def inverse(self, x):
+                return self._transform(x)
+
+            def _transform(self, x):
+                raise NotImplementedError
+
+        class Spline(Coupling):
+            def _transform(self, x):
+                return x[x > 0]
+
+        class Wrapper(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.coupling = Spline()
+
+            def forward(self, x):
+                return self.coupling.inverse(x)
+        """, """\
+        import torch
+        from fglib import Wrapper
+
+        compiled = torch.compile(Wrapper())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG453", 4)]
+    assert report.findings[0].message.startswith("compiles `Wrapper()`, which breaks in library code at "
+                                                  "fglib/__init__.py:12 (`Spline._transform`)")

@@ -18,7 +18,7 @@ NOT_FLAGGED = {"trap/assert_tensor"}
 
 
 def test_every_family_has_pairs():
-    assert {p.parent.name for p in PAIRS} == {"predicate", "defer", "trap", "keep_tensor", "where"}
+    assert {p.parent.name for p in PAIRS} == {"predicate", "defer", "trap", "keep_tensor", "where", "list"}
     assert all(expected_path(p).exists() for p in PAIRS)
 
 

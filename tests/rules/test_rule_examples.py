@@ -92,9 +92,13 @@ POSITIVE = [
     ("FG110", "kept = [v for v in x if v > 0]\nreturn x", "certain"),
     ("FG418", "return x + torch.get_num_threads()", "certain"),
     ("FG417", 'if "indexing" in torch.meshgrid.__kwdefaults__:\n    x = x + 1\nreturn x', "certain"),
+    ("FG422", "k = min((d, i) for i, d in enumerate(x.shape))\nreturn x * k[1]", "certain"),
+    ("FG422", "k = max((i for i in range(x.dim())), key=lambda i: x.shape[i])\nreturn x * k", "certain"),
 ]
 
 NEGATIVE = [
+    "k = min([(d, i) for i, d in enumerate(x.shape)])\nj = max(d for d in x.shape)\nreturn x * k[1] * j",
+    "min = sorted\nk = min((d, i) for i, d in enumerate(x.shape))\nreturn x * k[1]",  # not the builtin
     "handle = x.register_hook(lambda g: g * 2)\nreturn x",  # a tensor hook, not a module's
     "items = [1]\nitems.remove(1)\nreturn x",  # `remove()` of something no hook registration returned
     "return x[slice(1, x.shape[0] - 1)]",  # `slice()` of sizes: Python ints

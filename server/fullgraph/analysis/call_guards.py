@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parents import function_parents
@@ -105,10 +106,7 @@ class CallGuards:
     compiled call), and for an entry only compiled code of other files calls, from those calls (`remote`)."""
 
     def __init__(self, walks, entries: list[FunctionInfo], remote: dict[int, list[ast.Call]] | None = None) -> None:
-        self._into: dict[int, list[tuple[FunctionInfo | None, ast.Call]]] = {}
-        for walker, visit in walks:
-            for target, call, *_ in walker.calls:
-                self._into.setdefault(id(target), []).append((visit.function, call))
+        self._into: dict[int, list[tuple[FunctionInfo | None, ast.Call]]] = incoming(walks)
         self._remote = set(remote or ())  # entries only compiled code of other files calls: its calls decide flags
         for fid, calls in (remote or {}).items():
             self._into.setdefault(fid, []).extend((None, call) for call in calls)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.call_guards import atoms
+from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.bindings import parameter_names
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.imports import dotted
@@ -141,10 +142,7 @@ class ObjectFlags:
         """Function id -> (caller, call) for each call the walks recorded; gathered on first use (most
         analyses have no finding under a condition on `self`)."""
         if self._incoming is None:
-            self._incoming = {}
-            for walker, visit in self.walks:
-                for target, call, *_ in walker.calls:
-                    self._incoming.setdefault(id(target), []).append((visit.function, call))
+            self._incoming = incoming(self.walks)
         return self._incoming
 
     def rules_out(self, conditions, function: FunctionInfo) -> bool:

@@ -130,7 +130,7 @@ def replay_classes(index: ModuleIndex, visit) -> tuple[str, ...]:
     or a helper chain from it within the file), then every module class of the file that makes it,
     directly or through others; for an entry an inherited ``forward`` calls on ``self`` (dispatched),
     the entry's class. Empty when no module's ``forward`` in this file leads to it."""
-    chain = [*(caller for caller, _ in visit.path), visit.function.qualname]
+    chain = [*(caller for caller, *_ in visit.path), visit.function.qualname]
     holder = None
     for qualname in reversed(chain):
         owner, _, name = qualname.rpartition(".")

@@ -43,7 +43,7 @@ from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.summary import false_flags, false_when_compiling, true_when_compiling
-from fullgraph.analysis.walker import Raw, Visit, restore_return_state, return_fact, return_state
+from fullgraph.analysis.walker import CallTests, Raw, Visit, restore_return_state, return_fact, return_state
 from fullgraph.text import names_a_line
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -56,7 +56,7 @@ class Walked:
 
     raws: list[Raw]
     calls: list[tuple[FunctionInfo, ast.Call, dict, bool]]
-    modes: dict[int, bool]  # id of a call -> the training mode its tests hold it to
+    call_tests: dict[int, CallTests]  # id of a call made under trace-time tests -> those tests
 
 
 @dataclass
@@ -75,7 +75,7 @@ class _Kept:
     statement: ast.stmt  # the top-level statement that holds it
     raws: list[Raw]
     calls: list[tuple[FunctionInfo | str, ast.Call, dict, bool]]  # a function of this file by qualname
-    modes: dict[int, bool]
+    call_tests: dict[int, CallTests]
     consults: list[tuple[str, tuple, object]]  # what it read of this file's functions' return facts
     declined: dict = field(default_factory=dict)  # finding key -> its fix check (decline reason, ...)
     suspect: bool = False  # a function it calls changed inside: kept only while what it read stays
@@ -198,10 +198,10 @@ class WalkCache:
                     self.walks += 1
                     return None
             calls.append((target, call, passed, in_loop))
-        return Walked(kept.raws, calls, kept.modes)
+        return Walked(kept.raws, calls, kept.call_tests)
 
     def put(self, function: FunctionInfo, visit: Visit, raws: list[Raw], calls: list, index: ModuleIndex,
-            modes: dict[int, bool], consults: list) -> None:
+            call_tests: dict[int, CallTests], consults: list) -> None:
         """Keep a walk of `function` (done with every file it needed in the project index)."""
         holder, key = self._holder(function.node), _key(function, visit)
         if holder is None or key is None:
@@ -212,7 +212,7 @@ class WalkCache:
         variants = [k for k in self._kept if k[0] == key[0]]
         for old in variants[:max(0, len(variants) + 1 - VARIANTS)]:  # the oldest first (dicts keep insertion order)
             del self._kept[old]
-        self._kept[key] = _Kept(function.node, holder, raws, local, modes, consults)
+        self._kept[key] = _Kept(function.node, holder, raws, local, call_tests, consults)
 
     def _touch(self, index: ModuleIndex) -> None:
         """Note the project files the analysis in progress has read (the own file's changes reach

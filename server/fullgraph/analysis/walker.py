@@ -58,13 +58,27 @@ class Visit:
 
     function: FunctionInfo
     entry: FunctionInfo
-    path: tuple[tuple[str, ast.Call], ...] = ()  # (caller qualname, call node) from the entry
+    path: tuple[tuple[str, ast.Call, str], ...] = ()  # (caller qualname, call node, caller's file) from the entry
     in_loop: bool = False  # some call on the path sits in a loop
     origin: ast.AST | None = None  # the call in the analysed file through which the region left it
     params: dict[str, Passed] | None = None  # facts from the call sites; None: none known
     guesses: bool = True  # an entry's (or forward's) unknown parameters are guessed tensors
     training: bool | None = None  # every call of it is made in training mode (True) or in eval mode (False)
     flag_modes: tuple[tuple[str, bool], ...] = ()  # parameters every call passes `self.training` (True) or its negation
+
+
+@dataclass(frozen=True)
+class CallTests:
+    """The trace-time tests around a call (as around a finding: `Raw.conditions`, `Raw.guards`)."""
+
+    conditions: tuple[tuple[ast.expr, bool], ...]
+    guards: frozenset[int]  # ids of the tests an early `return` passed
+
+    def mode(self, flag_modes: tuple[tuple[str, bool], ...]) -> bool | None:
+        """The training mode the tests hold the call to (`if self.training:`), or None."""
+        modes = dict(flag_modes)
+        return next((m for test, holds in self.conditions if (m := mode_of_test(*moded(test, holds, modes))) is not None),
+                    None)
 
 
 @dataclass
@@ -116,7 +130,7 @@ class Walker:
         self.calls: list[tuple[FunctionInfo, ast.Call, dict[str, Passed], bool]] = []
         self.conditions: list[tuple[ast.expr, bool]] = [] if visit.training is None \
             else [(TRAINING, visit.training)]  # trace-time tests around the current node (its calls' mode)
-        self.modes: dict[int, bool] = {}  # id of a call -> the mode its tests hold it to (`if self.training:`)
+        self.call_tests: dict[int, CallTests] = {}  # id of a call made under trace-time tests -> those tests
         self.guards: set[int] = set()  # ids of the tests among them that an early `return` passed
         # Names bound once to a literal that a trace-time test chose (`checks = (1, 3) if can_stop(x)
         # else ()` where `can_stop` returns False under compile): the literal Dynamo sees.
@@ -160,12 +174,18 @@ class Walker:
         return {**passed, "self": (fact, ())}
 
     def _called_object(self, call: ast.Call, method: FunctionInfo) -> Instance | None:
-        """The module called (`self.metric(x)`, `blk(x)`) when its class inherits the `forward` it runs
-        from another class: `self` in that `forward` is an object of the module's class, whose
-        overrides its `self.<m>(...)` calls run (`Metric.forward` calling `BinaryAUROC.update`)."""
-        if method.cls is None or method.node.name != "forward":
+        """The module called (`self.metric(x)`, `blk(x)`), or whose method is called
+        (`self.coupling.inverse(z)`), when its class inherits the method it runs from another class:
+        `self` in that method is an object of the module's class, whose overrides its `self.<m>(...)`
+        calls run (`Metric.forward` calling `BinaryAUROC.update`)."""
+        if method.cls is None:
             return None
-        fact, func = self.kind(call.func), call.func
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == method.node.name:
+            func = func.value  # `obj.method(...)`: the object is what the call is made on
+        elif method.node.name != "forward":
+            return None
+        fact = self.kind(func)
         if isinstance(fact, Module):
             spelling = fact.cls
         elif self_attribute(func) and self.function.cls is not None:  # `self.metric(x)`: what `__init__` made
@@ -998,11 +1018,9 @@ class Walker:
             and self.applies_autograd_function(call) else None
         if backward is not None and not backward.disabled:  # traced too when an input requires grad
             self.calls.append(self._backward_call(target, backward, call))
-        modes = dict(self.visit_info.flag_modes) if held and self.conditions else {}
-        mode = next((m for test, holds in self.conditions if (m := mode_of_test(*moded(test, holds, modes))) is not None),
-                    None) if held else None
-        if mode is not None:
-            self.modes[id(call)] = mode
+        if held and self.conditions:
+            self.call_tests[id(call)] = CallTests(tuple(self.conditions),
+                                                  frozenset(id(t) for t, _ in self.conditions if id(t) in self.guards))
         return bool(held)
 
     def _backward_call(self, forward: FunctionInfo, backward: FunctionInfo, apply: ast.Call):

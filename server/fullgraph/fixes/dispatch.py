@@ -11,6 +11,7 @@ from fullgraph.fixes.context import FixContext
 from fullgraph.fixes.deferral import config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
+from fullgraph.fixes.generator_list import reduce_list
 from fullgraph.fixes.keep_tensor import flag_uses, keep_tensor, test_of
 from fullgraph.fixes.mask_shapes import reduction_of
 from fullgraph.fixes.masked_reduction import masked_reduction
@@ -113,6 +114,8 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
         return _scalar(ctx, node, finding)
     if code in ("FG104", "FG107"):
         return lower_trap(ctx, node, finding)
+    if code == "FG422":
+        return reduce_list(ctx, node)
     if code == "FG453":
         return masked_reduction(ctx, node, finding) if reduction_of(ctx.tree, node) else masked_store(ctx, node, finding)
     return []

@@ -9,7 +9,7 @@ from fullgraph.analysis.parents import child_parents
 
 STATEMENT_CODES = {"FG101": ast.If, "FG102": ast.While, "FG104": ast.Assert, "FG107": ast.If}
 EXPRESSION_CODES = {"FG103": ast.IfExp, "FG201": ast.Call, "FG204": ast.Call, "FG301": ast.Call,
-                    "FG302": ast.Call, "FG303": ast.Call, "FG304": ast.Call, "FG105": (ast.BoolOp, ast.UnaryOp, ast.Call, ast.Compare),
+                    "FG302": ast.Call, "FG303": ast.Call, "FG304": ast.Call, "FG422": ast.Call, "FG105": (ast.BoolOp, ast.UnaryOp, ast.Call, ast.Compare),
                     "FG453": ast.Subscript}
 
 

@@ -269,6 +269,28 @@ RULES = [
                  "sparse product outside the compiled region: a helper marked `@torch.compiler.disable` that "
                  "takes and returns dense tensors (one graph break at its call, instead of an eager function).",
     ),
+    Rule(
+        "FG422", "min-max-generator", "`min()`/`max()` over a generator Dynamo cannot reduce",
+        ("GB0059", "GB0193", "GB8335"),
+        what="Flags a call of the builtin `min` or `max` whose argument is a generator expression that yields tuple "
+             "or list displays (`min((cost(p), p) for p in orders)`), or that is passed with `key=` or "
+             "`default=`. Over a generator of plain values, without keywords, Dynamo reduces it, so it is not "
+             "flagged; nor is a list comprehension, a `range` or any other iterable.",
+        why="Dynamo's `min`/`max` handles a generator only by comparing plain values: with tuples to compare, or a "
+            "`key`/`default` keyword, it does not know the call ('Failed to trace builtin operator', GB0059), "
+            "or with a keyword fails in its handler ('invalid call to builtin op handler', GB0193), then cannot "
+            "hand the half-run generator back to Python ('Generator reconstruction with mutations', GB8335), and "
+            "runs the whole function eagerly (probed on torch 2.13). The same call over a list compiles when "
+            "what it compares is known while Dynamo traces (static shapes, Python numbers); with dynamic shapes "
+            "the list's tuples hold symbolic sizes and `min` breaks on the list too (GB0059), as it did on the "
+            "generator.",
+        example="best = min((estimate_cost(order), order) for order in itertools.permutations(range(n)))",
+        fixed_example="best = min([(estimate_cost(order), order) for order in itertools.permutations(range(n))])",
+        fix_text="Reduce a list comprehension instead of the generator: the same elements, compared in the same "
+                 "order, so the result is the same (the rewrite is safe). Under dynamic shapes, compute the choice "
+                 "outside the compiled region when it depends on sizes only.",
+        fix_kind="list", fix_title="Reduce a list instead of a generator",
+    ),
 ]
 
 RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
@@ -387,9 +409,26 @@ def check_call(node: ast.Call, w) -> None:
     if isinstance(func, ast.Name) and func.id == "setattr" and func.id not in w.facts.env and node.args \
             and isinstance(node.args[0], ast.Name):
         _function_attribute(node, node.args[0].id, w)
+    if min_max_generator(node) and w.is_builtin(func.id):
+        w.report("FG422", node, f"`{func.id}()` over a generator {_generator_trouble(node)}: Dynamo cannot reduce it "
+                                "and runs the function eagerly")
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
+
+
+def min_max_generator(node: ast.Call) -> bool:
+    """`min`/`max` (by name) of one generator expression that yields tuple or list displays, or with
+    keywords (`key=`, `default=`): what Dynamo's reduction of a generator does not handle."""
+    return isinstance(node.func, ast.Name) and node.func.id in ("min", "max") and len(node.args) == 1 \
+        and isinstance(node.args[0], ast.GeneratorExp) \
+        and (bool(node.keywords) or isinstance(node.args[0].elt, (ast.Tuple, ast.List)))
+
+
+def _generator_trouble(node: ast.Call) -> str:
+    if node.keywords:
+        return "with " + ", ".join(f"`{k.arg}=`" for k in node.keywords if k.arg)
+    return "of tuples" if isinstance(node.args[0].elt, ast.Tuple) else "of lists"
 
 
 def _asks_grad(call: ast.Call) -> bool | str:
