@@ -12,7 +12,7 @@ import tomllib
 from fullgraph.findings import SEVERITIES
 
 ASSUME_COMPILED = ("modules", "decorated", "api", "all")
-ASSUME_KEYS = ("training", "dtype")
+ASSUME_KEYS = ("training", "dtype", "device")
 ASSUME_DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
@@ -53,7 +53,7 @@ class Config:
     severity: dict = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, codes): ignored in the files it matches
-    assume: dict = field(default_factory=dict)  # what the project compiles: {"training": False, "dtype": "float32"}
+    assume: dict = field(default_factory=dict)  # what the project compiles: {"training": False, "dtype": "float32", "device": "cuda"}
     unsafe_fixes: bool = False  # fix-all applies the unsafe fixes too; the editor offers them, marked
     extra: dict = field(default_factory=dict)
     root: str | None = None  # folder of the pyproject.toml it came from (exclude globs are relative to it)
@@ -153,13 +153,15 @@ def _in_order(settings: dict) -> list[tuple]:
 
 
 def _assume(value) -> dict:
-    """`assume = { training = false, dtype = "float32" }`, checked."""
+    """`assume = { training = false, dtype = "float32", device = "cuda" }`, checked."""
     if not isinstance(value, dict) or set(value) - set(ASSUME_KEYS):
         raise ValueError(f"assume must be a table with keys among {', '.join(ASSUME_KEYS)}")
     if "training" in value and not isinstance(value["training"], bool):
         raise ValueError("assume.training must be true or false")
     if "dtype" in value and value["dtype"] not in ASSUME_DTYPES:
         raise ValueError(f"assume.dtype must be one of {', '.join(ASSUME_DTYPES)}")
+    if "device" in value and not (isinstance(value["device"], str) and value["device"].isidentifier()):
+        raise ValueError('assume.device must be a device type such as "cpu" or "cuda"')
     return dict(value)
 
 

@@ -259,6 +259,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                     or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw.conditions, visit.function) \
                     or reach.dead(visit.function):
                 continue
+            settled = guards.unsettled(raw.conditions, visit.function)
+            raw = replace(raw, conditions=settled) if len(settled) != len(raw.conditions) else raw
             if home is index or home is None:
                 related = _related(visit, path, lines, compiled_elsewhere.get(id(visit.entry)))
                 finding = _finding(raw, visit, path, lines, config, scopes, related, index, kept, order, tensor_ifs)
@@ -581,7 +583,7 @@ def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
 def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | None = None) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
-    library's own variables (not the mode, a dtype, `self` or a config) means nothing to the
+    library's own variables (not the mode, a dtype, a device, `self` or a config) means nothing to the
     user and cannot be checked: such a finding is left out, an early `return` the library may
     take first included (kornia's `if transformed.shape == not_transformed.shape: return
     torch.where(...)` is the path its augmentations take; the user's-view bench counts 127 fewer
@@ -599,8 +601,8 @@ def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | 
 
 
 def _outside(test: ast.expr, holds: bool) -> bool:
-    """A condition the user's side decides: on the mode, a dtype, `self` or a config."""
-    return _names(test) <= OUTSIDE_NAMES or all(c.training is not None or c.dtypes is not None
+    """A condition the user's side decides: on the mode, a dtype, a device, `self` or a config."""
+    return _names(test) <= OUTSIDE_NAMES or all(c.training is not None or c.dtypes is not None or c.device is not None
                                                 for c in conditions(test, holds))
 
 

@@ -207,3 +207,55 @@ def test_a_flag_every_call_sets_to_the_mode_names_the_mode(passed, mode):
     other = source + ("class Always(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
                       "        self.f = Det()\n    def forward(self, x):\n        return self.f(x, record_rng=True)\n")
     assert not any(f.message.endswith(f"({mode})") for f in analyze(other, "m.py"))
+
+
+DEVICES = """
+import torch
+from torch import nn
+class Norm(nn.Module):
+    def forward(self, x):
+        if x.device == torch.device("cpu"):
+            if not torch.all((x >= 0) * (x <= 1)):
+                x = x.sigmoid()
+        if x.is_cuda and x.sum() > 0:
+            x = x - 1
+        if x.device.type != "mps":
+            x = x[x > 0]
+        return x
+"""
+
+
+def test_device_tests_are_named_and_assumable():
+    """A test of a tensor's device (`x.device == torch.device("cpu")`, `x.is_cuda`, `x.device.type`) is
+    a trace-time condition the user's inputs decide, named like a dtype; `assume.device` drops the
+    findings that cannot happen on the project's device."""
+    messages = {f.line: f.message for f in analyze(textwrap.dedent(DEVICES), "m.py")}
+    assert messages[7].endswith("(when `x` is on cpu)")
+    assert messages[9].endswith("(when `x` is on cuda)")
+    assert messages[12].endswith("(when `x` is not on mps)")
+    on_cuda = {f.line for f in analyze(textwrap.dedent(DEVICES), "m.py", Config().merged({"assume": {"device": "cuda"}}))}
+    assert on_cuda == {9, 12}
+    with pytest.raises(ValueError):
+        Config().merged({"assume": {"device": 3}})
+
+
+def test_a_test_every_call_decides_as_it_holds_is_no_condition():
+    """`if not normalization: return x` before the finding, with every compiled call passing
+    `normalization="sigmoid"`: the finding is not said to sit under it."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+        def normalize(x, normalization=None):
+            if not normalization:
+                return x
+            if not torch.all(x >= 0):
+                x = x.sigmoid()
+            return x
+        class M(nn.Module):
+            def forward(self, x):
+                return normalize(x, normalization="sigmoid")
+        """)
+    [finding] = analyze(src, "m.py")
+    assert finding.line == 7 and "unless" not in finding.message and "when" not in finding.message
+    [finding] = analyze(src.replace('normalization="sigmoid"', "normalization=self.kind"), "m.py")
+    assert finding.message.endswith("(when `normalization`)")

@@ -127,6 +127,15 @@ class CallGuards:
                 return True
         return False
 
+    def unsettled(self, conditions, function: FunctionInfo) -> tuple:
+        """``conditions`` without the tests every compiled call of ``function`` decides as they hold
+        (`if not normalization: return x` before the finding, every call passing `normalization="sigmoid"`):
+        those are no condition."""
+        if not conditions or id(function) in self._entries:
+            return conditions
+        return tuple((test, holds) for test, holds in conditions
+                     if not all(self._decided(function, t) == h for t, h in atoms(test, holds)))
+
     def _decided(self, function: FunctionInfo, test: ast.expr) -> bool | None:
         """The value of ``flag`` / ``flag is None`` / ``flag is not None`` for a parameter every
         compiled call gives one literal; None for any other test."""

@@ -25,7 +25,8 @@ class Condition:
     text: str
     training: bool | None = None
     dtypes: frozenset[str] | None = None  # the floating dtypes the tested tensor has when it holds
-    negated: bool = False  # holds when the dtype is NOT one of `dtypes`
+    negated: bool = False  # holds when the dtype (the device) is NOT one of `dtypes` (`device`)
+    device: str | None = None  # the device type the tested tensor is on when it holds (`cpu`, `cuda`, ...)
 
 
 def conditions(test: ast.expr, holds: bool) -> list[Condition]:
@@ -38,6 +39,11 @@ def _one(test: ast.expr, holds: bool) -> Condition:
     mode = atom_mode(test, holds)  # `self.training`, `self.training is False`
     if mode is not None:
         return Condition("in training mode only" if mode else "in eval mode only", training=mode)
+    device = _device_test(test)
+    if device is not None:
+        tensor, kind, positive = device
+        on = holds == positive
+        return Condition(f"when `{tensor}` is {'' if on else 'not '}on {kind}", device=kind, negated=not on)
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
@@ -72,6 +78,38 @@ def _dtype_test(left: ast.expr, op: ast.cmpop, right: ast.expr):
     return snippet(left.value), names, isinstance(op, (ast.Eq, ast.In, ast.Is))
 
 
+DEVICE_FLAGS = {"is_cuda": "cuda", "is_cpu": "cpu", "is_mps": "mps", "is_xpu": "xpu", "is_meta": "meta"}
+
+
+def _device_test(test: ast.expr) -> tuple[str, str, bool] | None:
+    """(tensor text, device type, True for == / the flag) for `x.is_cuda`, `x.device.type == "cpu"`
+    and `x.device == torch.device("cpu")` (either side, `!=` too); None for anything else."""
+    if isinstance(test, ast.Attribute) and test.attr in DEVICE_FLAGS:
+        return snippet(test.value), DEVICE_FLAGS[test.attr], True
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+        return None
+    for left, right in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        kind = _device_name(right)
+        if kind is None:
+            continue
+        if isinstance(left, ast.Attribute) and left.attr == "type" and isinstance(left.value, ast.Attribute) \
+                and left.value.attr == "device":
+            return snippet(left.value.value), kind, isinstance(test.ops[0], ast.Eq)
+        if isinstance(left, ast.Attribute) and left.attr == "device" and isinstance(right, ast.Call):
+            return snippet(left.value), kind, isinstance(test.ops[0], ast.Eq)
+    return None
+
+
+def _device_name(node: ast.expr) -> str | None:
+    """`"cpu"`, or `torch.device("cpu")` (no index): the device type it names."""
+    if isinstance(node, ast.Call) and snippet(node.func) in ("torch.device", "device") and len(node.args) == 1 \
+            and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+        return node.value
+    return None
+
+
 def impossible(condition: Condition, assume: dict) -> bool:
     """True when the project's assumptions say the condition never holds."""
     training = assume.get("training")
@@ -80,6 +118,9 @@ def impossible(condition: Condition, assume: dict) -> bool:
     dtype = FLOAT_DTYPES.get(str(assume.get("dtype", "")))
     if condition.dtypes is not None and dtype is not None:
         return (dtype in condition.dtypes) == condition.negated
+    device = assume.get("device")
+    if condition.device is not None and isinstance(device, str):
+        return (device == condition.device) == condition.negated
     return False
 
 
