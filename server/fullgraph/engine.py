@@ -698,6 +698,7 @@ def _finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config, s
               **({"nested_in": visit.function.enclosing.name} if visit.function.enclosing is not None else {}),
               **({"guess": [_guess_label(g, visit) for g in raw.guess]} if raw.guess else {}),  # guessed parameters
               **({"tensors": list(raw.tensors)} if raw.tensors else {}),  # what a fix may treat as tensors
+              **dict(raw.facts),  # what the rule knows that its fix needs
               **({"assumed": True} if visit.entry.assumed else {}),  # entry only by assume_compiled="all"
               **({"exported": True} if visit.entry.exported is not None else {}),  # entry as the package's API
               **({"dispatched": True} if visit.entry.dispatched else {}),  # runs inside an inherited forward's frame

@@ -838,3 +838,48 @@ def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_pa
     assert [(f.code, f.line) for f in report.findings] == [("FG453", 4)]
     assert report.findings[0].message.startswith("compiles `Wrapper()`, which breaks in library code at "
                                                   "fglib/__init__.py:12 (`Spline._transform`)")
+
+
+def test_a_module_of_a_class_from_another_file_is_followed_wherever_it_is_held(tmp_path):
+    """`self.vq = Quant()` with `Quant` imported from another module of the library, handed back by a
+    method (`self.get_vq(i)(x)`, vector-quantize-pytorch's hierarchical VQ) or held in a ModuleList:
+    calling it runs that class's `forward` (the module's fact names its file)."""
+    (tmp_path / "lib" / "fglib").mkdir(parents=True)
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "lib" / "fglib" / "__init__.py").write_text("from fglib.holder import Holder\n")
+    (tmp_path / "lib" / "fglib" / "quant.py").write_text(textwrap.dedent("""\
+        from torch import nn
+
+        class Quant(nn.Module):
+            def forward(self, x):
+                if x.sum() > 0:
+                    x = x * 2
+                return x
+        """))
+    (tmp_path / "lib" / "fglib" / "holder.py").write_text(textwrap.dedent("""\
+        from torch import nn
+        from fglib.quant import Quant
+
+        class Holder(nn.Module):
+            def __init__(self, shared=True):
+                super().__init__()
+                self.vq = None
+                self.vqs = None
+                if shared:
+                    self.vq = Quant()
+                else:
+                    self.vqs = nn.ModuleList([Quant() for _ in range(2)])
+
+            def get_vq(self, i):
+                return self.vq if self.vq is not None else self.vqs[i]
+
+            def forward(self, x):
+                return self.get_vq(0)(x)
+        """))
+    model = tmp_path / "ws" / "model.py"
+    model.write_text("import torch\nfrom fglib import Holder\n\ncompiled = torch.compile(Holder())\n")
+    project = ProjectIndex(roots=[tmp_path / "ws"], search_paths=(str(tmp_path / "lib"),))
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert report.findings[0].message.startswith("compiles `Holder()`, which breaks in library code at "
+                                                  "fglib/quant.py:5 (`Quant.forward`)")

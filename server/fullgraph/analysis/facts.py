@@ -18,6 +18,8 @@ from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.analysis.tensor_methods import TENSOR_METHODS
 
+COMBINATORICS = frozenset(f"itertools.{f}" for f in ("permutations", "combinations", "combinations_with_replacement",
+                                                     "product"))
 TENSOR = "tensor"
 LIKELY = "likely tensor"
 VALUE = "value"
@@ -39,10 +41,16 @@ SPARSE_KEEPING = frozenset(("coalesce", "to", "cpu", "cuda", "float", "double", 
 @dataclass(frozen=True)
 class Module:
     """An nn.Module value: `cls` is an in-file class name or a qualified name such as
-    ``torch.nn.LSTM``; `element` is the module class held by a ModuleList/Sequential."""
+    ``torch.nn.LSTM``; `element` is the module class held by a ModuleList/Sequential; `path`: the
+    file of a class imported from the project or a library (`cls` is then its qualified name there)."""
 
     cls: str
     element: Module | None = None
+    path: str | None = None
+
+    def local_to(self, classes) -> bool:
+        """Whether `cls` names one of a file's own `classes` (not a class of another file)."""
+        return self.path is None and self.cls in classes
 
 
 @dataclass(frozen=True)
@@ -601,6 +609,11 @@ class Facts:
                 return Items(tuple(self.iter_element(a) for a in node.args), (False,) * len(node.args))
             if name == "enumerate" and len(node.args) == 1:
                 return Items((VALUE, self.iter_element(node.args[0])), (False, False))
+            if name in ("list", "tuple", "sorted", "reversed") and len(node.args) == 1:
+                return self.iter_element(node.args[0])  # `for p in list(range(n))`: the same elements
+        if isinstance(node, ast.Call) and node.args and self.resolve(node.func) in COMBINATORICS \
+                and all(self.iter_element(a) == VALUE for a in node.args if not isinstance(a, ast.Starred)):
+            return VALUE  # `itertools.permutations(range(n))`: tuples of Python numbers
         fact = self.kind(node)
         if isinstance(fact, Module):
             return fact.element
@@ -895,6 +908,8 @@ class Facts:
         if isinstance(value, Items):
             index = node.slice
             position = index.value if isinstance(index, ast.Constant) and isinstance(index.value, int) else None
+            if position is None and not isinstance(index, ast.Slice) and len(set(value.facts)) == 1:
+                return value.facts[0]  # `shapes[i]`, every item alike
             return value.facts[position] if position is not None and -len(value.facts) <= position < len(value.facts) \
                 else None
         return value if value in (TENSOR, LIKELY, VALUE, NUMPY) else None

@@ -144,6 +144,7 @@ class ModuleIndex:
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
         self._instances: dict[str, Instance | None] = {}  # imported class spelling -> its objects' fact
         self._objects: dict[str, Instance | None] = {}  # imported class spelling -> an object of it, as a receiver
+        self._modules: dict[str, Module | None] = {}  # imported class spelling -> the fact of a module it makes
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
@@ -364,7 +365,26 @@ class ModuleIndex:
         head, _, last = q.rpartition(".")
         if head.startswith("torch.nn") and last[:1].isupper():
             return Module(q)
-        return VALUE if head == "torch" else None  # `torch.equal(...)`, `torch.device(...)`: no tensor
+        if head == "torch":
+            return VALUE  # `torch.equal(...)`, `torch.device(...)`: no tensor
+        spelling = dotted(func)
+        return self.imported_module(spelling) if spelling and not head.startswith("torch.") else None
+
+    def imported_module(self, spelling: str) -> Module | None:
+        """The module made by calling `spelling`, an imported class the project index knows is an
+        nn.Module (`Module` with its file, so code of any file resolves it alike)."""
+        if spelling.partition(".")[0] not in self.imports or self.project is None:
+            return None
+        if spelling in self._modules:
+            return self._modules[spelling]
+
+        def compute():
+            symbol = self.lookup(spelling)
+            if symbol is None or symbol.kind != "class" or symbol.path is None \
+                    or self.project.is_module_class(symbol.path, symbol.qualname) is not True:
+                return None
+            return Module(symbol.qualname, path=symbol.path)
+        return self._memo(self._modules, spelling, compute)
 
     def _element(self, call: ast.Call, local: dict[str, ast.expr]) -> Module | None:
         """The module class held by `nn.ModuleList([Block(...) for ...])` and friends."""
@@ -556,7 +576,7 @@ class ModuleIndex:
             return None
         index, info = home
         fact, spelling = index.attr(info, name), index.attr_class(info, name)
-        if isinstance(fact, Module) and fact.cls in index.classes:
+        if isinstance(fact, Module) and fact.local_to(index.classes):
             return index.method(fact.cls, "forward")
         if not spelling:
             return None
@@ -1250,7 +1270,9 @@ def _constant_literal(node: ast.expr) -> bool:
 def _portable(fact):
     """A fact read from another file, without the class names that only that file resolves (a
     module stays a module: calling it gives a tensor)."""
-    return Module("", _portable(fact.element)) if isinstance(fact, Module) else fact
+    if isinstance(fact, Module) and fact.path is None:
+        return Module("", _portable(fact.element))
+    return fact  # a module of another file's class names its file: any file resolves it
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

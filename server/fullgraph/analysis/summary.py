@@ -20,7 +20,7 @@ from fullgraph.analysis.nodes import children, class_bases, decorator_target, st
 from fullgraph.analysis.per_node import per_node
 
 TYPED_DICTS = frozenset(("typing.TypedDict", "typing_extensions.TypedDict"))
-SCHEMA = 14  # bump when the summary layout changes (the disk cache is keyed by it)
+SCHEMA = 15  # bump when the summary layout changes (the disk cache is keyed by it)
 
 # What a function returns, when its `return` values say so on their own.
 TENSOR, VALUE, MODULE, LOGGER = "tensor", "value", "module", "logger"

@@ -96,6 +96,7 @@ class Raw:
     guess: tuple[str, ...] = ()  # the guessed parameters a tensor premise rests on
     tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
     guards: frozenset[int] = frozenset()  # ids of the tests in `conditions` that an early `return` passed
+    facts: tuple[tuple[str, object], ...] = ()  # what the rule knows that its fix needs (in the finding's data)
 
 
 def declared_params(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> set[str]:
@@ -186,6 +187,9 @@ class Walker:
         elif method.node.name != "forward":
             return None
         fact = self.kind(func)
+        if isinstance(fact, Module) and fact.path is not None:  # a module of another file's class
+            made = Instance(fact.path, fact.cls)
+            return None if (made.path, made.cls) == ((method.module or self.index).path, method.cls.name) else made
         if isinstance(fact, Module):
             spelling = fact.cls
         elif self_attribute(func) and self.function.cls is not None:  # `self.metric(x)`: what `__init__` made
@@ -227,9 +231,10 @@ class Walker:
         return self.parents[-level - 1] if len(self.parents) > level else None
 
     def report(self, code: str, node: ast.AST, message: str, confidence: str = "certain",
-               gb_ids: tuple[str, ...] | None = None, when: tuple[ast.expr, bool] | None = None) -> None:
+               gb_ids: tuple[str, ...] | None = None, when: tuple[ast.expr, bool] | None = None,
+               facts: tuple[tuple[str, object], ...] = ()) -> None:
         """Record a finding at `node`; `when`: a trace-time test (and the value it must have) the
-        break needs besides the tests around `node`."""
+        break needs besides the tests around `node`; `facts`: (key, value) pairs for its fix."""
         guess = self.facts.guess(*_premise(node)) if code.startswith(GUESSABLE) else ()
         if guess:
             names = ", ".join(self._guess_name(g) for g in guess)
@@ -243,7 +248,7 @@ class Walker:
             conditions += self._prefix(test, len(test.values))
         guards = frozenset(id(test) for test, _ in conditions if id(test) in self.guards)
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
-                             conditions, guess, tensors, guards))
+                             conditions, guess, tensors, guards, facts))
         holder = self.parent(1)
         if code in ("FG201", "FG204") and isinstance(holder, ast.Assign) and holder.value is node \
                 and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
@@ -359,8 +364,10 @@ class Walker:
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
                 or index.attr_call(self.function.cls, func.attr)
         local = self.kind(func.value) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
-        if isinstance(local, Module) and local.cls in index.classes:  # `for b in blocks: b.backward_pass(y)`
+        if isinstance(local, Module) and local.local_to(index.classes):  # `for b in blocks: b.backward_pass(y)`
             return index.method(local.cls, func.attr)
+        if isinstance(local, Module) and local.path is not None:
+            return index.instance_method(Instance(local.path, local.cls), func.attr)
         if isinstance(local, Instance):  # `cache = Cache()`, or `CACHE = Cache()` at module level
             return index.instance_method(local, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
@@ -376,8 +383,10 @@ class Walker:
             return index.method(func.value.id, "forward")  # Dynamo traces the forward an `apply` runs
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
-            if isinstance(owner, Module) and owner.cls in index.classes:
+            if isinstance(owner, Module) and owner.local_to(index.classes):
                 return index.method(owner.cls, func.attr)
+            if isinstance(owner, Module) and owner.path is not None:  # `self.vq.get_codes(x)`, its class elsewhere
+                return index.instance_method(Instance(owner.path, owner.cls), func.attr)
             if isinstance(owner, Instance):  # `self.window.clip(x)`, `self.cfg.schedule.step(t)`
                 return index.instance_method(owner, func.attr)
             held = func.value
@@ -486,8 +495,10 @@ class Walker:
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         """What calling a value runs: a module's `forward`, a passed function (:class:`Function`)."""
-        if isinstance(fact, Module) and fact.cls in self.index.classes:
+        if isinstance(fact, Module) and fact.local_to(self.index.classes):
             return self.index.method(fact.cls, "forward")
+        if isinstance(fact, Module) and fact.path is not None:
+            return self.index.instance_method(Instance(fact.path, fact.cls), "forward")
         if isinstance(fact, Instance):
             return self.index.instance_method(fact, "__call__")
         return fact.infos[0] if isinstance(fact, Function) and len(fact.infos) == 1 else None

@@ -60,7 +60,13 @@ TRAP_CODES = {"FG104", "FG107"}
 DEFER_CODES = {"FG301", "FG302", "FG303", "FG304"}
 KEEP_TENSOR_CODES = {"FG201", "FG204"}
 MASKED_STORE_CODE = "FG453"
-FIX_CODES = PREDICATE_CODES | TRAP_CODES | DEFER_CODES | KEEP_TENSOR_CODES | {MASKED_STORE_CODE}
+LIST_CODE = "FG422"
+FIX_CODES = PREDICATE_CODES | TRAP_CODES | DEFER_CODES | KEEP_TENSOR_CODES | {MASKED_STORE_CODE, LIST_CODE}
+SYMBOLIC_SIZES = ("over a list, Dynamo reduces Python numbers only: a size among them (`x.shape[0]`) turns symbolic once "
+                  "a call with other shapes recompiles the code, and the list breaks then, as the generator did, so "
+                  "fix-all leaves it to you (a quick fix, or `fullgraph fix --unsafe-fixes`)")
+NOT_NUMBERS = ("what `{}` compares is not known to be Python numbers while Dynamo traces (a tensor, a NumPy value, a "
+               "symbolic size or a key's result among them breaks it over a list too): the rewrite might leave the break")
 BUILTIN_EXCEPTIONS = {name for name in dir(builtins) if name[:1].isupper()}
 NO_TORCH = ("the file does not import torch at module level: a rewrite would make torch an import of a module "
             "that may be meant to run without it (only the compiled code needs torch)")
@@ -145,6 +151,9 @@ def _decline_reason(tree: ast.Module, finding, called_from: tuple[str, ...]) -> 
             return scalar_reason(tree, node, finding, known)
         if finding.code == MASKED_STORE_CODE:
             return masked_store_reason(tree, node, finding)
+        if finding.code == LIST_CODE and not (finding.data or {}).get("numbers"):
+            return NOT_NUMBERS.format(node.func.id if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                      else "min")
     except RecursionError:
         return "the code is too deeply nested to rewrite"
     return None
@@ -191,6 +200,8 @@ def _fix_check(tree: ast.Module, finding, called_from: tuple[str, ...]) -> tuple
     if finding.code == MASKED_STORE_CODE:
         reordered = reordered_reason(tree, node, finding)
         return reordered, reordered is not None
+    if finding.code == LIST_CODE:
+        return SYMBOLIC_SIZES, True
     reached = branch_state_reason(tree, node) if finding.code in ("FG101", "FG103") else None
     if reached is not None:
         return reached, True

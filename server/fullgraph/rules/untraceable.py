@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.facts import SPARSE, SPARSE_CONSTRUCTORS, SPARSE_CONVERSIONS, TENSORISH, Module, is_tensor_qualname
+from fullgraph.analysis.facts import SPARSE, SPARSE_CONSTRUCTORS, SPARSE_CONVERSIONS, TENSORISH, VALUE, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.bindings import local_bindings, parameter_names
 from fullgraph.rules.common import confidence, last_binding, method_call, snippet
@@ -287,8 +287,12 @@ RULES = [
         example="best = min((estimate_cost(order), order) for order in itertools.permutations(range(n)))",
         fixed_example="best = min([(estimate_cost(order), order) for order in itertools.permutations(range(n))])",
         fix_text="Reduce a list comprehension instead of the generator: the same elements, compared in the same "
-                 "order, so the result is the same (the rewrite is safe). Under dynamic shapes, compute the choice "
-                 "outside the compiled region when it depends on sizes only.",
+                 "order, so the result is the same. That removes the break only while what is compared is Python "
+                 "numbers Dynamo knows as constants: the quick fix is offered where the engine knows the compared "
+                 "values are Python numbers (not tensors, NumPy values or a key's results), and fix-all applies it "
+                 "only with unsafe fixes, because a size among them (`x.shape[0]`) turns symbolic once a call with "
+                 "other shapes recompiles the code, and the list breaks then too. A choice that depends on sizes "
+                 "only can be made outside the compiled region (or cached per shape).",
         fix_kind="list", fix_title="Reduce a list instead of a generator",
     ),
 ]
@@ -410,8 +414,11 @@ def check_call(node: ast.Call, w) -> None:
             and isinstance(node.args[0], ast.Name):
         _function_attribute(node, node.args[0].id, w)
     if min_max_generator(node) and w.is_builtin(func.id):
+        generator = node.args[0]
+        with w.facts.comprehension_scope(generator):  # what the compared elements are, known as Python numbers
+            numbers = not node.keywords and all(w.kind(e) == VALUE for e in generator.elt.elts)
         w.report("FG422", node, f"`{func.id}()` over a generator {_generator_trouble(node)}: Dynamo cannot reduce it "
-                                "and runs the function eagerly")
+                                "and runs the function eagerly", facts=(("numbers", numbers),))
     callee = w.callee(node)
     if callee is not None and callee.disabled:
         w.report("FG409", node, f"`{callee.qualname}` is decorated with torch.compiler.disable")
