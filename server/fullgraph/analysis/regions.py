@@ -142,9 +142,7 @@ class ModuleIndex:
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
-        self._instances: dict[str, Instance | None] = {}  # imported class spelling -> its objects' fact
-        self._objects: dict[str, Instance | None] = {}  # imported class spelling -> an object of it, as a receiver
-        self._modules: dict[str, Module | None] = {}  # imported class spelling -> the fact of a module it makes
+        self._imported_classes: dict[str, tuple | None] = {}  # imported class spelling -> (its class, a module?)
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
         self._set_attrs: dict[tuple[str, str], object] = {}  # (class, attribute) -> fact a setter call gave it
@@ -373,18 +371,8 @@ class ModuleIndex:
     def imported_module(self, spelling: str) -> Module | None:
         """The module made by calling `spelling`, an imported class the project index knows is an
         nn.Module (`Module` with its file, so code of any file resolves it alike)."""
-        if spelling.partition(".")[0] not in self.imports or self.project is None:
-            return None
-        if spelling in self._modules:
-            return self._modules[spelling]
-
-        def compute():
-            symbol = self.lookup(spelling)
-            if symbol is None or symbol.kind != "class" or symbol.path is None \
-                    or self.project.is_module_class(symbol.path, symbol.qualname) is not True:
-                return None
-            return Module(symbol.qualname, path=symbol.path)
-        return self._memo(self._modules, spelling, compute)
+        found = self._imported_class(spelling)
+        return Module(found[0].cls, path=found[0].path) if found is not None and found[1] is True else None
 
     def _element(self, call: ast.Call, local: dict[str, ast.expr]) -> Module | None:
         """The module class held by `nn.ModuleList([Block(...) for ...])` and friends."""
@@ -718,34 +706,31 @@ class ModuleIndex:
         the receiver of the methods it runs (`self` in a method it inherits is that object)."""
         if spelling in self.classes:
             return Instance(self.path, spelling)
-        if spelling.partition(".")[0] not in self.imports:
-            return None
-        if spelling in self._objects:
-            return self._objects[spelling]
-
-        def compute():
-            symbol = self.lookup(spelling)
-            return Instance(symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" \
-                and symbol.path is not None else None
-        return self._memo(self._objects, spelling, compute)
+        found = self._imported_class(spelling)
+        return found[0] if found is not None else None
 
     def instance_of(self, spelling: str) -> Instance | None:
         """The fact of an object made by calling the class `spelling` (of this file, or imported
         from the workspace or a library), when that class is known not to be an nn.Module."""
         if spelling in self.classes:
             return None if self.is_module_class(spelling) else Instance(self.path, spelling)
+        found = self._imported_class(spelling)
+        return found[0] if found is not None and found[1] is False else None
+
+    def _imported_class(self, spelling: str) -> tuple[Instance, bool | None] | None:
+        """The class an imported spelling names (its file and qualified name there), and whether the
+        project index knows it is an nn.Module (None: unknown); None for anything else."""
         if spelling.partition(".")[0] not in self.imports or self.project is None:
             return None
-        if spelling in self._instances:
-            return self._instances[spelling]
+        if spelling in self._imported_classes:
+            return self._imported_classes[spelling]
 
         def compute():
             symbol = self.lookup(spelling)
-            if symbol is None or symbol.kind != "class" or symbol.path is None \
-                    or self.project.is_module_class(symbol.path, symbol.qualname) is not False:
+            if symbol is None or symbol.kind != "class" or symbol.path is None:
                 return None
-            return Instance(symbol.path, symbol.qualname)
-        return self._memo(self._instances, spelling, compute)
+            return Instance(symbol.path, symbol.qualname), self.project.is_module_class(symbol.path, symbol.qualname)
+        return self._memo(self._imported_classes, spelling, compute)
 
     def registry_object(self, name: str) -> Instance | Choice | None:
         """What calling a value of the module-level dictionary `name` makes (`SOLVERS[method](...)`),
