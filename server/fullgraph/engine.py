@@ -10,6 +10,7 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
+from fullgraph.analysis.bindings import parameter_names
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
 from fullgraph.analysis.call_reach import CallReach
 from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
@@ -275,12 +276,15 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                 if finding is not None:
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
+                rank = _library_rank(raw, visit)  # by its own tests: those of the calls on the way are named
+                around = _user_path_conditions(reach.path_tests(visit.function), visit.entry, guards)
+                users = _users_tests(raw, visit) | {id(test) for test, _ in around}
+                raw = replace(raw, conditions=(*around, *raw.conditions)) if around else raw
                 for call in leaving.get(id(visit.function)) or [visit.origin]:
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
-                                               id(visit.entry) in library)
+                                               id(visit.entry) in library, users)
                     if finding is not None:
-                        library_found.setdefault((finding.line, finding.col, finding.code), []).append(
-                            (_library_rank(raw, visit), finding))
+                        library_found.setdefault((finding.line, finding.col, finding.code), []).append((rank, finding))
     for key, found in library_found.items():
         seen.setdefault(key, library_summary(found))
     for finding in failed:
@@ -298,6 +302,31 @@ def _call_reach(walks, entries: list[FunctionInfo], guards: CallGuards, objects:
     def decided(tests, visit: Visit) -> bool:
         return guards.unreachable(tests.conditions, visit.function) or objects.rules_out(tests.conditions, visit.function)
     return CallReach(walks, entries, decided)
+
+
+def _users_tests(raw: Raw, visit: Visit) -> frozenset[int]:
+    """The tests around a finding in the compiled entry itself on its own parameters (the user's
+    arguments): ids, for :func:`_conditions` to keep the library finding and name them."""
+    if visit.function is not visit.entry:
+        return frozenset()
+    mine = parameter_names(visit.entry.node) | OUTSIDE_NAMES
+    return frozenset(id(test) for test, _ in raw.conditions if _names(test) <= mine)
+
+
+def _user_path_conditions(chain, entry: FunctionInfo, guards: CallGuards) -> tuple:
+    """Of the tests around the calls that lead from the compiled entry to library code, those the
+    user's side decides (the mode, a dtype, a device, `self`, a config, or the entry's own parameters:
+    `if pixel_values is not None:` in the `forward` they call), for the finding to name; the
+    library's other tests on the way are left out (they leave the finding as it is)."""
+    mine = parameter_names(entry.node) | OUTSIDE_NAMES
+    found = []
+    for tests, visit in chain:
+        modes = dict(visit.flag_modes)
+        for test, holds in guards.unsettled(tests.conditions, visit.function):
+            test, holds = moded(test, holds, modes)
+            if _outside(test, holds) or visit.function is entry and _names(test) <= mine:
+                found.append((test, holds))
+    return tuple(found)
 
 
 def _index_path(path: str, project: ProjectIndex | None) -> str:
@@ -580,7 +609,8 @@ def _module_forward(index: ModuleIndex, entry: FunctionInfo) -> bool:
     return entry.cls is not None and entry.node.name == "forward" and home.is_module_class(entry.cls.name)
 
 
-def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | None = None) -> str | None:
+def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | None = None,
+                users: frozenset[int] = frozenset()) -> str | None:
     """The message suffix naming the trace-time conditions a finding sits under, or None when
     the project's `assume` setting says they never hold. In library code, a condition on the
     library's own variables (not the mode, a dtype, a device, `self` or a config) means nothing to the
@@ -595,7 +625,7 @@ def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | 
     found = [c for test, holds in tests for c in conditions(test, holds)]
     if config.assume and any(impossible(c, config.assume) for c in found) or contradictory(found):
         return None
-    if library and not all(_outside(test, holds) for test, holds in tests):
+    if library and not all(_outside(test, holds) or id(test) in users for test, holds in tests):
         return None
     return describe(found)
 
@@ -631,7 +661,7 @@ def _library_path(visit: Visit, path: str) -> tuple[Location, ...]:
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
-                     project: ProjectIndex, compiled: bool = False) -> Finding | None:
+                     project: ProjectIndex, compiled: bool = False, users: frozenset[int] = frozenset()) -> Finding | None:
     """One finding at the user's call line for a break inside library code it reaches (`compiled`:
     the line compiles the library entry itself)."""
     call = visit.origin
@@ -643,7 +673,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
     if compiled and isinstance(call, ast.Call) and call.args:  # `torch.compile(Model())`: what it compiles
         callee = snippet(call.args[0])
     rule = RULES[raw.code]
-    named = _conditions(raw, config, library=True, visit=visit)
+    named = _conditions(raw, config, library=True, visit=visit, users=users)
     if named is None:
         return None
     message = f"{'compiles' if compiled else 'calls'} `{callee}`, which breaks in library code at {where} " \

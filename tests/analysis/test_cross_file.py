@@ -883,3 +883,66 @@ def test_a_module_of_a_class_from_another_file_is_followed_wherever_it_is_held(t
     assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
     assert report.findings[0].message.startswith("compiles `Holder()`, which breaks in library code at "
                                                   "fglib/quant.py:5 (`Quant.forward`)")
+
+
+def test_a_library_finding_names_the_users_conditions_on_the_way_to_it(tmp_path):
+    """Reached through calls under tests the user's side decides (the compiled `forward`'s own
+    parameters, the mode), a library break names them: `get_image_features` runs only when the user
+    passes `pixel_values`, `Shaped.helper` only for inputs of more than one dimension. A helper two calls
+    reach under different tests gets neither's, and a test on the library's own values on the way is not
+    named (nor does it hide the break)."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        class Vision(nn.Module):
+            def get_image_features(self, pixel_values):
+                return pixel_values[pixel_values > 0]
+
+            def forward(self, input_ids: torch.Tensor, pixel_values: torch.Tensor | None = None):
+                if pixel_values is not None:
+                    input_ids = input_ids + self.get_image_features(pixel_values).sum()
+                return input_ids
+
+        class Shared(nn.Module):
+            def shared(self, x):
+                return x[x > 0]
+
+            def forward(self, x: torch.Tensor):
+                if self.training:
+                    x = self.shared(x).sum() + x
+                if x.dim() > 1:
+                    x = self.shared(x).sum() + x
+                return x
+
+        class Shaped(nn.Module):
+            def helper(self, x):
+                return x[x > 0]
+
+            def forward(self, x: torch.Tensor):
+                if x.dim() > 1:
+                    x = self.helper(x).sum() + x
+                return x
+
+        class Inner(nn.Module):
+            def helper(self, x):
+                return x[x > 0]
+
+            def forward(self, x: torch.Tensor):
+                y = x * 2
+                if y.dim() > 1:
+                    x = self.helper(x).sum() + x
+                return x
+        """, """\
+        import torch
+        from fglib import Vision
+
+        compiled = torch.compile(Vision())
+        """)
+    script = model.with_name("script.py")
+    for compiled, line, ending in (("Vision", 6, " (when `pixel_values` is not None)"), ("Shared", 15, "boolean mask"),
+                                   ("Inner", 35, "boolean mask"), ("Shaped", 26, "(when `x.dim() > 1`)")):
+        script.write_text(f"import torch\nfrom fglib import {compiled}\n\ncompiled = torch.compile({compiled}())\n")
+        [finding] = analyze_document(script.read_text(), str(script), project=project).findings
+        assert finding.data["library"] == f"fglib/__init__.py:{line}"
+        assert finding.message.endswith(ending), finding.message

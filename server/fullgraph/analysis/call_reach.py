@@ -21,11 +21,38 @@ def incoming(walks) -> dict[int, list[tuple[FunctionInfo, object]]]:
 
 class CallReach:
     """`dead(function)`; `decided(tests, visit)` says whether the tests around one call made in the walk
-    of `visit` rule it out (worked out on first use)."""
+    of `visit` rule it out (worked out on first use). `path_tests(function)`: the tests around the calls
+    of the one chain of calls that reaches it."""
 
     def __init__(self, walks, entries: list[FunctionInfo], decided: Callable) -> None:
         self.walks, self.entries, self.decided = walks, entries, decided
         self._dead: set[int] | None = None
+        self._into: dict[int, dict[tuple[int, int], tuple]] | None = None
+
+    def path_tests(self, function: FunctionInfo) -> list[tuple[object, object]]:
+        """(tests, the caller's visit) for each call of the chain from an entry to `function`, the
+        outermost first, as far up as each function on it has one call reaching it (a function two
+        calls reach may run under either's tests: the chain stops below it)."""
+        if self._into is None:
+            self._into = {}
+            for walker, visit in self.walks:
+                for target, call, *_ in walker.calls:
+                    self._into.setdefault(id(target), {})[(id(visit.function), id(call))] = \
+                        (visit, walker.call_tests.get(id(call)))
+        entries = {id(e) for e in self.entries}
+        chain, seen, at = [], {id(function)}, function
+        while id(at) not in entries:
+            callers = list(self._into.get(id(at), {}).values())
+            if len(callers) != 1:
+                break
+            visit, tests = callers[0]
+            if tests is not None:
+                chain.append((tests, visit))
+            at = visit.function
+            if id(at) in seen:
+                break
+            seen.add(id(at))
+        return chain[::-1]
 
     def dead(self, function: FunctionInfo) -> bool:
         if self._dead is None:
