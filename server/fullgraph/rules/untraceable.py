@@ -284,8 +284,10 @@ RULES = [
             "what it compares is known while Dynamo traces (static shapes, Python numbers); with dynamic shapes "
             "the list's tuples hold symbolic sizes and `min` breaks on the list too (GB0059), as it did on the "
             "generator.",
-        example="best = min((estimate_cost(order), order) for order in itertools.permutations(range(n)))",
-        fixed_example="best = min([(estimate_cost(order), order) for order in itertools.permutations(range(n))])",
+        example="shapes = (a.shape, b.shape, c.shape)\n"
+                "cost, order = min((shapes[p[0]][0] * shapes[p[-1]][-1], p) for p in itertools.permutations(range(3)))",
+        fixed_example="shapes = (a.shape, b.shape, c.shape)\n"
+                      "cost, order = min([(shapes[p[0]][0] * shapes[p[-1]][-1], p) for p in itertools.permutations(range(3))])",
         fix_text="Reduce a list comprehension instead of the generator: the same elements, compared in the same "
                  "order, so the result is the same. That removes the break only while what is compared is Python "
                  "numbers Dynamo knows as constants: the quick fix is offered where the engine knows the compared "
