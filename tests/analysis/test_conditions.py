@@ -259,3 +259,25 @@ def test_a_test_every_call_decides_as_it_holds_is_no_condition():
     assert finding.line == 7 and "unless" not in finding.message and "when" not in finding.message
     [finding] = analyze(src.replace('normalization="sigmoid"', "normalization=self.kind"), "m.py")
     assert finding.message.endswith("(when `normalization`)")
+
+
+def test_the_python_part_of_a_tensor_test_is_a_condition_every_call_may_decide():
+    """`if zero_division == "warn" and torch.any(denom == 0):` (torchmetrics' `_safe_divide`): the body
+    runs only where `zero_division == "warn"`, which Dynamo decides while tracing (an `and` stops at
+    it). Every compiled call leaving `zero_division` at 0.0 rules out the test's break and the body's
+    print; a call passing "warn" keeps both, named under that condition."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+        def safe_divide(num, denom, zero_division=0.0):
+            if zero_division == "warn" and torch.any(denom == 0):
+                print("zero division")
+            return torch.where(denom != 0, num / denom, torch.zeros_like(num))
+        class M(nn.Module):
+            def forward(self, a, b):
+                return safe_divide(a, b) + safe_divide(b, a, zero_division=0.0)
+        """)
+    assert analyze(src, "m.py") == []
+    warned = src + "class W(nn.Module):\n    def forward(self, a, b):\n        return safe_divide(a, b, zero_division='warn')\n"
+    assert [(f.code, f.message.endswith("(when `zero_division == 'warn'`)")) for f in analyze(warned, "m.py")] == [
+        ("FG101", True), ("FG301", True)]

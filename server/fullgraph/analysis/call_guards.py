@@ -89,6 +89,17 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, obje
     return {name: value.value for name, value in passed.items() if isinstance(value, ast.Constant)}
 
 
+def _literal_comparison(test: ast.expr) -> tuple[str, object, bool] | None:
+    """(name, literal, True for ==) for `name == <literal>` / `name != <literal>` (either side; not a
+    None literal, which `is` tests): literals compare as Python compares them."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq))):
+        return None
+    for name, other in ((test.left, test.comparators[0]), (test.comparators[0], test.left)):
+        if isinstance(name, ast.Name) and isinstance(other, ast.Constant) and other.value is not None:
+            return name.id, other.value, isinstance(test.ops[0], ast.Eq)
+    return None
+
+
 def _on_self(test: ast.expr) -> bool:
     """A test that reads only ``self``'s state (``self.merged``, ``self.cfg.flag is None``): no call."""
     names = {n.id for n in walk(test) if isinstance(n, ast.Name)}
@@ -137,8 +148,14 @@ class CallGuards:
                      if not all(self._decided(function, t) == h for t, h in atoms(test, holds)))
 
     def _decided(self, function: FunctionInfo, test: ast.expr) -> bool | None:
-        """The value of ``flag`` / ``flag is None`` / ``flag is not None`` for a parameter every
-        compiled call gives one literal; None for any other test."""
+        """The value of ``flag`` / ``flag is None`` / ``flag is not None`` / ``flag == <literal>`` /
+        ``flag != <literal>`` for a parameter every compiled call gives one literal; None for any
+        other test."""
+        compared = _literal_comparison(test)
+        if compared is not None:
+            literals = self._literals_at_entry(function)
+            name, value, equal = compared
+            return None if name not in literals else (literals[name] == value) == equal
         name, none = test, None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:

@@ -735,6 +735,13 @@ class Walker:
         self.facts.nones = saved
         return "certain" if "certain" in found else ("likely" if "likely" in found else None)
 
+    def _traced_parts(self, test: ast.expr) -> list[tuple[ast.expr, bool]]:
+        """The operands of a data-dependent `a and t` test decided while tracing (`zero_division ==
+        "warn"`): the branch it guards runs only where each holds."""
+        if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)):
+            return []
+        return [(part, True) for part in test.values if not self.facts.data_dependent(part)]
+
     def _if(self, node: ast.If | ast.IfExp) -> None:
         """Skip the branch Dynamo never traces under an `is_compiling()` guard."""
         value = self._value_under_compile(node.test)
@@ -757,8 +764,8 @@ class Walker:
             if both and not holds:  # the `else` does not see what the body bound
                 body = self.facts.names_state()
                 self.facts.restore_names(before)
-            if traced:
-                self.conditions.append((node.test, holds))
+            pushed = [(node.test, holds)] if traced else self._traced_parts(node.test) if dependent and holds else []
+            self.conditions.extend(pushed)
             saved = dict(self.facts.nones)
             narrow(node.test, holds, self._value_under_compile, self.facts.nones)
             self.facts.in_data_branch += dependent
@@ -769,8 +776,7 @@ class Walker:
                 self.facts.in_data_branch -= dependent
             self.facts.nones = kept(saved, self.facts.nones)
             ended = self.path_ended
-            if traced:
-                self.conditions.pop()
+            del self.conditions[len(self.conditions) - len(pushed):]
         # only the taken branch of a test decided while tracing is walked: where it returns, the rest is dead
         self.path_ended = statement and value is not None and (
             ended or self._compile_check(node.test) and returns(node.body if value else node.orelse))
