@@ -281,3 +281,25 @@ def test_the_python_part_of_a_tensor_test_is_a_condition_every_call_may_decide()
     warned = src + "class W(nn.Module):\n    def forward(self, a, b):\n        return safe_divide(a, b, zero_division='warn')\n"
     assert [(f.code, f.message.endswith("(when `zero_division == 'warn'`)")) for f in analyze(warned, "m.py")] == [
         ("FG101", True), ("FG301", True)]
+
+
+def test_a_callers_parameter_passed_on_carries_the_literal_its_own_callers_give():
+    """`ratio(a, b)` leaves `zero_division` at 0.0 and passes it on (`safe_divide(..., zero_division=
+    zero_division)`): `safe_divide`'s `zero_division == "warn"` is decided there too; a caller that
+    passes "warn" to `ratio` keeps both findings."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+        def safe_divide(num, denom, zero_division=0.0):
+            if zero_division == "warn" and torch.any(denom == 0):
+                print("zero division")
+            return torch.where(denom != 0, num / denom, torch.zeros_like(num))
+        def ratio(num, denom, zero_division=0.0):
+            return safe_divide(num, denom, zero_division=zero_division)
+        class M(nn.Module):
+            def forward(self, a, b):
+                return ratio(a, b) + ratio(b, a)
+        """)
+    assert analyze(src, "m.py") == []
+    warned = src.replace("ratio(b, a)", 'ratio(b, a, zero_division="warn")')
+    assert [f.code for f in analyze(warned, "m.py")] == ["FG101", "FG301"]

@@ -76,9 +76,9 @@ def moded(test: ast.expr, holds: bool, modes: dict[str, bool]) -> tuple[ast.expr
     return test, holds
 
 
-def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
+def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
-    in place)."""
+    in place, or a parameter of the calling function that `outer` says holds one)."""
     node = function.node
     first = (node.args.posonlyargs + node.args.args)[:1]
     if first and first[0].arg == "self" and (not isinstance(call.func, ast.Attribute) or any(
@@ -86,7 +86,9 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call) -> dict[str, obje
         return {}  # `helper(...)` or `Base.merge(self, ...)`: not bound the way `self.merge(...)` is
     method = function.cls is not None or bool(first and first[0].arg == "self")
     passed = bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
-    return {name: value.value for name, value in passed.items() if isinstance(value, ast.Constant)}
+    outer = outer or {}
+    return {name: value.value if isinstance(value, ast.Constant) else outer[value.id] for name, value in passed.items()
+            if isinstance(value, ast.Constant) or isinstance(value, ast.Name) and value.id in outer}
 
 
 def _literal_comparison(test: ast.expr) -> tuple[str, object, bool] | None:
@@ -169,13 +171,16 @@ class CallGuards:
         return bool(value) if none is None else (value is None) == none
 
     def _literals_at_entry(self, function: FunctionInfo) -> dict[str, object]:
-        """Parameters every compiled call of ``function`` gives the same literal (and nothing rebinds)."""
+        """Parameters every compiled call of ``function`` gives the same literal (and nothing rebinds),
+        through the callers' own parameters passed on (`_safe_divide(n, d, zero_division=zero_division)`)."""
         if id(function) not in self._literals:
+            self._literals[id(function)] = {}  # a call of itself, on the way, decides nothing
             node = function.node
             found: dict[str, object] | None = None
             calls = self._into.get(id(function), []) if not node.decorator_list else []
-            for _, call in calls:
-                passed = _literal_arguments(function, call)
+            for caller, call in calls:  # a caller's own parameter passed on holds what its callers give it
+                outer = self._literals_at_entry(caller) if caller is not None and id(caller) not in self._entries else {}
+                passed = _literal_arguments(function, call, outer)
                 found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
                                                       and type(passed[k]) is type(v)}
             rebound = local_bindings(node) if found else {}  # names the body binds
