@@ -249,7 +249,12 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
     objects = ObjectFlags(walks, index, library)
-    reach = _call_reach(walks, [*guarded, *(info for info, _ in index.library_targets)], guards, objects)
+
+    def ruled_out(conditions, function: FunctionInfo) -> bool:
+        """Tests around code that every compiled call (or object) decides the other way."""
+        return guards.unreachable(conditions, function) or objects.rules_out(conditions, function)
+    reach = CallReach(walks, [*guarded, *(info for info, _ in index.library_targets)],
+                      lambda tests, visit: ruled_out(tests.conditions, visit.function))
     order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -257,8 +262,7 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         tensor_ifs = _tensor_ifs(visit.function.node, walker.raws)
         for raw in walker.raws:
             if not config.selects(raw.code) or (raw.epilogue and id(visit.function) not in called) \
-                    or guards.unreachable(raw.conditions, visit.function) or objects.rules_out(raw.conditions, visit.function) \
-                    or reach.dead(visit.function):
+                    or ruled_out(raw.conditions, visit.function) or reach.dead(visit.function):
                 continue
             settled = guards.unsettled(raw.conditions, visit.function)
             raw = replace(raw, conditions=settled) if len(settled) != len(raw.conditions) else raw
@@ -278,7 +282,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
             elif visit.origin is not None:
                 rank = _library_rank(raw, visit)  # by its own tests: those of the calls on the way are named
                 around = _user_path_conditions(reach.path_tests(visit.function), visit.entry, guards)
-                users = _users_tests(raw, visit) | {id(test) for test, _ in around}
+                users = frozenset({id(test) for test, _ in around} | {  # the path's are the user's already
+                    id(test) for test, holds in raw.conditions if _users(test, holds, visit.function, visit.entry)})
                 raw = replace(raw, conditions=(*around, *raw.conditions)) if around else raw
                 for call in leaving.get(id(visit.function)) or [visit.origin]:
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
@@ -296,35 +301,22 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                   sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
 
 
-def _call_reach(walks, entries: list[FunctionInfo], guards: CallGuards, objects: ObjectFlags) -> CallReach:
-    """Which walked functions never run: reached only through calls under tests decided the other way
-    (as a finding's are, by `guards` and `objects`)."""
-    def decided(tests, visit: Visit) -> bool:
-        return guards.unreachable(tests.conditions, visit.function) or objects.rules_out(tests.conditions, visit.function)
-    return CallReach(walks, entries, decided)
-
-
-def _users_tests(raw: Raw, visit: Visit) -> frozenset[int]:
-    """The tests around a finding in the compiled entry itself on its own parameters (the user's
-    arguments): ids, for :func:`_conditions` to keep the library finding and name them."""
-    if visit.function is not visit.entry:
-        return frozenset()
-    mine = parameter_names(visit.entry.node) | OUTSIDE_NAMES
-    return frozenset(id(test) for test, _ in raw.conditions if _names(test) <= mine)
+def _users(test: ast.expr, holds: bool, function: FunctionInfo, entry: FunctionInfo) -> bool:
+    """A test in `function` the user's side decides: :func:`_outside` ones, and in the compiled entry
+    itself, those on its own parameters (the user's arguments: `if pixel_values is not None:`)."""
+    return _outside(test, holds) or function is entry and _names(test) <= parameter_names(entry.node) | OUTSIDE_NAMES
 
 
 def _user_path_conditions(chain, entry: FunctionInfo, guards: CallGuards) -> tuple:
     """Of the tests around the calls that lead from the compiled entry to library code, those the
-    user's side decides (the mode, a dtype, a device, `self`, a config, or the entry's own parameters:
-    `if pixel_values is not None:` in the `forward` they call), for the finding to name; the
-    library's other tests on the way are left out (they leave the finding as it is)."""
-    mine = parameter_names(entry.node) | OUTSIDE_NAMES
+    user's side decides, for the finding to name; the library's other tests on the way are left out
+    (they leave the finding as it is)."""
     found = []
     for tests, visit in chain:
         modes = dict(visit.flag_modes)
         for test, holds in guards.unsettled(tests.conditions, visit.function):
             test, holds = moded(test, holds, modes)
-            if _outside(test, holds) or visit.function is entry and _names(test) <= mine:
+            if _users(test, holds, visit.function, entry):
                 found.append((test, holds))
     return tuple(found)
 

@@ -368,6 +368,12 @@ class ModuleIndex:
         spelling = dotted(func)
         return self.imported_module(spelling) if spelling and not head.startswith("torch.") else None
 
+    def module_method(self, fact: Module, name: str) -> FunctionInfo | None:
+        """Method `name` of a module's class: one of this file's, or one of another file `fact` names."""
+        if fact.local_to(self.classes):
+            return self.method(fact.cls, name)
+        return self.instance_method(Instance(fact.path, fact.cls), name) if fact.path is not None else None
+
     def imported_module(self, spelling: str) -> Module | None:
         """The module made by calling `spelling`, an imported class the project index knows is an
         nn.Module (`Module` with its file, so code of any file resolves it alike)."""
@@ -565,7 +571,7 @@ class ModuleIndex:
         index, info = home
         fact, spelling = index.attr(info, name), index.attr_class(info, name)
         if isinstance(fact, Module) and fact.local_to(index.classes):
-            return index.method(fact.cls, "forward")
+            return index.module_method(fact, "forward")
         if not spelling:
             return None
         return index.class_method(spelling, "forward") if isinstance(fact, Module) else \

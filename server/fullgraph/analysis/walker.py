@@ -187,16 +187,13 @@ class Walker:
         elif method.node.name != "forward":
             return None
         fact = self.kind(func)
-        if isinstance(fact, Module) and fact.path is not None:  # a module of another file's class
-            made = Instance(fact.path, fact.cls)
-            return None if (made.path, made.cls) == ((method.module or self.index).path, method.cls.name) else made
         if isinstance(fact, Module):
-            spelling = fact.cls
+            made = Instance(fact.path, fact.cls) if fact.path is not None else self.index.object_of(fact.cls)
         elif self_attribute(func) and self.function.cls is not None:  # `self.metric(x)`: what `__init__` made
             spelling = self.index.attr_class(self.function.cls, func.attr)
+            made = self.index.object_of(spelling) if spelling else None
         else:
             return None
-        made = self.index.object_of(spelling) if spelling else None
         if made is None or (made.path, made.cls) == ((method.module or self.index).path, method.cls.name):
             return None
         return made
@@ -364,10 +361,8 @@ class Walker:
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
                 or index.attr_call(self.function.cls, func.attr)
         local = self.kind(func.value) if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else None
-        if isinstance(local, Module) and local.local_to(index.classes):  # `for b in blocks: b.backward_pass(y)`
-            return index.method(local.cls, func.attr)
-        if isinstance(local, Module) and local.path is not None:
-            return index.instance_method(Instance(local.path, local.cls), func.attr)
+        if isinstance(local, Module):  # `for b in blocks: b.backward_pass(y)`
+            return index.module_method(local, func.attr)
         if isinstance(local, Instance):  # `cache = Cache()`, or `CACHE = Cache()` at module level
             return index.instance_method(local, func.attr)
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in index.classes \
@@ -383,10 +378,8 @@ class Walker:
             return index.method(func.value.id, "forward")  # Dynamo traces the forward an `apply` runs
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute):  # self.sub.method(...)
             owner = self.kind(func.value)
-            if isinstance(owner, Module) and owner.local_to(index.classes):
-                return index.method(owner.cls, func.attr)
-            if isinstance(owner, Module) and owner.path is not None:  # `self.vq.get_codes(x)`, its class elsewhere
-                return index.instance_method(Instance(owner.path, owner.cls), func.attr)
+            if isinstance(owner, Module) and (owner.local_to(index.classes) or owner.path is not None):
+                return index.module_method(owner, func.attr)  # `self.vq.get_codes(x)`, its class anywhere
             if isinstance(owner, Instance):  # `self.window.clip(x)`, `self.cfg.schedule.step(t)`
                 return index.instance_method(owner, func.attr)
             held = func.value
@@ -495,10 +488,8 @@ class Walker:
 
     def _forward_of(self, fact) -> FunctionInfo | None:
         """What calling a value runs: a module's `forward`, a passed function (:class:`Function`)."""
-        if isinstance(fact, Module) and fact.local_to(self.index.classes):
-            return self.index.method(fact.cls, "forward")
-        if isinstance(fact, Module) and fact.path is not None:
-            return self.index.instance_method(Instance(fact.path, fact.cls), "forward")
+        if isinstance(fact, Module):
+            return self.index.module_method(fact, "forward")
         if isinstance(fact, Instance):
             return self.index.instance_method(fact, "__call__")
         return fact.infos[0] if isinstance(fact, Function) and len(fact.infos) == 1 else None
