@@ -29,6 +29,7 @@ from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.torchscript import scripted_reason
+from fullgraph.analysis.user_decided import OUTSIDE_NAMES, DecidedParameters, decided, names_in
 from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config
@@ -52,7 +53,6 @@ CHECKS = checks()
 TENSOR_FIXES = frozenset(code for code, rule in RULES.items() if rule.fix_kind in ("predicate", "trap", "keep-tensor", "where")) \
     | {"FG301"}
 RECURSION_LIMIT = 20_000  # expressions nested as deep as ast.parse accepts (a few thousand levels)
-OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
 FOREIGN_VISITS = 96  # functions of other files walked per analysis (library code can be vast)
 LOOP_NOTE = " (inside a loop: Dynamo skips the whole function)"
 FIX_CHECK_FAILED = "the check of this fix failed (an internal error), so it is not offered"
@@ -255,6 +255,9 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
         return guards.unreachable(conditions, function) or objects.rules_out(conditions, function)
     reach = CallReach(walks, [*guarded, *(info for info, _ in index.library_targets)],
                       lambda tests, visit: ruled_out(tests.conditions, visit.function))
+    decided_params = DecidedParameters(reach.entries, reach.callers, lambda visit, tests: tests is None or all(
+        _users(*moded(test, holds, dict(visit.flag_modes)), visit.function, decided_params)
+        for test, holds in guards.unsettled(tests.conditions, visit.function)))
     order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:
@@ -281,9 +284,9 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                     elsewhere.setdefault((finding.path, finding.line, finding.col, finding.code), finding)
             elif visit.origin is not None:
                 rank = _library_rank(raw, visit)  # by its own tests: those of the calls on the way are named
-                around = _user_path_conditions(reach.path_tests(visit.function), visit.entry, guards)
+                around = _user_path_conditions(reach.chain(visit.function), decided_params, guards)
                 users = frozenset({id(test) for test, _ in around} | {  # the path's are the user's already
-                    id(test) for test, holds in raw.conditions if _users(test, holds, visit.function, visit.entry)})
+                    id(test) for test, holds in raw.conditions if _users(test, holds, visit.function, decided_params)})
                 raw = replace(raw, conditions=(*around, *raw.conditions)) if around else raw
                 for call in leaving.get(id(visit.function)) or [visit.origin]:
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
@@ -301,22 +304,25 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
                   sorted(elsewhere.values(), key=lambda f: (f.path, f.line, f.col, f.code)))
 
 
-def _users(test: ast.expr, holds: bool, function: FunctionInfo, entry: FunctionInfo) -> bool:
-    """A test in `function` the user's side decides: :func:`_outside` ones, and in the compiled entry
-    itself, those on its own parameters (the user's arguments: `if pixel_values is not None:`)."""
-    return _outside(test, holds) or function is entry and _names(test) <= parameter_names(entry.node) | OUTSIDE_NAMES
+def _users(test: ast.expr, holds: bool, function: FunctionInfo, params: DecidedParameters) -> bool:
+    """A test in `function` the user's side decides: :func:`_outside` ones, and those that read only
+    globals and the parameters `params` says the user decides (in the compiled entry, its own, the
+    user's arguments: `if pixel_values is not None:`)."""
+    return _outside(test, holds) or decided(test, function, params.of(function))
 
 
-def _user_path_conditions(chain, entry: FunctionInfo, guards: CallGuards) -> tuple:
+def _user_path_conditions(chain, params: DecidedParameters, guards: CallGuards) -> tuple:
     """Of the tests around the calls that lead from the compiled entry to library code, those the
     user's side decides, for the finding to name; the library's other tests on the way are left out
     (they leave the finding as it is)."""
     found = []
-    for tests, visit in chain:
+    for visit, _, tests in chain:
+        if tests is None:
+            continue
         modes = dict(visit.flag_modes)
         for test, holds in guards.unsettled(tests.conditions, visit.function):
             test, holds = moded(test, holds, modes)
-            if _users(test, holds, visit.function, entry):
+            if _users(test, holds, visit.function, params):
                 found.append((test, holds))
     return tuple(found)
 
@@ -624,12 +630,8 @@ def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | 
 
 def _outside(test: ast.expr, holds: bool) -> bool:
     """A condition the user's side decides: on the mode, a dtype, a device, `self` or a config."""
-    return _names(test) <= OUTSIDE_NAMES or all(c.training is not None or c.dtypes is not None or c.device is not None
+    return names_in(test) <= OUTSIDE_NAMES or all(c.training is not None or c.dtypes is not None or c.device is not None
                                                 for c in conditions(test, holds))
-
-
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def _suppressed_at(lines: _Lines, line: int, end_line: int, end_byte_col: int, code: str) -> bool:

@@ -803,6 +803,74 @@ def test_a_library_break_after_an_early_return_on_the_library_s_own_values_is_le
     assert report.findings[0].message.endswith("(in training mode only)")
 
 
+def test_a_library_parameter_every_call_fills_with_the_users_values_decides_its_tests(tmp_path):
+    """`is_image(space)` reached as `preprocess(obs, self.space)` from the compiled `forward`
+    (stable-baselines3's `is_image_space`): `space` is the object's own state, which the user's side
+    sets, so a break under `len(space.shape) == 3` is reported and names it; the recursive call for
+    a dict of spaces passes `space[key]` on and keeps it so. Where the call passes a value the
+    library computes (`x * 2`) or sits under a test of the library's own values, the parameter
+    decides nothing and the break under it is left out."""
+    model, project = _library_and_model(tmp_path, """\
+        import numpy as np
+        import torch
+        from torch import nn
+
+        def is_image(space, strict=False):
+            check = not strict
+            if len(space.shape) == 3:
+                wrong = np.any(space.low != 0) or np.any(space.high != 255)
+                if check and wrong:
+                    return False
+            return True
+
+        def preprocess(obs, space):
+            if isinstance(space, dict):
+                return {key: preprocess(o, space[key]) for key, o in obs.items()}
+            if is_image(space):
+                return obs.float() / 255.0
+            return obs.float()
+
+        def scaled(x, y):
+            if x.shape == y.shape:
+                return x
+            if len(y.shape) == 3:
+                return x[x > 0]
+            return x
+
+        def ranked(x):
+            if len(x.shape) == 3:
+                return x[x > 0]
+            return x
+
+        def local(x):
+            n = x.numel()
+            if n > 3:
+                return ranked(x)
+            return x
+
+        class Policy(nn.Module):
+            def __init__(self, space):
+                super().__init__()
+                self.space = space
+
+            def forward(self, obs):
+                return preprocess(obs, self.space)
+
+        class Scaled(nn.Module):
+            def forward(self, x):
+                return scaled(x, x * 2) + local(x)
+        """, """\
+        import torch
+        from fglib import Policy, Scaled
+
+        compiled = torch.compile(Policy(None))
+        other = torch.compile(Scaled())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4), ("FG105", 4)]
+    assert report.findings[1].message.endswith("(unless `isinstance(space, dict)`, when `len(space.shape) == 3`)")
+
+
 def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_path):
     """`self.coupling.inverse(z)` where the submodule's class inherits `inverse` from a base that
     calls `self._transform(...)` (normflows' spline wrappers over `Coupling.inverse`): `self` in

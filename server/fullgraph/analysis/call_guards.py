@@ -76,18 +76,25 @@ def moded(test: ast.expr, holds: bool, modes: dict[str, bool]) -> tuple[ast.expr
     return test, holds
 
 
-def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None) -> dict[str, object]:
-    """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
-    in place, or a parameter of the calling function that `outer` says holds one)."""
+def argument_nodes(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
+    """What ``call`` passes to each parameter of ``function``: the argument's node, the default's node
+    where the call leaves one in place, UNKNOWN where a `*`/`**` argument may reach it; nothing for a
+    method called unbound (`helper(...)` or `Base.merge(self, ...)`: not bound as `self.merge(...)` is)."""
     node = function.node
     first = (node.args.posonlyargs + node.args.args)[:1]
     if first and first[0].arg == "self" and (not isinstance(call.func, ast.Attribute) or any(
             isinstance(a, ast.Name) and a.id == "self" for a in call.args[:1])):
-        return {}  # `helper(...)` or `Base.merge(self, ...)`: not bound the way `self.merge(...)` is
+        return {}
     method = function.cls is not None or bool(first and first[0].arg == "self")
-    passed = bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
+    return bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
+
+
+def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None) -> dict[str, object]:
+    """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
+    in place, or a parameter of the calling function that `outer` says holds one)."""
     outer = outer or {}
-    return {name: value.value if isinstance(value, ast.Constant) else outer[value.id] for name, value in passed.items()
+    return {name: value.value if isinstance(value, ast.Constant) else outer[value.id]
+            for name, value in argument_nodes(function, call).items()
             if isinstance(value, ast.Constant) or isinstance(value, ast.Name) and value.id in outer}
 
 

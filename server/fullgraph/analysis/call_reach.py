@@ -21,8 +21,8 @@ def incoming(walks) -> dict[int, list[tuple[FunctionInfo, object]]]:
 
 class CallReach:
     """`dead(function)`; `decided(tests, visit)` says whether the tests around one call made in the walk
-    of `visit` rule it out (worked out on first use). `path_tests(function)`: the tests around the calls
-    of the one chain of calls that reaches it."""
+    of `visit` rule it out (worked out on first use). `chain(function)`: the one chain of calls that
+    reaches it; `path_tests(function)`: the tests around them."""
 
     def __init__(self, walks, entries: list[FunctionInfo], decided: Callable) -> None:
         self.walks, self.entries, self.decided = walks, entries, decided
@@ -30,29 +30,40 @@ class CallReach:
         self._into: dict[int, dict[tuple[int, int], tuple]] | None = None
 
     def path_tests(self, function: FunctionInfo) -> list[tuple[object, object]]:
-        """(tests, the caller's visit) for each call of the chain from an entry to `function`, the
-        outermost first, as far up as each function on it has one call reaching it (a function two
-        calls reach may run under either's tests: the chain stops below it)."""
+        """(tests, the caller's visit) for each call of :meth:`chain` the walk recorded tests around."""
+        return [(tests, visit) for visit, _, tests in self.chain(function) if tests is not None]
+
+    def chain(self, function: FunctionInfo) -> list[tuple[object, object, object]]:
+        """(the caller's visit, the call, its tests or None) for each call of the chain from an entry
+        to `function`, the outermost first, as far up as each function on it has one call reaching
+        it from elsewhere (a function two calls reach may run under either's tests: the chain stops
+        below it; its calls of itself run inside the one call)."""
+        self._calls()
+        entries = {id(e) for e in self.entries}
+        chain, seen, at = [], {id(function)}, function
+        while id(at) not in entries:
+            callers = [c for c in self._into.get(id(at), {}).values() if c[0].function is not at]
+            if len(callers) != 1:
+                break
+            chain.append(callers[0])
+            at = callers[0][0].function
+            if id(at) in seen:
+                break
+            seen.add(id(at))
+        return chain[::-1]
+
+    def callers(self, function: FunctionInfo) -> list[tuple[object, object, object]]:
+        """(the caller's visit, the call, its tests or None) for each walked call of `function`."""
+        self._calls()
+        return list(self._into.get(id(function), {}).values())
+
+    def _calls(self) -> None:
         if self._into is None:
             self._into = {}
             for walker, visit in self.walks:
                 for target, call, *_ in walker.calls:
                     self._into.setdefault(id(target), {})[(id(visit.function), id(call))] = \
-                        (visit, walker.call_tests.get(id(call)))
-        entries = {id(e) for e in self.entries}
-        chain, seen, at = [], {id(function)}, function
-        while id(at) not in entries:
-            callers = list(self._into.get(id(at), {}).values())
-            if len(callers) != 1:
-                break
-            visit, tests = callers[0]
-            if tests is not None:
-                chain.append((tests, visit))
-            at = visit.function
-            if id(at) in seen:
-                break
-            seen.add(id(at))
-        return chain[::-1]
+                        (visit, call, walker.call_tests.get(id(call)))
 
     def dead(self, function: FunctionInfo) -> bool:
         if self._dead is None:
