@@ -285,9 +285,11 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
             elif visit.origin is not None:
                 rank = _library_rank(raw, visit)  # by its own tests: those of the calls on the way are named
                 around = _user_path_conditions(reach.chain(visit.function), decided_params, guards)
+                own = tuple(_user_part(test, holds, visit.function, decided_params) or (test, holds)
+                            for test, holds in raw.conditions)
                 users = frozenset({id(test) for test, _ in around} | {  # the path's are the user's already
-                    id(test) for test, holds in raw.conditions if _users(test, holds, visit.function, decided_params)})
-                raw = replace(raw, conditions=(*around, *raw.conditions)) if around else raw
+                    id(test) for test, holds in own if _users(test, holds, visit.function, decided_params)})
+                raw = replace(raw, conditions=(*around, *own))
                 for call in leaving.get(id(visit.function)) or [visit.origin]:
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
                                                id(visit.entry) in library, users)
@@ -311,6 +313,19 @@ def _users(test: ast.expr, holds: bool, function: FunctionInfo, params: DecidedP
     return _outside(test, holds) or decided(test, function, params.of(function))
 
 
+def _user_part(test: ast.expr, holds: bool, function: FunctionInfo, params: DecidedParameters) -> tuple | None:
+    """(test, holds) when the user's side decides it, else a part of it the user's side decides that
+    alone makes it hold so (`thresholds is not None` of `isinstance(state, Tensor) and thresholds is
+    not None` taken as false: whenever that part is false, so is the whole), or None."""
+    if _users(test, holds, function, params):
+        return test, holds
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _user_part(test.operand, not holds, function, params)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) != holds:  # a false `and`, a true `or`
+        return next((part for value in test.values if (part := _user_part(value, holds, function, params))), None)
+    return None
+
+
 def _user_path_conditions(chain, params: DecidedParameters, guards: CallGuards) -> tuple:
     """Of the tests around the calls that lead from the compiled entry to library code, those the
     user's side decides, for the finding to name; the library's other tests on the way are left out
@@ -321,9 +336,8 @@ def _user_path_conditions(chain, params: DecidedParameters, guards: CallGuards) 
             continue
         modes = dict(visit.flag_modes)
         for test, holds in guards.unsettled(tests.conditions, visit.function):
-            test, holds = moded(test, holds, modes)
-            if _users(test, holds, visit.function, params):
-                found.append((test, holds))
+            if part := _user_part(*moded(test, holds, modes), visit.function, params):
+                found.append(part)
     return tuple(found)
 
 

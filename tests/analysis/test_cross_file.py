@@ -871,6 +871,53 @@ def test_a_library_parameter_every_call_fills_with_the_users_values_decides_its_
     assert report.findings[1].message.endswith("(unless `isinstance(space, dict)`, when `len(space.shape) == 3`)")
 
 
+def test_a_part_the_user_decides_of_a_compound_library_test_is_its_condition(tmp_path):
+    """`if isinstance(state, tuple) and thresholds is not None: ... else: <break>` (torchmetrics'
+    `_binary_roc_compute`): `state` is the library's own value, but whenever `thresholds` (the
+    object's state) is None the `else` runs, so the break is reported under that part. A true `and`
+    needs every part: one the user does not decide leaves the break out."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def compute(state, x, thresholds):
+            if isinstance(state, tuple) and thresholds is not None:
+                return x
+            if x[-1] <= 0:
+                return x * 0
+            return x
+
+        def both(state, x, thresholds):
+            if isinstance(state, tuple) or thresholds is None:
+                return x
+            if x[-1] <= 0:
+                return x * 0
+            return x
+
+        class Curve(nn.Module):
+            def __init__(self, thresholds=None):
+                super().__init__()
+                self.thresholds = thresholds
+                self.pair = torch.cuda.is_available()
+
+            def forward(self, x: torch.Tensor):
+                state = self.split(x)
+                return compute(state, x, self.thresholds) + both(state, x, self.thresholds)
+
+            def split(self, x):
+                return (x, x) if self.pair else x
+        """, """\
+        import torch
+        from fglib import Curve
+
+        compiled = torch.compile(Curve())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert report.findings[0].message.endswith("(when `thresholds` is None)")
+    assert "calls `both`" not in str(report.findings[0].related)
+
+
 def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_path):
     """`self.coupling.inverse(z)` where the submodule's class inherits `inverse` from a base that
     calls `self._transform(...)` (normflows' spline wrappers over `Coupling.inverse`): `self` in
