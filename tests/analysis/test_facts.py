@@ -307,6 +307,24 @@ def test_a_numpy_value_read_into_python_is_named_as_numpy():
     assert "converts a NumPy value (traced as a tensor) to a Python number" in finding.message
 
 
+@pytest.mark.parametrize("cost, expected", [
+    ("sum(map(np.prod, (x.shape, y.shape)))", [("FG101", 9)]),  # pykeen's estimate_cost_of_sequence
+    ("max(np.prod(s) for s in (x.shape, y.shape))", [("FG101", 9)]),
+    ("sum(len(s) for s in (x.shape, y.shape))", []),  # Python numbers
+    ("sum(map(len, (x.shape, y.shape)))", []),
+])
+def test_a_reduction_over_elements_takes_the_elements_fact(cost, expected):
+    """`sum`/`max`/`min` of one iterable (a `map` of a NumPy or torch function, a generator) is what
+    its elements are: NumPy products of shapes are traced as tensors, and a branch on their sum breaks."""
+    src = forward("x, y", f"""
+        cost = {cost}
+        if cost > 8:
+            return x
+        return y
+    """).replace("import torch\n", "import numpy as np\nimport torch\n", 1)
+    assert flagged(src) == expected
+
+
 def test_a_tensor_rebound_to_a_value_in_a_branch_on_a_tensor_stays_likely_a_tensor():
     """Where the branch is not taken the name still holds the tensor (an adaptive step's
     `accept = err <= 1` overridden under `if dt > max_step:`); a branch decided while tracing

@@ -611,6 +611,12 @@ class Facts:
                 return Items((VALUE, self.iter_element(node.args[0])), (False, False))
             if name in ("list", "tuple", "sorted", "reversed") and len(node.args) == 1:
                 return self.iter_element(node.args[0])  # `for p in list(range(n))`: the same elements
+            if name == "map" and len(node.args) >= 2 and (q := self.resolve(node.args[0])) is not None:
+                return TENSOR if is_tensor_qualname(q) else NUMPY if is_numpy_array_qualname(q) else None
+        if isinstance(node, (ast.GeneratorExp, ast.ListComp)):
+            with self.comprehension_scope(node):
+                fact = self.kind(node.elt)
+            return fact if fact in (*TENSORISH, NUMPY, VALUE) else None
         if isinstance(node, ast.Call) and node.args and self.resolve(node.func) in COMBINATORICS \
                 and all(self.iter_element(a) == VALUE for a in node.args if not isinstance(a, ast.Starred)):
             return VALUE  # `itertools.permutations(range(n))`: tuples of Python numbers
@@ -796,6 +802,9 @@ class Facts:
             if func.id == "getattr" and 2 <= len(node.args) <= 3 and isinstance(node.args[0], ast.Name) \
                     and node.args[0].id == "self":
                 return self._self_getattr(node.args[1], node.args[2] if len(node.args) == 3 else None)
+            if func.id in ("max", "min", "sum") and len(node.args) == 1 \
+                    and self.kind(node.args[0]) not in (*TENSORISH, NUMPY):
+                return self.iter_element(node.args[0])  # `sum(map(np.prod, shapes))`: of its elements
             if func.id in ("max", "min", "abs", "sum") and node.args:
                 return _combine([self.kind(a) for a in node.args])
         q = self.resolve(func)
