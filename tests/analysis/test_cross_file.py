@@ -918,6 +918,42 @@ def test_a_part_the_user_decides_of_a_compound_library_test_is_its_condition(tmp
     assert "calls `both`" not in str(report.findings[0].related)
 
 
+def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_path):
+    """`codebook_class = Codebook` then `self._codebook = codebook_class(dim=dim)` in a library
+    (vector-quantize-pytorch): the submodule is a `Codebook`, whose `forward` the compiled holder runs."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        class Codebook(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.register_buffer("initted", torch.tensor(False))
+
+            def forward(self, x):
+                if self.initted:
+                    return x
+                return x * 2
+
+        class Quantize(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                codebook_class = Codebook
+                self._codebook = codebook_class(dim=dim)
+
+            def forward(self, x):
+                return self._codebook(x)
+        """, """\
+        import torch
+        from fglib import Quantize
+
+        compiled = torch.compile(Quantize(8))
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert "(`Codebook.forward`)" in report.findings[0].message
+
+
 def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_path):
     """`self.coupling.inverse(z)` where the submodule's class inherits `inverse` from a base that
     calls `self._transform(...)` (normflows' spline wrappers over `Coupling.inverse`): `self` in

@@ -151,3 +151,4 @@ def test_an_attribute_set_from_an_annotated_parameter_has_the_fact_the_annotatio
     declares nothing."""
     found = findings(tmp_path, {"ragged.py": ANNOTATED}, "ragged.py")
     assert found == [(16, "FG101")], found
+

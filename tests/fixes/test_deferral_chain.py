@@ -82,11 +82,13 @@ def test_an_entry_that_is_also_a_submodule_is_left_to_the_user(tmp_path):
     assert "@replay_deferred" in apply_edits(text, fixes_for(text, found)[0].edits)
 
 
-def test_a_submodule_forward_replays_from_every_module_of_the_file_that_makes_it():
-    """Outer makes M: whichever Dynamo compiles on its own runs its hooks outside the graph and
-    replays the queue, so both classes replay what M.forward defers."""
+@pytest.mark.parametrize("made", ["self.inner = M()", "block_class = M\n        self.inner = block_class()"])
+def test_a_submodule_forward_replays_from_every_module_of_the_file_that_makes_it(made):
+    """Outer makes M (directly, or through a local name for the class): whichever Dynamo compiles on
+    its own runs its hooks outside the graph and replays the queue, so both classes replay what
+    M.forward defers."""
     outer = ("\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-             "        self.inner = M()\n\n    def forward(self, x):\n        return self.inner(x)\n")
+             f"        {made}\n\n    def forward(self, x):\n        return self.inner(x)\n")
     text = SOURCE.format(body="        print(\"in\", x.sum())\n        return x * 2\n") + outer
     found = next(f for f in analyze(text, "m.py") if f.code == "FG301")
     assert found.fix_blocked is None and found.data["replay_classes"] == ["M", "Outer"]
@@ -95,11 +97,10 @@ def test_a_submodule_forward_replays_from_every_module_of_the_file_that_makes_it
     assert "@replay_deferred\nclass M(nn.Module):" in fixed and "@replay_deferred\nclass Outer(nn.Module):" in fixed
 
 
-@pytest.mark.parametrize("made", ["block_class = M\n        self.inner = block_class()",
-                                  "block_class = M if flag else nn.Identity\n        self.inner = block_class()",
+@pytest.mark.parametrize("made", ["block_class = M if flag else nn.Identity\n        self.inner = block_class()",
                                   "kinds = {\"m\": M}\n        self.inner = kinds[\"m\"]()"])
 def test_a_class_made_through_a_local_name_runs_inside_its_maker(made):
-    """`block_class = M` (or a conditional, or a table) then `block_class()` in another module's
+    """`block_class = M if flag else nn.Identity` (or a table) then `block_class()` in another module's
     `__init__`: the class runs inside that module, whose `forward` is not seen to call it (so what
     output follows the call there is unknown): the maker does not replay, and fix-all declines."""
     outer = (f"\n\nclass Outer(nn.Module):\n    def __init__(self, flag=True):\n        super().__init__()\n"

@@ -346,6 +346,8 @@ class ModuleIndex:
         if not isinstance(value, ast.Call):
             return None
         func = value.func
+        if isinstance(func, ast.Name) and local and isinstance(local.get(func.id), (ast.Name, ast.Attribute)):
+            func = local[func.id]  # `codebook_class = Codebook`, then `self.codebook = codebook_class(...)`
         if isinstance(func, ast.Attribute) and (func.attr in SPARSE_CONVERSIONS
                                                 or func.attr in SPARSE_KEEPING and self.value_fact(func.value, local) == SPARSE):
             return SPARSE  # `adj.to_sparse()`, `torch.sparse_coo_tensor(...).coalesce()`
