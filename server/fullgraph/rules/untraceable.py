@@ -127,12 +127,15 @@ RULES = [
     ),
     Rule(
         "FG411", "c-extension-call", "call into a C extension or skipped module Dynamo cannot trace",
-        ("GB0007", "GB0008", "GB0025", "GB0208"),
-        what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `struct`, `pickle`, "
-             "`marshal`, `binascii`) and standard-library calls Dynamo skips: `sys._getframe`, "
+        ("GB0007", "GB0008", "GB0025", "GB0156", "GB0208"),
+        what="Flags calls into known C-extension modules (`zlib`, `hashlib`, `pickle`, `marshal`, `binascii`, "
+             "`base64`; `struct.calcsize`, while `struct.pack`/`unpack` of constants fold) and standard-library "
+             "calls Dynamo skips: `sys._getframe`, "
              "`inspect.currentframe`/`stack`, `traceback.format_stack`/`extract_stack`, `gc.collect`, "
              "`threading.current_thread`/`get_ident`, `os.getpid`, `uuid.uuid4`, `importlib.import_module`, "
-             "`socket.gethostname`, `sys.getrefcount`, TorchScript's `torch.jit.isinstance`, torch's own "
+             "`socket.gethostname`, `sys.getrefcount`, the file system (`os.getcwd`, `os.listdir`, `os.stat`, "
+             "`os.path.exists`/`isfile`/`isdir`), `json.dumps`/`loads`/`dump`/`load` and `io.StringIO`/`BytesIO` "
+             "(whose classes Dynamo cannot make), TorchScript's `torch.jit.isinstance`, torch's own "
              "`torch.nn.utils.rnn.pack_padded_sequence`/`pack_sequence` (marked skipped), a `torch.optim` "
              "optimizer's `zero_grad()` (marked skipped) and `step()` (it calls `graph_break()`) on an optimizer "
              "made in the file (a local or module-level name, `self.opt` made in `__init__`) or a parameter "
@@ -304,14 +307,20 @@ RNN_CLASSES = frozenset(("torch.nn.RNN", "torch.nn.LSTM", "torch.nn.GRU"))
 FUNCTION_DUNDERS = frozenset(("__kwdefaults__", "__defaults__", "__qualname__", "__code__", "__globals__",
                               "__closure__", "__wrapped__"))
 SIGNATURE_CALLS = frozenset(("inspect.signature", "inspect.getfullargspec", "inspect.getsource", "inspect.getdoc"))
-C_EXTENSIONS = ("zlib.", "hashlib.", "struct.", "pickle.", "marshal.", "binascii.")
+# Standard-library modules whose functions are C builtins Dynamo does not trace (checked with torch
+# 2.13: `zlib.crc32`, `hashlib.md5`, `pickle.dumps`/`loads`, `marshal.dumps`, `binascii.hexlify`,
+# `base64.b64encode`/`b64decode`, which call binascii); not `struct`, whose `pack`/`unpack` it folds.
+C_EXTENSIONS = ("zlib.", "hashlib.", "pickle.", "marshal.", "binascii.", "base64.")
 # Standard-library calls Dynamo does not trace (C builtins, or modules on its skip list), each
-# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports;
+# checked with torch 2.13: frames, stacks, the garbage collector, process and thread ids, imports,
+# the file system, JSON and in-memory files (whose classes it cannot make);
 # and TorchScript's `torch.jit.isinstance` (its helpers `is_scripting` and `annotate` are traced).
 SKIPPED_CALLS = frozenset((
     "sys._getframe", "sys.getrefcount", "inspect.currentframe", "inspect.stack", "traceback.format_stack",
     "traceback.extract_stack", "gc.collect", "threading.current_thread", "threading.get_ident", "os.getpid",
     "uuid.uuid4", "importlib.import_module", "socket.gethostname", "torch.jit.isinstance",
+    "struct.calcsize", "os.getcwd", "os.listdir", "os.stat", "os.path.exists", "os.path.isfile", "os.path.isdir",
+    "json.dumps", "json.loads", "json.dump", "json.load", "io.StringIO", "io.BytesIO",
     "warnings.simplefilter", "warnings.filterwarnings", "warnings.resetwarnings",  # C `_filters_mutated`
     "torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pack_sequence",  # on Dynamo's skip list
 ))
