@@ -303,3 +303,22 @@ def test_a_callers_parameter_passed_on_carries_the_literal_its_own_callers_give(
     assert analyze(src, "m.py") == []
     warned = src.replace("ratio(b, a)", 'ratio(b, a, zero_division="warn")')
     assert [f.code for f in analyze(warned, "m.py")] == ["FG101", "FG301"]
+
+
+def test_a_message_names_the_innermost_conditions_and_counts_the_rest():
+    """Two conditions are named, the innermost; the outer ones left out are counted, so the
+    message does not read as if the two were all it takes."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+        class Block(nn.Module):
+            def forward(self, x, mask=None, bias=None, scale=None):
+                if self.training:
+                    if mask is not None:
+                        if bias is None:
+                            if scale is not None:
+                                print(x.sum().item())
+                return x
+        """)
+    [found] = [f for f in analyze(src) if f.code == "FG201"]
+    assert found.message.endswith("(when `bias` is None, when `scale` is not None; 2 more conditions around it)")

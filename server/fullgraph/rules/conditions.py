@@ -131,6 +131,9 @@ def contradictory(found: list[Condition]) -> bool:
 
 
 def describe(found: list[Condition]) -> str:
-    """The message suffix naming the innermost conditions, or ""."""
-    texts = list(dict.fromkeys(c.text for c in found))[-MAX_NAMED:]
-    return f" ({', '.join(texts)})" if texts else ""
+    """The message suffix naming the innermost conditions (and how many outer ones it leaves out), or ""."""
+    texts = list(dict.fromkeys(c.text for c in found))
+    more = len(texts) - MAX_NAMED
+    named = ", ".join(texts[-MAX_NAMED:])
+    return "" if not texts else f" ({named})" if more <= 0 else \
+        f" ({named}; {more} more condition{'s' if more > 1 else ''} around it)"
