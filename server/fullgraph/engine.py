@@ -244,11 +244,11 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     walks, entries, leaving = _walk_region(index, [*entries, *(info for info, _ in index.library_targets)], sites,
                                            path, lines, failed, kept, library)
     entries = [e for e in entries if id(e) not in library]
-    guards = CallGuards(walks, guarded, compiled_calls(guarded, sites))
+    objects = ObjectFlags(walks, index, library)
+    guards = CallGuards(walks, guarded, compiled_calls(guarded, sites), objects.flags)
     if kept is not None and project is not None:
         project.touch(kept.touched)
     called = {id(target) for walker, _ in walks for target, *_ in walker.calls}
-    objects = ObjectFlags(walks, index, library)
 
     def ruled_out(conditions, function: FunctionInfo) -> bool:
         """Tests around code that every compiled call (or object) decides the other way."""

@@ -954,6 +954,44 @@ def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_p
     assert "(`Codebook.forward`)" in report.findings[0].message
 
 
+def test_a_library_parameter_read_before_the_body_rebinds_it_is_still_the_users(tmp_path):
+    """`if edge_attr is not None:` above `edge_attr = torch.cat(...)` (torch-geometric's
+    `add_remaining_self_loops`): the test reads what the call passed, the user's `edge_weight`, so
+    the break under it is reported and names it; a test after the rebinding reads the library's
+    own value and is left out."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def add_loops(edge_index, edge_attr=None):
+            mask = edge_index[0] != edge_index[1]
+            if edge_attr is not None:
+                loop_attr = edge_attr[~mask]
+                edge_attr = torch.cat([edge_attr[mask], loop_attr], dim=0)
+            if edge_attr is not None:
+                edge_attr = edge_attr[edge_attr > 0]
+            return edge_index[:, mask], edge_attr
+
+        class Conv(nn.Module):
+            def forward(self, x, edge_index: torch.Tensor, edge_weight: torch.Tensor | None = None):
+                if isinstance(x, tuple):
+                    x = x[0]
+                elif x.dim() == 1:
+                    return x
+                edge_index, edge_weight = add_loops(edge_index, edge_weight)
+                return x, edge_weight
+        """, """\
+        import torch
+        from fglib import Conv
+
+        compiled = torch.compile(Conv())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    [found] = [f for f in report.findings if f.code == "FG453"]
+    lines = sorted(r.line for r in found.related if r.message.startswith("breaks here"))
+    assert lines == [7, 8, 11], lines
+
+
 def test_a_method_called_on_a_submodule_runs_the_submodules_own_overrides(tmp_path):
     """`self.coupling.inverse(z)` where the submodule's class inherits `inverse` from a base that
     calls `self._transform(...)` (normflows' spline wrappers over `Coupling.inverse`): `self` in

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from fullgraph.analysis.nodes import statements, walk
+from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.per_node import per_node
 
 
@@ -74,3 +75,47 @@ def module_names(body: list[ast.stmt]) -> frozenset[str]:
             elif not isinstance(child, ast.expr_context):
                 out.update(n.id for n in walk(child) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     return frozenset(out)
+
+
+def as_passed(node: ast.AST, name: str, fn: ast.AST) -> bool:
+    """Whether parameter `name` of `fn`, read at `node`, still holds what the call passed: no store of it
+    can run first (each is on a later line, a target of the statement that reads it, or in the other
+    branch of an `if` the read is in) and no loop around `node` stores it (`if edge_attr is not
+    None:` above `edge_attr = torch.cat(...)`)."""
+    parents = function_parents(fn)
+    above = _ancestors(node, parents)
+    if above is None:
+        return False  # not a node of the function
+    statement = next((a for a in above if isinstance(a, ast.stmt)), None)
+    own = {id(t) for t in walk(statement) if isinstance(t, ast.Name)} \
+        if isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else set()
+    if any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) and name in stored_names(a) for a in above):
+        return False
+    return all(store.lineno > node.lineno or id(store) in own or _other_branch(store, node, above, parents)
+               for store in walk(fn)
+               if isinstance(store, ast.Name) and store.id == name and isinstance(store.ctx, ast.Store))
+
+
+def _ancestors(node: ast.AST, parents: dict) -> list[ast.AST] | None:
+    """The nodes above `node` up to the function's, innermost first; None for a node outside it."""
+    found, at = [], parents.get(node)
+    while at is not None:
+        found.append(at)
+        at = parents.get(at)
+    return found or None
+
+
+def _other_branch(store: ast.AST, read: ast.AST, above: list[ast.AST], parents: dict) -> bool:
+    """Whether `store` and `read` sit in different branches of the `if` nearest above both."""
+    ancestors = {id(a) for a in above}
+    child, at = store, parents.get(store)
+    while at is not None and id(at) not in ancestors:
+        child, at = at, parents.get(at)
+    if not isinstance(at, ast.If):
+        return False
+    read_child = read if read in (at.test, *at.body, *at.orelse) else above[above.index(at) - 1]
+    return {_side(at, child), _side(at, read_child)} == {"body", "orelse"}
+
+
+def _side(branching: ast.If, child: ast.AST) -> str:
+    return "body" if child in branching.body else "orelse" if child in branching.orelse else "test"

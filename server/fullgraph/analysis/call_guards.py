@@ -14,11 +14,12 @@ A finding under a test decided the other way is not reported.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
-from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.bindings import as_passed, local_bindings
 from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.callers import bind_arguments
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import self_attribute, walk
 from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo
@@ -89,13 +90,23 @@ def argument_nodes(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     return bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
 
 
-def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None) -> dict[str, object]:
+def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None,
+                       caller: ast.AST | None = None, flags: dict[str, object] | None = None) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
-    in place, or a parameter of the calling function that `outer` says holds one)."""
-    outer = outer or {}
-    return {name: value.value if isinstance(value, ast.Constant) else outer[value.id]
-            for name, value in argument_nodes(function, call).items()
-            if isinstance(value, ast.Constant) or isinstance(value, ast.Name) and value.id in outer}
+    in place, or a parameter of the calling function `caller` that `outer` says holds one, where it
+    still does, or `self.<attr>` where the object's `flags` say it holds one)."""
+    outer, flags = outer or {}, flags or {}
+    rebound = local_bindings(caller) if caller is not None else {}
+    found = {}
+    for name, value in argument_nodes(function, call).items():
+        if isinstance(value, ast.Constant):
+            found[name] = value.value
+        elif isinstance(value, ast.Name) and value.id in outer and (value.id not in rebound
+                                                                    or as_passed(value, value.id, caller)):
+            found[name] = outer[value.id]
+        elif self_attribute(value) and value.attr in flags:
+            found[name] = flags[value.attr]
+    return found
 
 
 def _literal_comparison(test: ast.expr) -> tuple[str, object, bool] | None:
@@ -120,13 +131,20 @@ def _may_change_self(node: ast.AST) -> bool:
                                           and isinstance(node.ctx, (ast.Store, ast.Del)))
 
 
+_NONE = object()  # no literal known
+
+
 class CallGuards:
     """Which findings sit under a test (on ``self``, or on a flag) that every compiled call of their
     function decides the other way. Built from the walks of one analysis (its calls are every
-    compiled call), and for an entry only compiled code of other files calls, from those calls (`remote`)."""
+    compiled call), and for an entry only compiled code of other files calls, from those calls (`remote`);
+    `self_flags(function)` gives the literals the construction of `function`'s object leaves in
+    its attributes (a call passing `self.zero_division` passes that literal)."""
 
-    def __init__(self, walks, entries: list[FunctionInfo], remote: dict[int, list[ast.Call]] | None = None) -> None:
+    def __init__(self, walks, entries: list[FunctionInfo], remote: dict[int, list[ast.Call]] | None = None,
+                 self_flags: Callable[[FunctionInfo], dict] = lambda function: {}) -> None:
         self._into: dict[int, list[tuple[FunctionInfo | None, ast.Call]]] = incoming(walks)
+        self._self_flags = self_flags  # the literals an object's construction leaves in its `self.<attr>`
         self._remote = set(remote or ())  # entries only compiled code of other files calls: its calls decide flags
         for fid, calls in (remote or {}).items():
             self._into.setdefault(fid, []).extend((None, call) for call in calls)
@@ -162,24 +180,32 @@ class CallGuards:
         other test."""
         compared = _literal_comparison(test)
         if compared is not None:
-            literals = self._literals_at_entry(function)
             name, value, equal = compared
-            return None if name not in literals else (literals[name] == value) == equal
+            literal = self._literal_at(function, name, test)
+            return None if literal is _NONE else (literal == value) == equal
         name, none = test, None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
             name, none = test.left, isinstance(test.ops[0], ast.Is)
         if not isinstance(name, ast.Name):
             return None
-        literals = self._literals_at_entry(function)
-        if name.id not in literals:
+        value = self._literal_at(function, name.id, test)
+        if value is _NONE:
             return None
-        value = literals[name.id]
         return bool(value) if none is None else (value is None) == none
 
+    def _literal_at(self, function: FunctionInfo, name: str, test: ast.expr):
+        """The literal every compiled call gives parameter `name`, as `test` reads it (before the
+        body rebinds it: `zero_division = 0.0 if zero_division == "warn" else zero_division`
+        comes after the test), or _NONE."""
+        literals = self._literals_at_entry(function)
+        if name not in literals or name in local_bindings(function.node) and not as_passed(test, name, function.node):
+            return _NONE
+        return literals[name]
+
     def _literals_at_entry(self, function: FunctionInfo) -> dict[str, object]:
-        """Parameters every compiled call of ``function`` gives the same literal (and nothing rebinds),
-        through the callers' own parameters passed on (`_safe_divide(n, d, zero_division=zero_division)`)."""
+        """Parameters every compiled call of ``function`` gives the same literal (where the body rebinds
+        one, it holds only before: :meth:`_literal_at`), through the callers' own parameters passed on (`_safe_divide(n, d, zero_division=zero_division)`)."""
         if id(function) not in self._literals:
             self._literals[id(function)] = {}  # a call of itself, on the way, decides nothing
             node = function.node
@@ -187,11 +213,11 @@ class CallGuards:
             calls = self._into.get(id(function), []) if not node.decorator_list else []
             for caller, call in calls:  # a caller's own parameter passed on holds what its callers give it
                 outer = self._literals_at_entry(caller) if caller is not None and id(caller) not in self._entries else {}
-                passed = _literal_arguments(function, call, outer)
+                passed = _literal_arguments(function, call, outer, caller.node if caller is not None else None,
+                                            self._self_flags(caller) if caller is not None else None)
                 found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
                                                       and type(passed[k]) is type(v)}
-            rebound = local_bindings(node) if found else {}  # names the body binds
-            self._literals[id(function)] = {k: v for k, v in (found or {}).items() if k not in rebound}
+            self._literals[id(function)] = found or {}
         return self._literals[id(function)]
 
     def _held_at_entry(self, function: FunctionInfo) -> frozenset[Atom]:

@@ -34,13 +34,31 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
         return {}
     home = init.module or index
     passed = bind_arguments(init.node, True, call, lambda arg: arg, lambda default: default, facts=False)
+    flags, kept = _init_flags(home, init, passed, 0)
+    made = index.object_of(spelling)
+    classes = [(home, init.cls), _class_of(index, made.path, made.cls) if made is not None else None]
+    stored: set[str] = set()
+    for file, cls in filter(None, classes):  # the class defining `__init__`, and the object's own
+        found = _stores(file, cls, kept)
+        if found is None:
+            return {}
+        stored |= found
+    return {attr: value for attr, value in flags.items() if attr not in stored}
+
+
+MAX_BASE_INITS = 4  # `super().__init__(...)` calls followed into a base's `__init__`
+
+
+def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict[str, object], set[int]]:
+    """The literal stores of `__init__` `init` given what its parameters hold (`passed`: argument
+    nodes), and the ids of those statements; a `super().__init__(...)` it makes first counts with
+    the arguments it passes (`BinaryF1Score` passing `zero_division` on to `BinaryFBetaScore`)."""
     params = parameter_names(init.node)
     flags: dict[str, object] = {}
     kept: set[int] = set()
     for stmt in init.node.body:
-        if _runs_base_init(stmt):  # a base's `__init__` may set them again
-            flags.clear()
-            kept.clear()
+        if _runs_base_init(stmt):  # a base's `__init__` sets them again: what it stores, if it is known
+            flags, kept = _base_flags(home, init, stmt.value, passed, depth)
             continue
         attr, value = _self_store(stmt)
         if attr is None:
@@ -51,15 +69,27 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
             kept.add(id(stmt))
         else:
             flags.pop(attr, None)
-    made = index.object_of(spelling)
-    classes = [(home, init.cls), _class_of(index, made.path, made.cls) if made is not None else None]
-    stored: set[str] = set()
-    for file, cls in filter(None, classes):  # the class defining `__init__`, and the object's own
-        found = _stores(file, cls, kept)
-        if found is None:
-            return {}
-        stored |= found
-    return {attr: value for attr, value in flags.items() if attr not in stored}
+    return flags, kept
+
+
+def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: int) -> tuple[dict[str, object], set[int]]:
+    """What a base's `__init__`, called as `super().__init__(...)` from `init`, stores as literals."""
+    bases = init.cls.base_names or init.cls.base_spellings
+    if depth >= MAX_BASE_INITS or len(bases) != 1 or not _super_call(call):
+        return {}, set()
+    base = home.class_method(bases[0], "__init__")
+    if base is None or base.cls is None:
+        return {}, set()
+    here = parameter_names(init.node)
+    given = bind_arguments(base.node, True, call, lambda arg: passed.get(arg.id) if isinstance(arg, ast.Name)
+                           and arg.id in here else arg, lambda default: default, facts=False)
+    return _init_flags(base.module or home, base, given, depth + 1)
+
+
+def _super_call(call: ast.Call) -> bool:
+    """`super().__init__(...)` (a `*`/`**` argument in it leaves the parameters it may reach unknown)."""
+    return isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
+        and call.func.value.func.id == "super" and not call.func.value.args
 
 
 def contradicted(conditions, flags: dict[str, object]) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from fullgraph.analysis.bindings import local_bindings, parameter_names, stored_names
+from fullgraph.analysis.bindings import as_passed, local_bindings, parameter_names, stored_names
 from fullgraph.analysis.call_guards import argument_nodes
 from fullgraph.analysis.nodes import walk
 from fullgraph.analysis.per_node import per_node
@@ -24,12 +24,14 @@ def names_in(node: ast.AST) -> set[str]:
 
 def decided(node: ast.AST, function: FunctionInfo, params: frozenset[str], seen: frozenset[str] = frozenset()) -> bool:
     """Whether every name `node` reads in `function` is the user's: an outside name, one of
-    `params`, a name `function` never binds (a global, a builtin), or a local every binding of
+    `params` where it still holds what the call passed (:func:`as_passed`), a name `function`
+    never binds (a global, a builtin), or a local every binding of
     which :func:`passes_on` what the user's side decides (`check_dtype = not normalized_image`,
     `for key in spaces:`)."""
-    local = stored_names(function.node) | parameter_names(function.node)
+    stored = stored_names(function.node)
+    local = stored | parameter_names(function.node)
     for name in names_in(node):
-        if name in OUTSIDE_NAMES or name in params or name not in local:
+        if name in OUTSIDE_NAMES or name not in local or name in params and (name not in stored or as_passed(node, name, function.node)):
             continue
         values = None if name in seen or name in parameter_names(function.node) else \
             local_bindings(function.node).get(name) or _loop_sources(function.node).get(name)
@@ -80,9 +82,9 @@ class DecidedParameters:
     entry's (the user's arguments); a callee's that every walked call fills with what its caller's
     side decides (`is_image_space(observation_space)` called as `preprocess_obs` passes its own
     `observation_space`, which every call of that fills with `self.observation_space`), its calls of
-    itself included, when the callee never rebinds them and the user's side decides every test
-    around those calls (`plain(visit, tests)`; a call under a test of the library's own state passes
-    nothing decided). `callers(function)` gives (the caller's visit, the call, its tests) for each
+    itself included, when the user's side decides every test around those calls (`plain(visit,
+    tests)`; a call under a test of the library's own state passes nothing decided); where the
+    callee rebinds one, only its reads before that count (:func:`decided`). `callers(function)` gives (the caller's visit, the call, its tests) for each
     walked call (:meth:`CallReach.callers`)."""
 
     def __init__(self, entries: list[FunctionInfo], callers: Callable, plain: Callable) -> None:
@@ -104,7 +106,7 @@ class DecidedParameters:
         if not outer or not all(self._plain(visit, tests) for visit, _, tests in outer):
             return frozenset()
         params = frozenset.intersection(*(_passed_decided(function, call, visit.function, self.of(visit.function))
-                                          for visit, call, _ in outer)) - stored_names(function.node)
+                                          for visit, call, _ in outer))
         while inner:  # its calls of itself, read with what is decided so far, until they keep every one left
             self._found[id(function)] = params
             if not all(self._plain(visit, tests) for visit, _, tests in inner):
