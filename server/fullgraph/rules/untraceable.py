@@ -6,6 +6,7 @@ import ast
 
 from fullgraph.analysis.facts import SPARSE, SPARSE_CONSTRUCTORS, SPARSE_CONVERSIONS, TENSORISH, VALUE, Module, is_tensor_qualname
 from fullgraph.analysis.imports import dotted
+from fullgraph.analysis.nodes import same_code
 from fullgraph.analysis.bindings import local_bindings, parameter_names
 from fullgraph.rules.common import confidence, last_binding, method_call, snippet
 from fullgraph.rules.rule import Rule
@@ -63,7 +64,8 @@ RULES = [
              "modules, nor `requires_grad_(False)` on a tensor the function made or on `x.detach()`, which Dynamo "
              "traces; with a parameter for the value, only where a compiled call may pass a true one, and the "
              "message says so; where the call turns it on, the message adds that it breaks only when the tensor "
-             "does not already require grad), and "
+             "does not already require grad, and a tensor its factory made with `requires_grad=flag`, turned on "
+             "under `if flag:`, is left to the factory's finding), and "
              "tensors created with `requires_grad=` other than `False` (`torch.zeros_like(q, "
              "requires_grad=self.training)`).",
         why="Dynamo does not support setattr() on Tensor.requires_grad (GB0206), nor `requires_grad_()` on a graph "
@@ -404,7 +406,8 @@ def check_call(node: ast.Call, w) -> None:
     if twice is not None:
         w.report("FG419", node, f"`{snippet(node)}` passes `{twice}` twice to an autograd Function: Dynamo breaks "
                  "the graph there when an input requires grad")
-    if method_call(node, "requires_grad_") and not is_module(func.value, w) and not _in_function_backward(w):
+    if method_call(node, "requires_grad_") and not is_module(func.value, w) and not _in_function_backward(w) \
+            and not _made_requiring_grad(node, w):
         cleared = _clears_own_tensor(node, w)
         if cleared is not True:
             w.report("FG406", node, f"`{snippet(node)}` changes requires_grad in compiled code"
@@ -472,6 +475,22 @@ def is_module(node: ast.expr, w) -> bool:
     if isinstance(node, ast.Name) and node.id == "self" and w.function.cls is not None:
         return bool(w.index.is_module_class(w.function.cls.name))
     return isinstance(w.kind(node), Module)
+
+
+def _made_requiring_grad(call: ast.Call, w) -> bool:
+    """`t.requires_grad_()` turning on a tensor its factory made with `requires_grad=flag`, under
+    `if flag:` (maskformer: `torch.zeros_like(q, requires_grad=self.training)`, then `if
+    self.training: q.requires_grad_(True)`): it already requires grad there, so the call changes
+    nothing and Dynamo traces it (the factory call is the finding)."""
+    tensor, value = call.func.value, call.args[0] if call.args else None
+    if not isinstance(tensor, ast.Name) or value is not None and not (isinstance(value, ast.Constant) and value.value is True):
+        return False
+    made = last_binding(w.function.node, tensor.id, call.lineno)
+    asked = next((k.value for k in made.keywords if k.arg == "requires_grad"), None) \
+        if isinstance(made, ast.Call) and _asks_grad(made) else None
+    if asked is None or local_bindings(w.function.node).get(tensor.id) != [made]:
+        return False
+    return _asks_grad(made) is True or any(holds and same_code(test, asked) for test, holds in w.conditions)
 
 
 def _already_requires_grad(call: ast.Call, tensor: ast.expr) -> str:
