@@ -10,14 +10,13 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
-from fullgraph.analysis.bindings import parameter_names
 from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
 from fullgraph.analysis.call_reach import CallReach
 from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
 from fullgraph.analysis.facts import Function
 from fullgraph.analysis.incremental import ParseCache
 from fullgraph.analysis.moved_report import moved_report, remember
-from fullgraph.analysis.nodes import self_attribute, walk
+from fullgraph.analysis.nodes import names_in, self_attribute
 from fullgraph.analysis.object_flags import ObjectFlags
 from fullgraph.analysis.outside import outside_call_sites
 from fullgraph.analysis.parsing import parse_tree
@@ -29,7 +28,7 @@ from fullgraph.analysis.remote_callers import calling_files, remote_call_sites
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.analysis.regions import FunctionInfo, ModuleIndex
 from fullgraph.analysis.torchscript import scripted_reason
-from fullgraph.analysis.user_decided import OUTSIDE_NAMES, DecidedParameters, decided, names_in
+from fullgraph.analysis.user_decided import OUTSIDE_NAMES, DecidedParameters, decided
 from fullgraph.analysis.walk_cache import WalkCache, Walked
 from fullgraph.analysis.walker import Raw, Visit, Walker
 from fullgraph.config import Config

@@ -92,8 +92,17 @@ def as_passed(node: ast.AST, name: str, fn: ast.AST) -> bool:
     if any(isinstance(a, (ast.For, ast.AsyncFor, ast.While)) and name in stored_names(a) for a in above):
         return False
     return all(store.lineno > node.lineno or id(store) in own or _other_branch(store, node, above, parents)
-               for store in walk(fn)
-               if isinstance(store, ast.Name) and store.id == name and isinstance(store.ctx, ast.Store))
+               for store in _stores(fn).get(name, ()))
+
+
+@per_node
+def _stores(fn: ast.AST) -> dict[str, list[ast.Name]]:
+    """Name -> the nodes under ``fn`` that store it."""
+    found: dict[str, list[ast.Name]] = {}
+    for sub in walk(fn):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            found.setdefault(sub.id, []).append(sub)
+    return found
 
 
 def _ancestors(node: ast.AST, parents: dict) -> list[ast.AST] | None:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fullgraph.analysis.bindings import as_passed, local_bindings
 from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.callers import bind_arguments
-from fullgraph.analysis.nodes import self_attribute, walk
+from fullgraph.analysis.nodes import names_in, self_attribute, walk
 from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo
@@ -122,8 +122,7 @@ def _literal_comparison(test: ast.expr) -> tuple[str, object, bool] | None:
 
 def _on_self(test: ast.expr) -> bool:
     """A test that reads only ``self``'s state (``self.merged``, ``self.cfg.flag is None``): no call."""
-    names = {n.id for n in walk(test) if isinstance(n, ast.Name)}
-    return names == {"self"} and not any(isinstance(n, ast.Call) for n in walk(test))
+    return names_in(test) == {"self"} and not any(isinstance(n, ast.Call) for n in walk(test))
 
 
 def _may_change_self(node: ast.AST) -> bool:
@@ -205,7 +204,8 @@ class CallGuards:
 
     def _literals_at_entry(self, function: FunctionInfo) -> dict[str, object]:
         """Parameters every compiled call of ``function`` gives the same literal (where the body rebinds
-        one, it holds only before: :meth:`_literal_at`), through the callers' own parameters passed on (`_safe_divide(n, d, zero_division=zero_division)`)."""
+        one, it holds only before: :meth:`_literal_at`), through the callers' own parameters passed on
+        (`_safe_divide(n, d, zero_division=zero_division)`)."""
         if id(function) not in self._literals:
             self._literals[id(function)] = {}  # a call of itself, on the way, decides nothing
             node = function.node

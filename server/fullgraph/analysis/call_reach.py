@@ -22,16 +22,12 @@ def incoming(walks) -> dict[int, list[tuple[FunctionInfo, object]]]:
 class CallReach:
     """`dead(function)`; `decided(tests, visit)` says whether the tests around one call made in the walk
     of `visit` rule it out (worked out on first use). `chain(function)`: the one chain of calls that
-    reaches it; `path_tests(function)`: the tests around them."""
+    reaches it; `callers(function)`: every walked call of it."""
 
     def __init__(self, walks, entries: list[FunctionInfo], decided: Callable) -> None:
         self.walks, self.entries, self.decided = walks, entries, decided
         self._dead: set[int] | None = None
         self._into: dict[int, dict[tuple[int, int], tuple]] | None = None
-
-    def path_tests(self, function: FunctionInfo) -> list[tuple[object, object]]:
-        """(tests, the caller's visit) for each call of :meth:`chain` the walk recorded tests around."""
-        return [(tests, visit) for visit, _, tests in self.chain(function) if tests is not None]
 
     def chain(self, function: FunctionInfo) -> list[tuple[object, object, object]]:
         """(the caller's visit, the call, its tests or None) for each call of the chain from an entry

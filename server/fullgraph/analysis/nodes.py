@@ -67,6 +67,11 @@ def walk(node: ast.AST):
         yield node
 
 
+def names_in(node: ast.AST) -> set[str]:
+    """The plain names read or bound anywhere under `node`."""
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
+
+
 def same_code(a, b) -> bool:
     """Whether two trees (or lists or tuples of them) are the same code, positions aside, as
     `ast.dump(a) == ast.dump(b)` says, stopping at the first difference."""

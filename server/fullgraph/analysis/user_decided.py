@@ -10,16 +10,12 @@ from collections.abc import Callable
 
 from fullgraph.analysis.bindings import as_passed, local_bindings, parameter_names, stored_names
 from fullgraph.analysis.call_guards import argument_nodes
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import names_in, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo
 
 # names whose values are the user's: the compiled object, configs, and calls that read them
 OUTSIDE_NAMES = frozenset(("self", "config", "torch", "getattr", "hasattr", "isinstance", "len"))
-
-
-def names_in(node: ast.AST) -> set[str]:
-    return {n.id for n in walk(node) if isinstance(n, ast.Name)}
 
 
 def decided(node: ast.AST, function: FunctionInfo, params: frozenset[str], seen: frozenset[str] = frozenset()) -> bool:
@@ -28,12 +24,13 @@ def decided(node: ast.AST, function: FunctionInfo, params: frozenset[str], seen:
     never binds (a global, a builtin), or a local every binding of
     which :func:`passes_on` what the user's side decides (`check_dtype = not normalized_image`,
     `for key in spaces:`)."""
-    stored = stored_names(function.node)
-    local = stored | parameter_names(function.node)
+    stored, own = stored_names(function.node), parameter_names(function.node)
     for name in names_in(node):
-        if name in OUTSIDE_NAMES or name not in local or name in params and (name not in stored or as_passed(node, name, function.node)):
+        if name in OUTSIDE_NAMES or name not in stored | own:
             continue
-        values = None if name in seen or name in parameter_names(function.node) else \
+        if name in params and (name not in stored or as_passed(node, name, function.node)):
+            continue
+        values = None if name in seen or name in own else \
             local_bindings(function.node).get(name) or _loop_sources(function.node).get(name)
         if not values or not all(passes_on(v) and decided(v, function, params, seen | {name}) for v in values):
             return False
@@ -84,8 +81,8 @@ class DecidedParameters:
     `observation_space`, which every call of that fills with `self.observation_space`), its calls of
     itself included, when the user's side decides every test around those calls (`plain(visit,
     tests)`; a call under a test of the library's own state passes nothing decided); where the
-    callee rebinds one, only its reads before that count (:func:`decided`). `callers(function)` gives (the caller's visit, the call, its tests) for each
-    walked call (:meth:`CallReach.callers`)."""
+    callee rebinds one, only its reads before that count (:func:`decided`). `callers(function)`
+    gives (the caller's visit, the call, its tests) for each walked call (:meth:`CallReach.callers`)."""
 
     def __init__(self, entries: list[FunctionInfo], callers: Callable, plain: Callable) -> None:
         self._entries = {id(e) for e in entries}
@@ -118,7 +115,8 @@ class DecidedParameters:
         return params
 
 
-def _passed_decided(callee: FunctionInfo, call: ast.Call, caller: FunctionInfo, params: frozenset[str]) -> frozenset[str]:
+def _passed_decided(callee: FunctionInfo, call: ast.Call, caller: FunctionInfo,
+                    params: frozenset[str]) -> frozenset[str]:
     """The parameters of `callee` that `call` (made in `caller`) fills with what the user's side decides."""
     return frozenset(name for name, arg in argument_nodes(callee, call).items()
                      if isinstance(arg, ast.AST) and passes_on(arg) and decided(arg, caller, params))

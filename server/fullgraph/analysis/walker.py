@@ -34,7 +34,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.call_guards import mode_of_test, moded
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
-from fullgraph.analysis.nodes import code_fields, self_attribute, statements, walk
+from fullgraph.analysis.nodes import code_fields, names_in, self_attribute, statements
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
 from fullgraph.analysis.size_uses import size_names
@@ -254,7 +254,7 @@ class Walker:
     def _flag_if(self, node: ast.If) -> None:
         """An `if` testing a name bound to a converted value (`f = x.mean().item()`, then `if f > 0.5:`):
         what is known a tensor here is known for the conversion's fix too, which predicates this `if`."""
-        tested = {n.id for n in walk(node.test) if isinstance(n, ast.Name)} & self._flags.keys()
+        tested = names_in(node.test) & self._flags.keys()
         if not tested:
             return
         known = set(self._known_tensors(node))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.bindings import assignments, local_bindings
+from fullgraph.analysis.bindings import local_bindings
 from fullgraph.analysis.facts import NUMPY, TENSORISH, string_literal
 from fullgraph.analysis.nodes import walk
 from fullgraph.rules.common import (
