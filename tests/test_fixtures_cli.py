@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 from fixture_files import FIXTURES_DIR, fixture_sources, read_expected
 

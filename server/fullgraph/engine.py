@@ -35,7 +35,7 @@ from fullgraph.config import Config
 from fullgraph.findings import Finding, Location
 from fullgraph.library_breaks import library_summary
 from fullgraph.fixes.deferral_chain import replay_supported
-from fullgraph.fixes.guarded_output import guarding_if
+from fullgraph.fixes.guarded_output import holding_if
 from fullgraph.fixes.keep_tensor import test_if
 from fullgraph.fixes.preconditions import KEEP_TENSOR_CODES, fix_check
 from fullgraph.fixes.print_operator import available as print_operator_available
@@ -605,10 +605,11 @@ def _tensor_ifs(fn: ast.AST, raws: list[Raw]) -> dict[int, set[str]]:
 
 
 def _tensor_if(fn: ast.AST, call: ast.AST, tensor_ifs: dict[int, set[str]]) -> dict:
-    """``tensor_if`` for an output call that is all an ``if`` on a tensor does (its line, and what
-    is known a tensor there): the deferral can move the whole ``if``."""
+    """``tensor_if`` for an output call that starts or ends the body of an ``if`` on a tensor (its
+    line, and what is known a tensor there): the deferral can move the whole ``if`` with a call that
+    is all it does, or take its test along and leave the rest to predication."""
     chain = parents(fn)
-    guard = guarding_if(chain, chain.get(call))
+    guard = holding_if(chain, chain.get(call))
     tested = tensor_ifs.get(id(guard)) if guard is not None else None
     return {"tensor_if": {"line": guard.lineno, "tensors": sorted(tested)}} if tested is not None else {}
 

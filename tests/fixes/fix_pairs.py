@@ -24,17 +24,28 @@ def expected_path(path: Path) -> Path:
     return path.with_name(path.name.replace(".in.py", ".out.py"))
 
 
-def header_findings(source: str, path: str) -> list[Finding]:
-    """The engine's findings that a fixture's ``# fix: FG101@12, FG301@20`` header names (with
-    what the engine knows there, which the fixes read)."""
+def header_rounds(source: str) -> list[list[tuple[str, int]]]:
+    """The header's findings, ``# fix: FG301@13; FG101@95``: (code, line) items, in rounds separated
+    by ``;``, each round's lines in the text the rounds before it left (a fix that enables another)."""
     match = HEADER.search(source)
+    rounds = match.group(1).split(";") if match else []
+    return [[(code, int(line)) for code, _, line in (item.strip().partition("@") for item in round_.split(","))]
+            for round_ in rounds]
+
+
+def header_codes(source: str) -> set[str]:
+    """The codes the header's fixes remove."""
+    return {code for round_ in header_rounds(source) for code, _ in round_}
+
+
+def header_findings(source: str, path: str, items: list[tuple[str, int]] | None = None) -> list[Finding]:
+    """The engine's findings that a fixture's ``# fix: FG101@12, FG301@20`` header names, or
+    ``items`` (with what the engine knows there, which the fixes read); the first round's by default."""
+    if items is None:
+        rounds = header_rounds(source)
+        items = rounds[0] if rounds else []
     found = {(f.code, f.line): f for f in analyze(source, path)}
-    out = []
-    for item in match.group(1).split(",") if match else []:
-        code, _, line = item.strip().partition("@")
-        finding = found.get((code, int(line))) or _unflagged(source, path, code, int(line))
-        out.append(finding)
-    return out
+    return [found.get((code, line)) or _unflagged(source, path, code, line) for code, line in items]
 
 
 def _unflagged(source: str, path: str, code: str, line: int) -> Finding:
@@ -46,10 +57,11 @@ def _unflagged(source: str, path: str, code: str, line: int) -> Finding:
 
 
 def apply_header_fixes(source: str, path: str) -> str:
-    """Apply each named finding's main fix (the first),
-    last line first so earlier positions stay valid."""
-    for finding in sorted(header_findings(source, path), key=lambda f: -f.line):
-        fix = next(iter(fixes_for(source, finding)), None)
-        assert fix is not None, f"{path}: no fix for {finding.code} at line {finding.line}"
-        source = apply_edits(source, fix.edits)
+    """Apply each named finding's main fix (the first), round by round, in a round last line first
+    so earlier positions stay valid."""
+    for items in header_rounds(source):
+        for finding in sorted(header_findings(source, path, items), key=lambda f: -f.line):
+            fix = next(iter(fixes_for(source, finding)), None)
+            assert fix is not None, f"{path}: no fix for {finding.code} at line {finding.line}"
+            source = apply_edits(source, fix.edits)
     return source

@@ -198,6 +198,9 @@ def test_moved_code_keeps_the_lines_of_its_strings():
     assert indent(call + "\n") == '    warn("""a\n        b""",\n            Warning)\n'
     assert continuation("f(\n  x)", 4) == "f(\nx)"  # a line indented less than the cut is stripped
     assert continuation('f("""a\n  b', 4) == 'f("""a\n  b'  # not tokenizable: every line left as it is
+    # a block cut whole (its `else:` dedents): tokenized where it stood, so its lines move with it
+    block = 'if a:\n            x = """s\n  t"""\n        else:\n            x = 2'
+    assert continuation(block, 8) == 'if a:\n    x = """s\n  t"""\nelse:\n    x = 2'
 
 
 def test_an_operand_in_parentheses_of_its_own_only_is_wrapped_whole():

@@ -5,7 +5,7 @@ import ast
 import pytest
 
 from fullgraph.engine import analyze
-from fullgraph.fixes import fix_all, fixes_for, suppression_fix
+from fullgraph.fixes import fix_all, suppression_fix
 from fullgraph.fixes.edits import apply_edits
 
 LONE_CR = "import torch\r# a comment\n@torch.compile\ndef f(x: torch.Tensor):\n    n = int((x > 0).sum())\n    return x * n\n"

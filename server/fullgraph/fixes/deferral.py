@@ -34,8 +34,10 @@ from fullgraph.fixes.known import known_tensors
 from fullgraph.fixes.names import import_line, torch_import_edit
 from fullgraph.fixes.preconditions import decline_reason, replay_reason
 from fullgraph.fixes.sites import enclosing_function, parents
-from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, statement_line
+from fullgraph.fixes.slicing import continuation, cst_statement, indent, open_slice, replace, splice, statement_line
+from fullgraph.fixes.split_output import SplitOutput, split_guard
 
+SPLIT_TITLE = "Defer with the `if`'s test, leaving the rest of the `if` to predicate"
 SUFFIX = {"FG301": "for_print", "FG302": "for_log", "FG303": "for_warning", "FG304": "for_write"}
 
 
@@ -120,21 +122,26 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     stmt = parents(fn)[call]
     plan = CapturePlan.of_call(ctx, fn, call, SUFFIX.get(finding.code, "deferred"), frozenset(known_tensors(finding)))
     moved = moved_guard(ctx.tree, call, finding)
+    split = split_guard(ctx.tree, call, finding) if moved is None else None
     python_test = None
-    if moved is None:
-        queued = f"{plan.lambda_head()} {plan.replayed()}"
-    else:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
+    if moved is not None:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
         guard, python = moved
         cond = ctx.names.fresh("cond_for_output")
         tested = _captured_test(ctx, fn, tensor_part(guard.test, python))
         queued = f"{plan.lambda_head(f'{cond}={tested}')} {plan.replayed()} if {cond} else None"
         python_test = " and ".join(ctx.lowering.atom(p) for p in python) or None
         stmt = guard
-    edits = replay_edits(ctx, fn, stmt, queued, planned, python_test)
+    elif split is not None:  # the test, computed before the `if`, goes with the call; the `if` tests it
+        tested = _captured_test(ctx, fn, split.guard.test)
+        cond, captured = ctx.names.fresh("cond"), ctx.names.fresh("cond_for_output")
+        queued = f"{plan.lambda_head(f'{captured}={cond}')} {plan.replayed()} if {captured} else None"
+    else:
+        queued = f"{plan.lambda_head()} {plan.replayed()}"
+    edits = replay_edits(ctx, fn, stmt, queued, planned, python_test, split and (split, cond, tested))
     if edits is None:
         return []
     safe = replay_reason(finding) is None and isinstance(planned[0][0], ast.ClassDef)
-    title = "Defer until the compiled entry returns" if moved is None else \
+    title = SPLIT_TITLE if split is not None else "Defer until the compiled entry returns" if moved is None else \
         "Defer, with the `if` around it, until the compiled entry returns"
     return [Fix(title, tuple(edits), preferred=safe, kind="defer", unsafe=not safe)]
 
@@ -149,22 +156,33 @@ def _captured_test(ctx: FixContext, fn: ast.AST, test: ast.expr) -> str:
 
 
 def replay_edits(ctx: FixContext, fn: ast.AST, stmt: ast.stmt, queued: str, planned,
-                 python_test: str | None = None) -> list[TextEdit] | None:
+                 python_test: str | None = None,
+                 split: tuple[SplitOutput, str, str] | None = None) -> list[TextEdit] | None:
     """The edits that hand ``queued`` (a lambda's source) to ``_fullgraph_defer`` in place of ``stmt``
     while compiled (``stmt`` as before when run eagerly; both under ``if <python_test>:`` when given),
     give the replaying targets their decorator and the module the queue's definitions; None where
-    they can't be placed."""
+    they can't be placed. ``split``: (the ``if`` around ``stmt`` to split, the name of its test, the
+    test's code): the ``if`` is replaced instead, the eager call made under the named test."""
     targets, key = planned
     original = continuation(ctx.lowering.segment(stmt), stmt.col_offset)
+    if split is not None:
+        original = f"if {split[1]}:\n" + indent(original + split[0].comment(ctx))
     site = (f"if {ctx.torch}.compiler.is_compiling():\n" + indent(f"{DEFER}({key!r}, {queued})\n") + "else:\n"
             + indent(original + "\n"))
     if python_test is not None:
         site = f"if {python_test}:\n" + indent(site)
     piece = open_slice(ctx.source, ctx.tree, fn)
-    line = _line_of(piece, stmt)
-    if line is None:
-        return None
-    edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
+    if split is not None:
+        texts = split[0].texts(ctx, split[1], split[2], site)
+        edit = splice(piece, [split[0].guard], texts) if texts is not None else None
+        if edit is None:
+            return None
+        edits = [edit]
+    else:
+        line = _line_of(piece, stmt)
+        if line is None:
+            return None
+        edits = [piece.edit(replace(piece.module, {line: carry_comments([line], [cst.parse_statement(site)])}))]
     firsts = {id(t): min([t.lineno, *(d.lineno for d in t.decorator_list)]) for t in targets}
     at = _after_definition(ctx.tree, ctx.torch.split(".")[0])  # the definitions use torch at import time
     if not has_queue(ctx.tree) and at > min(firsts.values()):

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from fullgraph.analysis.parsing import parse_tree
 from fullgraph.fixes.config_alternatives import config_fix
 from fullgraph.fixes.context import FixContext
-from fullgraph.fixes.deferral import config_alternative, defer_call
+from fullgraph.fixes.deferral import SPLIT_TITLE, config_alternative, defer_call
 from fullgraph.fixes.edits import Fix, with_line_ends
 from fullgraph.fixes.flags import keep_and_predicate
 from fullgraph.fixes.generator_list import reduce_list
@@ -98,8 +98,9 @@ def _rewrites(ctx: FixContext, finding) -> list[Fix]:
         return []
     code = finding.code
     if code in DEFER_CODES and isinstance(node, ast.Call):  # the config line needs no rewrite
-        in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" else []
         deferred = defer_call(ctx, node, finding) if finding.fix else []
+        split = any(f.title == SPLIT_TITLE for f in deferred)  # in the graph, the `if` around it would still break
+        in_graph = print_operator_fix(ctx, node, finding) if code == "FG301" and not split else []
         offered = sorted([*in_graph, *deferred], key=lambda f: not f.preferred)  # the safe ones first, in order
         return offered + config_alternative(ctx, node, finding)
     if bool(finding.fix) and decline_reason(ctx.tree, finding) is not None:

@@ -52,7 +52,7 @@ from fullgraph.fixes.purity import (
     risky_subscript,
     unbounded_op,
 )
-from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree
+from fullgraph.fixes.sites import enclosing_function, finding_node, local_parents, parents, per_tree, without_statement
 from fullgraph.fixes.temporaries import branch_temporaries
 
 PREDICATE_CODES = {"FG101", "FG103", "FG105"}
@@ -725,17 +725,25 @@ def _is_scalar_conversion(call: ast.Call) -> bool:
         isinstance(call.func, ast.Name) and call.func.id in ("float", "int", "bool"))
 
 
-def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | None:
+def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding, hint: bool = True) -> str | None:
     """Why an ``if`` on a tensor can't become ``torch.where``/``torch.cond``, given the source of
-    what the engine knows is a tensor there (and, on ``finding``, whether TorchScript compiles it)."""
+    what the engine knows is a tensor there (and, on ``finding``, whether TorchScript compiles it);
+    ``hint``: say so where the fix of an output call in it comes first."""
     holder = local_parents(tree, node).get(node)
     if isinstance(holder, ast.If) and holder.orelse == [node] and holder.col_offset == node.col_offset:
         return f"an `elif` is rewritten only with the `if` chain it continues (line {holder.lineno})"
     plan = plan_if(tree, node)
     if isinstance(plan, str):
+        if not hint:
+            return plan
         if not node.orelse and len(node.body) == 1 and _side_effect_statement(node.body[0]) \
                 and not isinstance(node.body[0], ast.If):
             return f"{plan} (the fix of that call's own finding defers it with this `if`, where it can)"
+        output = next((s for s in (node.body[0], node.body[-1]) if _side_effect_statement(s)
+                       and not isinstance(s, ast.If)), None) if len(node.body) > 1 else None
+        if output is not None and split_reason(tree, node, output, known, finding) is None:
+            return (f"{plan} (the fix of that call's own finding defers it with this `if`'s test, where it can; "
+                    "this `if` then predicates)")
         return plan
     reason = _plan_known_reason(plan, tree, node, known | proven_by_test(node.test)) or _gradient_reason(plan) \
         or _history_plan_reason(plan) \
@@ -743,6 +751,37 @@ def if_reason(tree: ast.AST, node: ast.If, known: set[str], finding) -> str | No
     if reason is None and isinstance(plan, IfPlan) and plan.shape == "cond":
         reason = torchscript_reason(finding, "`torch.cond` with branch functions")
     return reason
+
+
+def split_reason(tree: ast.Module, node: ast.If, stmt: ast.stmt, known: set[str], finding) -> str | None:
+    """Why a deferral of the output call ``stmt``, the first or last statement of the tensor ``if``
+    ``node``'s body, cannot take the test along and leave the rest to predication
+    (:mod:`fullgraph.fixes.split_output`); None when it can."""
+    fn = enclosing_function(tree, node)
+    holder = local_parents(tree, node).get(node)
+    if fn is None or isinstance(holder, ast.If) and holder.orelse == [node]:
+        return "an `elif` has no place for its test before it"
+    body = node.body
+    first = body[0] is stmt
+    neighbour = body[1] if first else body[-2]
+    if stmt.lineno <= node.test.end_lineno or (neighbour.lineno <= stmt.end_lineno if first
+                                               else neighbour.end_lineno >= stmt.lineno):
+        return "the call shares a line with other code"
+    flags, attrs = python_params(fn), tensor_attributes(tree)
+    test = node.test
+    if any(isinstance(sub, ast.NamedExpr) for sub in walk(test)):
+        return "the condition assigns a name (`:=`)"
+    reason = mixed_reason(test, flags, attrs) or lowering_reason(test, known)
+    if reason is not None:
+        return reason
+    if split_python(test, flags, attrs)[0]:
+        return "the condition has Python operands, which stay a real `if`"
+    read = {n.id for n in walk(stmt) if isinstance(n, ast.Name)}
+    if not first and read & {n.id for s in body[:-1] for n in walk(s) if isinstance(n, ast.Name)
+                             and isinstance(n.ctx, ast.Store)}:
+        return "the call reads what the branch computes, which predication would merge with the other side's"
+    without = without_statement(tree, node, stmt)
+    return if_reason(*without, known, finding, hint=False) if without is not None else "the `if` was not found"
 
 
 def _aliasing_reason(fn: ast.AST | None, names, stmt: ast.stmt) -> str | None:

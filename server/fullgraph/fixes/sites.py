@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 from bisect import bisect_right
 
 from fullgraph.analysis.parents import child_parents
@@ -165,3 +166,35 @@ def ancestors(chain: dict, node: ast.AST, stop: ast.AST) -> list[ast.AST]:
         out.append(node)
         node = chain.get(node)
     return out
+
+
+def without_statement(tree: ast.Module, guard: ast.If, stmt: ast.stmt) -> tuple[ast.Module, ast.If] | None:
+    """A tree like ``tree`` whose ``guard`` lacks ``stmt``, and that ``if``: the nodes from the module
+    down to it are copies, the rest is shared and ``tree`` is unchanged (None where the way down
+    passes a block without positions, a ``match`` case)."""
+    path, node = [], tree
+    while node is not guard:
+        step = _step_towards(node, guard)
+        if step is None:
+            return None
+        path.append(step)
+        node = getattr(node, step[1])[step[2]]
+    child = copy.copy(guard)
+    child.body = [s for s in guard.body if s is not stmt]
+    new_guard = child
+    for owner, field, index in reversed(path):
+        duplicate = copy.copy(owner)
+        block = list(getattr(owner, field))
+        block[index] = child
+        setattr(duplicate, field, block)
+        child = duplicate
+    return child, new_guard
+
+
+def _step_towards(node: ast.AST, target: ast.stmt) -> tuple[ast.AST, str, int] | None:
+    """(node, field, index) of the statement under ``node`` that is or holds ``target``."""
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for index, child in enumerate(getattr(node, field, None) or ()):
+            if child is target or getattr(child, "lineno", 0) <= target.lineno <= (getattr(child, "end_lineno", 0) or 0):
+                return node, field, index
+    return None

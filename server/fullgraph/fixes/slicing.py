@@ -179,7 +179,7 @@ def continuation(text: str, column: int) -> str:
     which indents them again by ``column``, leaves them where they were; lines that start inside
     a string (a triple-quoted one's second line) are its value and stay as they are."""
     first, *rest = text.split("\n")
-    in_string = _lines_in_strings(text)
+    in_string = _lines_in_strings(" " * column + text)  # tokenized where it stood: a block's dedents match
     in_string = set(range(1, len(rest) + 1)) if in_string is None else in_string  # leave all as they are
     cut = [line if n in in_string else line[column:] if line[:column].isspace() else line.lstrip()
            for n, line in enumerate(rest, start=1)]
