@@ -219,7 +219,12 @@ def score(runs: dict[str, dict], spelled: dict[str, dict], found: dict[str, list
                 named = {statement(*line) for f in found[model] for line in named_lines(f, site_packages, package)}
                 ran = reached(model_runs)
                 out["clean_named"] += len(named)
-                out["clean_false"] += sum(s[1][0] in ran.get(s[0], ()) for s in named)
+                ran_named = sorted(s for s in named if s[1][0] in ran.get(s[0], ()))
+                out["clean_false"] += len(ran_named)
+                if ran_named:
+                    out.setdefault("details", []).append(
+                        f"{model}: one graph, {len(ran_named)} named lines that ran"
+                        + "".join(f"\n    ran {s[0]}:{s[1][0]}" for s in ran_named))
             continue
         out["broke"] += 1
         if model not in found:

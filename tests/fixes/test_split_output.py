@@ -48,6 +48,8 @@ def test_a_leading_print_splits_and_fix_all_removes_both_findings():
     "if self.training and torch.isnan(y).any():\n    print('nan')\n    y = torch.nan_to_num(y)\n",
     # an `elif` has no place for the test before it
     "if y.sum() > 100:\n    y = y / 2\nelif torch.isnan(y).any():\n    print('nan')\n    y = torch.nan_to_num(y)\n",
+    # another output call next to it: the rest would still print on both sides
+    "if torch.isnan(y).any():\n    print('nan')\n    print('again')\n    y = torch.nan_to_num(y)\n",
     # the call shares its line with the rest
     "if torch.isnan(y).any():\n    print('nan'); y = torch.nan_to_num(y)\n",
 ])

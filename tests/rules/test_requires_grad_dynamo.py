@@ -36,3 +36,12 @@ def test_the_message_names_the_case_where_nothing_breaks(body, note):
     found = [f for f in analyze(module_source(body), "m.py") if f.code == "FG406"]
     assert len(found) == 1
     assert ("already requires grad: then the call changes nothing" in found[0].message) is note
+
+
+@pytest.mark.parametrize("receiver", ["made", "made[0]", "made.detach()"])
+def test_a_flag_set_on_a_tensor_the_function_made_breaks_only_when_true(receiver):
+    """`requires_grad_(flag)` on a tensor the function made, an element of one or a detached one:
+    Dynamo traces `requires_grad_(False)` there, so the finding is conditional on the flag."""
+    body = f"made = torch.zeros(3, 2)\nreturn {receiver}.requires_grad_(use_cache)"
+    found = [f for f in analyze(module_source(body), "m.py") if f.code == "FG406"]
+    assert len(found) == 1 and "(when `use_cache`)" in found[0].message

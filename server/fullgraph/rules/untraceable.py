@@ -563,8 +563,9 @@ def _function_attribute(node: ast.AST, name: str, w) -> None:
 
 
 def _clears_own_tensor(node: ast.Call, w) -> bool | tuple[ast.Name, bool] | None:
-    """`t.requires_grad_(False)` on a tensor the function made (bound only by `=`, not a parameter)
-    or on `x.detach()`: Dynamo traces it (only a graph input that requires grad breaks), so True.
+    """`t.requires_grad_(False)` on a tensor the function made (bound only by `=`, not a parameter),
+    an element of one (`abc[0]`) or on `x.detach()`: Dynamo traces it (only a graph input that
+    requires grad breaks), so True.
     With a parameter for the value (`requires_grad_(requires_grad)`), the test under which it breaks:
     `(requires_grad, True)`. None otherwise."""
     off = [*node.args, *(k.value for k in node.keywords if k.arg == "requires_grad")]
@@ -573,6 +574,8 @@ def _clears_own_tensor(node: ast.Call, w) -> bool | tuple[ast.Name, bool] | None
         return None
     receiver, fn = node.func.value, w.function.node
     params = parameter_names(fn)
+    while isinstance(receiver, ast.Subscript):
+        receiver = receiver.value
     fresh = method_call(receiver, "detach") and not receiver.args if isinstance(receiver, ast.Call) else \
         isinstance(receiver, ast.Name) and receiver.id not in params and bool(local_bindings(fn).get(receiver.id))
     if not fresh:
