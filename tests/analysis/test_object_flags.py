@@ -5,6 +5,8 @@ decides nothing."""
 
 import textwrap
 
+import pytest
+
 from fullgraph.analysis.project import ProjectIndex
 from fullgraph.engine import analyze_document
 
@@ -126,3 +128,76 @@ def test_a_base_init_a_subclass_calls_decides_flags_it_passes_a_literal(tmp_path
     warned = "import torch\nfrom fglib import F1\n\nc = torch.compile(F1(zero_division='warn'))\n"
     assert [code for code, _ in _run(tmp_path, warned, DERIVED)] == ["FG101", "FG301"]
 
+
+
+def test_an_int_and_a_float_literal_decide_alike(tmp_path):
+    """One call passes the object's `zero_division=0`, another leaves the default `0.0`: both are
+    not `"warn"`, so the branch stays decided (torchmetrics' `_safe_divide`, also called by a helper
+    that leaves the default)."""
+    both = DERIVED.replace("def __init__(self, zero_division=0.0", "def __init__(self, zero_division=0") + """
+    def weighted(score, weights):
+        return safe_divide(weights * score, weights.sum())
+
+    class Weighted(F1):
+        def forward(self, tp, fp):
+            return weighted(safe_divide(tp, tp + fp, zero_division=self.zero_division), tp)
+    """
+    quiet = "import torch\nfrom fglib import Weighted\n\nc = torch.compile(Weighted())\n"
+    assert _run(tmp_path, quiet, both) == []
+
+
+def test_a_method_called_through_super_runs_on_the_same_object(tmp_path):
+    """`super().forward(tp, fp)` runs the base's `forward` on the object compiled: its flags
+    (`zero_division` left at 0.0) decide the base's branches as for `self.forward(...)`."""
+    through_super = DERIVED + """
+    class Doubled(F1):
+        def forward(self, tp, fp):
+            return super().forward(tp, fp) * 2
+    """
+    quiet = "import torch\nfrom fglib import Doubled\n\nc = torch.compile(Doubled())\n"
+    assert _run(tmp_path, quiet, through_super) == []
+    warned = "import torch\nfrom fglib import Doubled\n\nc = torch.compile(Doubled(zero_division='warn'))\n"
+    assert [code for code, _ in _run(tmp_path, warned, through_super)] == ["FG101", "FG301"]
+
+
+POPPED = """\
+    import torch
+    from torch import nn
+
+    def safe_divide(num, denom, zero_division=0.0):
+        if zero_division == "warn" and torch.any(denom == 0):
+            print("zero division")
+        return num / denom
+
+    class Base(nn.Module):
+        def __init__(self, **kwargs):
+            super().__init__()
+
+    class Precision(Base):
+        def __init__(self, threshold=0.5, **kwargs):
+            zero_division = kwargs.pop("zero_division", 0)
+            super().__init__(**kwargs)
+            self.zero_division = zero_division
+
+        def forward(self, tp, fp):
+            return safe_divide(tp, tp + fp, self.zero_division)
+
+    class Recall(Precision):
+        def __init__(self, **kwargs):
+            super().__init__(threshold=0.3, **kwargs)
+    """
+
+
+@pytest.mark.parametrize("made, flagged", [
+    ("Precision()", False),
+    ("Recall()", False),  # the keywords passed on through `**kwargs` do not hold it either
+    ("Precision(zero_division='warn')", True),
+    ("Recall(zero_division='warn')", True),
+    ("Precision(**options)", True),  # unknown keywords
+])
+def test_a_keyword_popped_from_kwargs_with_a_literal_default(tmp_path, made, flagged):
+    """`zero_division = kwargs.pop("zero_division", 0)`, then `self.zero_division = zero_division`: the
+    object holds the default where no keyword reaches `**kwargs` with that name (torchmetrics'
+    `BinaryStatScores`)."""
+    user = f"import torch\nfrom fglib import Precision, Recall\n\noptions = {{}}\nc = torch.compile({made})\n"
+    assert bool(_run(tmp_path, user, POPPED)) is flagged

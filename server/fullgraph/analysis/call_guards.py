@@ -109,6 +109,13 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, 
     return found
 
 
+def _same_literal(a: object, b: object) -> bool:
+    """Whether two literals decide every test :meth:`CallGuards._decided` reads alike: equal, and of
+    one type, or both an int or float (`zero_division=0` from one call, its default `0.0` from another)."""
+    numbers = (int, float)
+    return a == b and (type(a) is type(b) or type(a) in numbers and type(b) in numbers)
+
+
 def _literal_comparison(test: ast.expr) -> tuple[str, object, bool] | None:
     """(name, literal, True for ==) for `name == <literal>` / `name != <literal>` (either side; not a
     None literal, which `is` tests): literals compare as Python compares them."""
@@ -215,8 +222,8 @@ class CallGuards:
                 outer = self._literals_at_entry(caller) if caller is not None and id(caller) not in self._entries else {}
                 passed = _literal_arguments(function, call, outer, caller.node if caller is not None else None,
                                             self._self_flags(caller) if caller is not None else None)
-                found = passed if found is None else {k: v for k, v in found.items() if k in passed and passed[k] == v
-                                                      and type(passed[k]) is type(v)}
+                found = passed if found is None else {k: v for k, v in found.items()
+                                                      if k in passed and _same_literal(passed[k], v)}
             self._literals[id(function)] = found or {}
         return self._literals[id(function)]
 

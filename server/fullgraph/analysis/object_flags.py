@@ -13,7 +13,7 @@ import ast
 
 from fullgraph.analysis.call_guards import atoms
 from fullgraph.analysis.call_reach import incoming
-from fullgraph.analysis.bindings import parameter_names
+from fullgraph.analysis.bindings import local_bindings, parameter_names
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import self_attribute, walk
@@ -34,6 +34,7 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
         return {}
     home = init.module or index
     passed = bind_arguments(init.node, True, call, lambda arg: arg, lambda default: default, facts=False)
+    passed[EXTRA] = _extra_keywords(init.node, call, frozenset())
     flags, kept = _init_flags(home, init, passed, 0)
     made = index.object_of(spelling)
     classes = [(home, init.cls), _class_of(index, made.path, made.cls) if made is not None else None]
@@ -47,6 +48,31 @@ def construction_flags(index: ModuleIndex, call: ast.Call) -> dict[str, object]:
 
 
 MAX_BASE_INITS = 4  # `super().__init__(...)` calls followed into a base's `__init__`
+EXTRA = "**"  # in what a call passes: the names of the keywords its `**kwargs` parameter receives, when known
+
+
+def _extra_keywords(node: ast.FunctionDef, call: ast.Call, spread: frozenset[str] | None) -> frozenset[str] | None:
+    """The keywords `call` passes into `node`'s `**kwargs` parameter: those naming no parameter, and
+    `spread`, what a `**kwargs` argument passes on (None: unknown, a `**` argument of anything else)."""
+    named = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+    out = {k.arg for k in call.keywords if k.arg is not None and k.arg not in named}
+    if any(k.arg is None for k in call.keywords):
+        if spread is None:
+            return None
+        out |= spread - named
+    return frozenset(out)
+
+
+def _popped_default(value: ast.expr, kwargs: str | None, extra: frozenset[str] | None) -> ast.Constant | None:
+    """The literal default of `kwargs.pop("key", <literal>)` (or `.get`) where the `**kwargs`
+    parameter does not receive `key`."""
+    if not (kwargs and extra is not None and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in ("pop", "get") and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == kwargs and len(value.args) == 2 and not value.keywords):
+        return None
+    key, default = value.args
+    return default if isinstance(key, ast.Constant) and key.value not in extra and isinstance(default, ast.Constant) \
+        else None
 
 
 def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict[str, object], set[int]]:
@@ -56,9 +82,17 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
     params = parameter_names(init.node)
     flags: dict[str, object] = {}
     kept: set[int] = set()
+    kwargs = init.node.args.kwarg.arg if init.node.args.kwarg else None
+    rebound = local_bindings(init.node)
     for stmt in init.node.body:
         if _runs_base_init(stmt):  # a base's `__init__` sets them again: what it stores, if it is known
             flags, kept = _base_flags(home, init, stmt.value, passed, depth)
+            continue
+        popped = _popped_default(stmt.value, kwargs, passed.get(EXTRA)) if isinstance(stmt, ast.Assign) \
+            and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) else None
+        if popped is not None and len(rebound.get(stmt.targets[0].id) or ()) == 1:  # `zero_division = kwargs.pop(...)`
+            passed = {**passed, stmt.targets[0].id: popped}
+            params = params | {stmt.targets[0].id}
             continue
         attr, value = _self_store(stmt)
         if attr is None:
@@ -83,12 +117,17 @@ def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: in
     here = parameter_names(init.node)
     given = bind_arguments(base.node, True, call, lambda arg: passed.get(arg.id) if isinstance(arg, ast.Name)
                            and arg.id in here else arg, lambda default: default, facts=False)
+    kwargs = init.node.args.kwarg.arg if init.node.args.kwarg else None
+    spread = passed.get(EXTRA) if all(k.arg is not None or isinstance(k.value, ast.Name) and k.value.id == kwargs
+                                      for k in call.keywords) else None
+    given[EXTRA] = _extra_keywords(base.node, call, spread)
     return _init_flags(base.module or home, base, given, depth + 1)
 
 
 def _super_call(call: ast.Call) -> bool:
-    """`super().__init__(...)` (a `*`/`**` argument in it leaves the parameters it may reach unknown)."""
-    return isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
+    """`super().<method>(...)`, as `super().__init__(...)` (a `*`/`**` argument in it leaves the
+    parameters it may reach unknown)."""
+    return isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
         and call.func.value.func.id == "super" and not call.func.value.args
 
 
@@ -205,6 +244,9 @@ class ObjectFlags:
         """The flags one call gives: a submodule's construction (`self.block(x)`), or its caller's
         object (`self.m(x)`); none for a call on anything else."""
         func = getattr(call, "func", None)
+        if isinstance(func, ast.Attribute) and isinstance(call, ast.Call) and _super_call(call) \
+                and caller.cls is not None:
+            return self.flags(caller) if func.attr == function.node.name else {}  # `super().forward(x)`: the same object
         if not self_attribute(func) or caller.cls is None:
             return {}
         if function.node.name in ("forward", "__call__") and func.attr != function.node.name:
