@@ -284,10 +284,11 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
             elif visit.origin is not None:
                 rank = _library_rank(raw, visit)  # by its own tests: those of the calls on the way are named
                 around = _user_path_conditions(reach.chain(visit.function), decided_params, guards)
-                own = tuple(_user_part(test, holds, visit.function, decided_params) or (test, holds)
-                            for test, holds in raw.conditions)
+                parts = [(_user_part(test, holds, visit.function, decided_params), (test, holds))
+                         for test, holds in raw.conditions]
+                own = tuple(part or condition for part, condition in parts)
                 users = frozenset({id(test) for test, _ in around} | {  # the path's are the user's already
-                    id(test) for test, holds in own if _users(test, holds, visit.function, decided_params)})
+                    id(part[0]) for part, _ in parts if part is not None})
                 raw = replace(raw, conditions=(*around, *own))
                 for call in leaving.get(id(visit.function)) or [visit.origin]:
                     finding = _library_finding(raw, replace(visit, origin=call), path, lines, config, project,
@@ -313,15 +314,20 @@ def _users(test: ast.expr, holds: bool, function: FunctionInfo, params: DecidedP
 
 
 def _user_part(test: ast.expr, holds: bool, function: FunctionInfo, params: DecidedParameters) -> tuple | None:
-    """(test, holds) when the user's side decides it, else a part of it the user's side decides that
-    alone makes it hold so (`thresholds is not None` of `isinstance(state, Tensor) and thresholds is
-    not None` taken as false: whenever that part is false, so is the whole), or None."""
+    """(test, holds) when the user's side decides it (or each part of it, where every part holds:
+    `torch.are_deterministic_algorithms_enabled() or x.is_mps` taken as false reads a torch setting
+    and a device), else a part of it the user's side decides that alone makes it hold so
+    (`thresholds is not None` of `isinstance(state, Tensor) and thresholds is not None` taken as
+    false: whenever that part is false, so is the whole), or None."""
     if _users(test, holds, function, params):
         return test, holds
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _user_part(test.operand, not holds, function, params)
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) != holds:  # a false `and`, a true `or`
         return next((part for value in test.values if (part := _user_part(value, holds, function, params))), None)
+    if isinstance(test, ast.BoolOp) and all(_user_part(value, holds, function, params) == (value, holds)
+                                            for value in test.values):  # a true `and`, a false `or`: each part
+        return test, holds
     return None
 
 

@@ -918,6 +918,42 @@ def test_a_part_the_user_decides_of_a_compound_library_test_is_its_condition(tmp
     assert "calls `both`" not in str(report.findings[0].related)
 
 
+def test_a_library_early_return_each_part_of_which_the_user_decides_is_a_condition(tmp_path):
+    """`if torch.are_deterministic_algorithms_enabled() or AVAILABLE or x.is_mps: return ...` before a
+    break (torchmetrics' `_bincount`): a torch setting, a global and a device, each the user's, so the
+    break is reported under that condition; a part on the library's own value (`x.sum() > 3`, a
+    tensor the library computed) leaves it out."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        AVAILABLE = False
+
+        def count(x):
+            if torch.are_deterministic_algorithms_enabled() or AVAILABLE or x.is_mps:
+                return x.sum()
+            return torch.bincount(x)
+
+        def other(x):
+            if AVAILABLE or x.sum().item() > 3:
+                return x.sum()
+            return torch.bincount(x)
+
+        class Counter(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return count(x.long() * 2) + other(x.long())
+        """, """\
+        import torch
+        from fglib import Counter
+
+        compiled = torch.compile(Counter())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    named = [f for f in report.findings if f.code == "FG452"]
+    assert len(named) == 1 and "at fglib/__init__.py:9 (`count`)" in named[0].message
+    assert "when `x` is not on mps" in named[0].message and "more library break" not in named[0].message
+
+
 def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_path):
     """`codebook_class = Codebook` then `self._codebook = codebook_class(dim=dim)` in a library
     (vector-quantize-pytorch): the submodule is a `Codebook`, whose `forward` the compiled holder runs."""
