@@ -255,8 +255,8 @@ def _analyze_tree(tree: ast.Module, lines: _Lines, path: str, config: Config,
     reach = CallReach(walks, [*guarded, *(info for info, _ in index.library_targets)],
                       lambda tests, visit: ruled_out(tests.conditions, visit.function))
     decided_params = DecidedParameters(reach.entries, reach.callers, lambda visit, tests: tests is None or all(
-        _users(*moded(test, holds, dict(visit.flag_modes)), visit.function, decided_params)
-        for test, holds in guards.unsettled(tests.conditions, visit.function)))
+        _user_part(*moded(test, holds, dict(visit.flag_modes)), visit.function, decided_params) is not None
+        for test, holds in guards.unsettled(tests.conditions, visit.function)))  # (a decided part stands for its test)
     order = ReplayOrder(walks, OUTPUT_CODES)
     compiled_elsewhere = index.workspace_compiles()
     for walker, visit in walks:

@@ -954,6 +954,49 @@ def test_a_library_early_return_each_part_of_which_the_user_decides_is_a_conditi
     assert "when `x` is not on mps" in named[0].message and "more library break" not in named[0].message
 
 
+def test_a_call_under_a_test_a_decided_part_stands_for_passes_decided_values(tmp_path):
+    """`_multiclass_roc_compute` calls `_binary_roc_compute(..., thresholds=None)` in the `else` of
+    `isinstance(state, Tensor) and thresholds is not None`: the part on the object's `thresholds`
+    decides when that call runs, so the callee's `thresholds` is the user's (a literal), and its
+    own test on it decides the break after it."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def binary(state, x, thresholds):
+            if isinstance(state, tuple) and thresholds is not None:
+                return x
+            if x[-1] <= 0:
+                return x * 0
+            return x
+
+        def multi(state, x, thresholds):
+            if isinstance(state, tuple) and thresholds is not None:
+                return x
+            return binary(state, x * 2, thresholds=None)
+
+        class Curve(nn.Module):
+            def __init__(self, thresholds=None):
+                super().__init__()
+                self.thresholds = thresholds
+                self.pair = torch.cuda.is_available()
+
+            def forward(self, x: torch.Tensor):
+                return multi(self.split(x), x, self.thresholds)
+
+            def split(self, x):
+                return (x, x) if self.pair else x
+        """, """\
+        import torch
+        from fglib import Curve
+
+        compiled = torch.compile(Curve())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert "at fglib/__init__.py:7 (`binary`)" in report.findings[0].message
+
+
 def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_path):
     """`codebook_class = Codebook` then `self._codebook = codebook_class(dim=dim)` in a library
     (vector-quantize-pytorch): the submodule is a `Codebook`, whose `forward` the compiled holder runs."""
