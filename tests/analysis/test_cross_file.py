@@ -997,6 +997,55 @@ def test_a_call_under_a_test_a_decided_part_stands_for_passes_decided_values(tmp
     assert "at fglib/__init__.py:7 (`binary`)" in report.findings[0].message
 
 
+def test_a_submodule_a_helper_of_init_makes_and_a_call_of_the_object_itself_are_followed(tmp_path):
+    """stable-baselines3's DQN policy: `__init__` calls `self._build()`, which stores
+    `self.q_net = self.make_q_net()`, a method returning `QNetwork(...).to(device)`; `forward` calls
+    `self.q_net._predict(obs)`, which calls the object itself, `self(obs)`: its `forward` runs, with
+    the argument bound as for `self.forward(obs)`."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def check(obs, scale):
+            if scale is not None and obs.sum() > 0:
+                return obs * scale
+            return obs
+
+        class QNet(nn.Module):
+            def __init__(self, scale=None):
+                super().__init__()
+                self.scale = scale
+
+            def forward(self, obs):
+                return check(obs, self.scale)
+
+            def predict(self, obs):
+                return self(obs).argmax()
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._build()
+
+            def _build(self):
+                self.q_net = self.make_q_net()
+
+            def make_q_net(self):
+                return QNet(scale=2.0).to("cpu")
+
+            def forward(self, obs):
+                return self.q_net.predict(obs)
+        """, """\
+        import torch
+        from fglib import Policy
+
+        compiled = torch.compile(Policy())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG101", 4)]
+    assert "at fglib/__init__.py:5 (`check`)" in report.findings[0].message
+
+
 def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_path):
     """`codebook_class = Codebook` then `self._codebook = codebook_class(dim=dim)` in a library
     (vector-quantize-pytorch): the submodule is a `Codebook`, whose `forward` the compiled holder runs."""

@@ -83,7 +83,8 @@ def argument_nodes(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     method called unbound (`helper(...)` or `Base.merge(self, ...)`: not bound as `self.merge(...)` is)."""
     node = function.node
     first = (node.args.posonlyargs + node.args.args)[:1]
-    if first and first[0].arg == "self" and (not isinstance(call.func, ast.Attribute) or any(
+    itself = isinstance(call.func, ast.Name) and call.func.id == "self"  # `self(x)`: the object's own call, bound
+    if first and first[0].arg == "self" and not itself and (not isinstance(call.func, ast.Attribute) or any(
             isinstance(a, ast.Name) and a.id == "self" for a in call.args[:1])):
         return {}
     method = function.cls is not None or bool(first and first[0].arg == "self")

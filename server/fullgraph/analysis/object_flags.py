@@ -247,6 +247,8 @@ class ObjectFlags:
         if isinstance(func, ast.Attribute) and isinstance(call, ast.Call) and _super_call(call) \
                 and caller.cls is not None:
             return self.flags(caller) if func.attr == function.node.name else {}  # `super().forward(x)`: the same object
+        if isinstance(func, ast.Name) and func.id == "self" and caller.cls is not None:
+            return self.flags(caller) if function.node.name in ("forward", "__call__") else {}  # `self(x)`
         if not self_attribute(func) or caller.cls is None:
             return {}
         if function.node.name in ("forward", "__call__") and func.attr != function.node.name:

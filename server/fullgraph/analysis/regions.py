@@ -72,6 +72,9 @@ PROPERTIES = ("property", "functools.cached_property", "cached_property")  # dec
 MAX_BASES = 8  # in-file base-class chains followed this deep
 MAX_BASE_FILES = 8  # base classes in other files followed this deep for an attribute's class
 MODULE_CONTAINERS = ("torch.nn.ModuleList", "torch.nn.Sequential", "torch.nn.ModuleDict")
+MAX_INIT_HELPERS = 8  # methods `__init__` calls on `self` (`self._build()`) read for the attributes they store
+RETURNS_SELF = frozenset(("to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval",
+                          "requires_grad_", "to_empty", "share_memory"))  # nn.Module methods that return the module
 MAX_CHOICES = 32  # classes of a registry followed; a larger one is not (each would be walked)
 
 
@@ -274,6 +277,7 @@ class ModuleIndex:
                      if a.annotation is not None} if init is not None else {}
         declared = {a.arg: fact for a, default in with_defaults(init.node) if a.arg not in stored_names(init.node)
                     and (fact := declared_fact(a, default, self.aliases.resolve)) is not None} if init is not None else {}
+        followed: set[int] = set()  # helper methods `__init__` calls on `self`, read once each
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -296,6 +300,10 @@ class ModuleIndex:
                 call = stmt.value
                 named = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) \
                     and isinstance(call.args[0].value, str) else None
+                helper = self._init_helper(info, call, followed) if named is None else None
+                if helper is not None:  # `self._build(lr_schedule)`: what it stores, as if `__init__` did
+                    followed.add(id(helper.node))
+                    todo.extend(reversed(helper.node.body))
                 if named is None or not self_attribute(call.func):
                     continue
                 if call.func.attr in ("register_buffer", "register_parameter"):
@@ -306,6 +314,14 @@ class ModuleIndex:
             else:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
+
+    def _init_helper(self, info: ClassInfo, call: ast.Call, followed: set[int]) -> FunctionInfo | None:
+        """The method of the class (through in-file bases) a statement `self.<m>(...)` of `__init__`
+        calls, not read yet (`MAX_INIT_HELPERS` at most): the attributes it stores are the object's."""
+        if not self_attribute(call.func) or len(followed) >= MAX_INIT_HELPERS or call.func.attr == "__init__":
+            return None
+        method = self.method(info.name, call.func.attr)
+        return method if method is not None and id(method.node) not in followed else None
 
     def _stored_function(self, value: ast.expr, init: FunctionInfo) -> Function | None:
         """The function `__init__` stores by its global name (`self.search_fn = native_search`), which
@@ -1270,7 +1286,11 @@ def _portable(fact):
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:
     """The class an `__init__` assignment stores an instance of, as spelled: `Scope()` -> "Scope",
-    a parameter annotated `processor: "AttnProcessor"` -> "AttnProcessor"."""
+    `QNetwork(**kwargs).to(device)` -> "QNetwork" (a module method returning the module), a
+    parameter annotated `processor: "AttnProcessor"` -> "AttnProcessor"."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in RETURNS_SELF \
+            and isinstance(value.func.value, ast.Call):
+        value = value.func.value
     if isinstance(value, ast.Call):
         return dotted(value.func)
     if isinstance(value, ast.Name) and value.id in annotated:

@@ -328,6 +328,21 @@ class Walker:
             return None
         return _through_call(call, options)
 
+    def _self_unbound(self) -> bool:
+        """Whether `self` is the method's first parameter and the body never rebinds it."""
+        params = self.function.node.args.posonlyargs + self.function.node.args.args
+        return bool(params) and params[0].arg == "self" and "self" not in stored_names(self.function.node)
+
+    def _self_call(self) -> FunctionInfo | None:
+        """What calling the object itself runs: a module's `forward`, another object's `__call__`
+        (the object's own class first, through its bases in any file)."""
+        cls = self.function.cls
+        name = "forward" if self.index.is_module_class(cls.name) else "__call__"
+        receiver = self.receiver()
+        method = (self.index.instance_method(receiver, name) if isinstance(receiver, Instance) else None) \
+            or self.index.method(cls.name, name) or self.index.inherited(cls, name)
+        return self.index.run_as(cls, method) if method is not None and self.function.inherited_from else method
+
     def callee(self, call: ast.Call) -> FunctionInfo | None:
         """The in-file function a call runs, when it can be resolved (`Block(cfg)` runs `Block.__init__`)."""
         through = self.called_through(call)
@@ -338,6 +353,8 @@ class Walker:
         if isinstance(func, ast.Lambda):  # `checkpoint(lambda h: layer(h), x)` runs the lambda
             return index.lambda_def(self.function, func)
         if isinstance(func, ast.Name):
+            if func.id == "self" and self.function.cls is not None and self._self_unbound():
+                return self._self_call()  # `q_values = self(observation)` in a module's `_predict`
             if func.id not in self.facts.env:
                 if func.id in index.classes:
                     return index.method(func.id, "__init__")
