@@ -201,3 +201,27 @@ def test_a_keyword_popped_from_kwargs_with_a_literal_default(tmp_path, made, fla
     `BinaryStatScores`)."""
     user = f"import torch\nfrom fglib import Precision, Recall\n\noptions = {{}}\nc = torch.compile({made})\n"
     assert bool(_run(tmp_path, user, POPPED)) is flagged
+
+
+def test_a_parameter_rebound_before_the_store_is_not_its_default(tmp_path):
+    """torch-geometric's `GCNConv`: `if add_self_loops is None: add_self_loops = normalize`, then
+    `self.add_self_loops = add_self_loops`: the object holds `normalize`, not the default None, so
+    `if self.add_self_loops:` code stays reported."""
+    library = """\
+    import torch
+    from torch import nn
+
+    class Conv(nn.Module):
+        def __init__(self, add_loops=None, normalize=True):
+            super().__init__()
+            if add_loops is None:
+                add_loops = normalize
+            self.add_loops = add_loops
+
+        def forward(self, x):
+            if self.add_loops:
+                print(x.sum().item())
+            return x
+    """
+    user = "import torch\nfrom fglib import Conv\n\nc = torch.compile(Conv())\n"
+    assert sorted({code for code, _ in _run(tmp_path, user, library)}) == ["FG201", "FG301"]

@@ -13,7 +13,7 @@ import ast
 
 from fullgraph.analysis.call_guards import atoms
 from fullgraph.analysis.call_reach import incoming
-from fullgraph.analysis.bindings import local_bindings, parameter_names
+from fullgraph.analysis.bindings import as_passed, local_bindings, parameter_names
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.nodes import self_attribute, walk
@@ -83,7 +83,8 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
     flags: dict[str, object] = {}
     kept: set[int] = set()
     kwargs = init.node.args.kwarg.arg if init.node.args.kwarg else None
-    rebound = local_bindings(init.node)
+    rebound = local_bindings(init.node)  # a parameter rebound before the store holds what it was set to
+    popped_names: set[str] = set()
     for stmt in init.node.body:
         if _runs_base_init(stmt):  # a base's `__init__` sets them again: what it stores, if it is known
             flags, kept = _base_flags(home, init, stmt.value, passed, depth)
@@ -93,11 +94,13 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
         if popped is not None and len(rebound.get(stmt.targets[0].id) or ()) == 1:  # `zero_division = kwargs.pop(...)`
             passed = {**passed, stmt.targets[0].id: popped}
             params = params | {stmt.targets[0].id}
+            popped_names.add(stmt.targets[0].id)
             continue
         attr, value = _self_store(stmt)
         if attr is None:
             continue
-        literal = passed.get(value.id) if isinstance(value, ast.Name) and value.id in params else None
+        literal = passed.get(value.id) if isinstance(value, ast.Name) and value.id in params and (
+            value.id in popped_names or value.id not in rebound or as_passed(value, value.id, init.node)) else None
         if isinstance(literal, ast.Constant):
             flags[attr] = literal.value
             kept.add(id(stmt))
