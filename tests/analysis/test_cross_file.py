@@ -1046,6 +1046,33 @@ def test_a_submodule_a_helper_of_init_makes_and_a_call_of_the_object_itself_are_
     assert "at fglib/__init__.py:5 (`check`)" in report.findings[0].message
 
 
+def test_a_local_unpacked_from_the_users_value_is_the_users(tmp_path):
+    """`B, C, H, W = input.shape` then `if H < 3: return ...` before a break (kornia's
+    `conv_quad_interp3d`): the sizes are the user's input's, so the break is reported under them."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def interp(input):
+            B, C, H, W = input.shape
+            if H < 3 or W < 3:
+                return input
+            return torch.nonzero(input.reshape(B * C, H, W))
+
+        class Interp(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return interp(x)
+        """, """\
+        import torch
+        from fglib import Interp
+
+        compiled = torch.compile(Interp())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert [(f.code, f.line) for f in report.findings] == [("FG451", 4)]
+    assert report.findings[0].message.endswith("(unless `H < 3`, unless `W < 3`)")
+
+
 def test_a_submodule_made_through_a_local_name_for_its_class_is_that_class(tmp_path):
     """`codebook_class = Codebook` then `self._codebook = codebook_class(dim=dim)` in a library
     (vector-quantize-pytorch): the submodule is a `Codebook`, whose `forward` the compiled holder runs."""

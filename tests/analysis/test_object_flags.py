@@ -225,3 +225,49 @@ def test_a_parameter_rebound_before_the_store_is_not_its_default(tmp_path):
     """
     user = "import torch\nfrom fglib import Conv\n\nc = torch.compile(Conv())\n"
     assert sorted({code for code, _ in _run(tmp_path, user, library)}) == ["FG201", "FG301"]
+
+
+def test_a_local_bound_once_to_a_test_of_the_flags_is_that_test(tmp_path):
+    """`should_drop = self.training and self.drop` then `if should_drop:`: with `drop` left False by
+    the construction, the branch never runs, as `if self.training and self.drop:` would not."""
+    library = """\
+    import torch
+    from torch import nn
+
+    class Dropper(nn.Module):
+        def __init__(self, drop=False):
+            super().__init__()
+            self.drop = drop
+
+        def forward(self, x):
+            should_drop = self.training and self.drop
+            if should_drop:
+                print(x.sum().item())
+            return x * 2
+    """
+    quiet = "import torch\nfrom fglib import Dropper\n\nc = torch.compile(Dropper())\n"
+    assert _run(tmp_path, quiet, library) == []
+    loud = "import torch\nfrom fglib import Dropper\n\nc = torch.compile(Dropper(drop=True))\n"
+    assert sorted({code for code, _ in _run(tmp_path, loud, library)}) == ["FG201", "FG301"]
+
+
+def test_a_flag_stored_as_and_of_a_false_literal_is_false(tmp_path):
+    """`self.quantize_dropout = quantize_dropout and num_quantizers > 1` with `quantize_dropout`
+    left False is False whatever the other operand (vector-quantize-pytorch's `ResidualSimVQ`)."""
+    library = """\
+    import torch
+    from torch import nn
+
+    class Residual(nn.Module):
+        def __init__(self, layers=2, dropout=False):
+            super().__init__()
+            self.dropout = dropout and layers > 1
+
+        def forward(self, x):
+            if self.dropout:
+                print(x.sum().item())
+            return x * 2
+    """
+    assert _run(tmp_path, "import torch\nfrom fglib import Residual\n\nc = torch.compile(Residual())\n", library) == []
+    loud = "import torch\nfrom fglib import Residual\n\nc = torch.compile(Residual(dropout=True))\n"
+    assert sorted({code for code, _ in _run(tmp_path, loud, library)}) == ["FG201", "FG301"]

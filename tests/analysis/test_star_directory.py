@@ -125,3 +125,17 @@ def test_the_names_a_module_binds_at_top_level_within_its_all():
         """)
     assert bound_names(text) == {"torch", "np", "b", "c", "TYPE_CHECKING", "Kept", "helper", "value"}
     assert bound_names(text + '__all__ = ["Kept", "helper"]\n') == {"Kept", "helper"}
+
+
+def test_every_name_of_a_parenthesised_import_over_lines():
+    """kornia's `from .spatial_soft_argmax import (\\n    AdaptiveQuadInterp3d,\\n    ConvQuadInterp3d, ...)`:
+    every name inside the parentheses, not only the first line's, comments and aliases read."""
+    text = textwrap.dedent("""\
+        from .spatial import (
+            Adaptive,
+            Conv,  # the second
+            helper as renamed,
+        )
+        from .other import (one, two)
+        """)
+    assert bound_names(text) == {"Adaptive", "Conv", "renamed", "one", "two"}

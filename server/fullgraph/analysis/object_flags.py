@@ -10,6 +10,7 @@ statement of the class or its in-file bases assigns that attribute (nor a `setat
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from fullgraph.analysis.call_guards import atoms
 from fullgraph.analysis.call_reach import incoming
@@ -99,14 +100,41 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
         attr, value = _self_store(stmt)
         if attr is None:
             continue
-        literal = passed.get(value.id) if isinstance(value, ast.Name) and value.id in params and (
-            value.id in popped_names or value.id not in rebound or as_passed(value, value.id, init.node)) else None
-        if isinstance(literal, ast.Constant):
-            flags[attr] = literal.value
+        def known(name: ast.Name):
+            literal = passed.get(name.id) if name.id in params and (
+                name.id in popped_names or name.id not in rebound or as_passed(name, name.id, init.node)) else None
+            return literal.value if isinstance(literal, ast.Constant) else _NO
+
+        literal = _folded(value, known)
+        if literal is not _NO:
+            flags[attr] = literal
             kept.add(id(stmt))
         else:
             flags.pop(attr, None)
     return flags, kept
+
+
+def _folded(value: ast.expr, known: Callable[[ast.Name], object]):
+    """The literal a store's value holds where `known` gives its names' (a name, or `and`/`or`/`not`
+    of them that known operands settle: `quantize_dropout and num_quantizers > 1` with
+    `quantize_dropout` False is False); _NO otherwise."""
+    if isinstance(value, ast.Name):
+        return known(value)
+    if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float, str, type(None))):
+        return value.value
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+        inner = _folded(value.operand, known)
+        return _NO if inner is _NO else not inner
+    if isinstance(value, ast.BoolOp):
+        stops = not isinstance(value.op, ast.And)  # `and` stops at a false operand, `or` at a true one
+        for operand in value.values:
+            found = _folded(operand, known)
+            if found is _NO:
+                return _NO
+            if bool(found) == stops:
+                return found
+        return found
+    return _NO
 
 
 def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: int) -> tuple[dict[str, object], set[int]]:
@@ -142,6 +170,17 @@ def contradicted(conditions, flags: dict[str, object]) -> bool:
             if value is not _NO and value != atom_holds:
                 return True
     return False
+
+
+def _through_locals(conditions, fn: ast.AST) -> tuple:
+    """`conditions` as atoms, a name `fn` binds once (not a parameter) replaced by what it is bound to."""
+    bound, params = local_bindings(fn), parameter_names(fn)
+    out = []
+    for test, holds in conditions:
+        for atom, atom_holds in atoms(test, holds):
+            values = bound.get(atom.id) if isinstance(atom, ast.Name) and atom.id not in params else None
+            out.extend(atoms(values[0], atom_holds) if values and len(values) == 1 else [(atom, atom_holds)])
+    return tuple(out)
 
 
 def tests_self(conditions) -> bool:
@@ -218,7 +257,9 @@ class ObjectFlags:
         return self._incoming
 
     def rules_out(self, conditions, function: FunctionInfo) -> bool:
-        """Whether a finding of `function` under `conditions` cannot happen on its objects."""
+        """Whether a finding of `function` under `conditions` cannot happen on its objects (a local
+        bound once to a test of them, `should_drop = self.training and self.dropout`, read as that test)."""
+        conditions = _through_locals(conditions, function.node)
         if not conditions or not tests_self(conditions):
             return False
         flags = self.flags(function)

@@ -17,7 +17,9 @@ MAX_FILES = 4096  # modules read for one directory
 
 _STAR = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
 _DEFINED = re.compile(r"^(?:class|def|async[ \t]+def)[ \t]+(\w+)|^(\w+)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
-_IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+)?import[ \t]+\(?([\w \t,.\n]+?)\)?[ \t]*(?:#.*)?$", re.M)
+_IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+)?import[ \t]+([\w \t,.]+?)[ \t]*(?:#.*)?$", re.M)
+_IMPORTED_LIST = re.compile(r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+)?import[ \t]*\(([^)]*)\)", re.M)  # over lines
+_COMMENT = re.compile(r"#[^\n]*")
 _ALL = re.compile(r"^__all__[ \t]*=[ \t]*[\[(]([^\])]*)[\])]", re.M)
 _QUOTED = re.compile(r"""["'](\w+)["']""")
 
@@ -47,7 +49,7 @@ def star_directory(path: str, read: Callable[[str], str | None],
 def bound_names(text: str) -> set[str]:
     """The public names a module's text binds at top level, within its `__all__` when a literal."""
     names = {a or b for a, b in _DEFINED.findall(text)}
-    for group in _IMPORTED.findall(text):
+    for group in [*_IMPORTED.findall(text), *(_COMMENT.sub("", g) for g in _IMPORTED_LIST.findall(text))]:
         for part in group.replace("\n", ",").split(","):
             words = part.split()
             if words:

@@ -23,15 +23,15 @@ def decided(node: ast.AST, function: FunctionInfo, params: frozenset[str], seen:
     `params` where it still holds what the call passed (:func:`as_passed`), a name `function`
     never binds (a global, a builtin), or a local every binding of
     which :func:`passes_on` what the user's side decides (`check_dtype = not normalized_image`,
-    `for key in spaces:`)."""
+    `for key in spaces:`, `B, C, H, W = x.shape`)."""
     stored, own = stored_names(function.node), parameter_names(function.node)
     for name in names_in(node):
         if name in OUTSIDE_NAMES or name not in stored | own:
             continue
         if name in params and (name not in stored or as_passed(node, name, function.node)):
             continue
-        values = None if name in seen or name in own else \
-            local_bindings(function.node).get(name) or _loop_sources(function.node).get(name)
+        values = None if name in seen or name in own else local_bindings(function.node).get(name) \
+            or _loop_sources(function.node).get(name) or _unpacked_sources(function.node).get(name)
         if not values or not all(passes_on(v) and decided(v, function, params, seen | {name}) for v in values):
             return False
     return True
@@ -68,6 +68,25 @@ def _loop_sources(fn: ast.AST) -> dict[str, tuple[ast.expr, ...] | None]:
                     targets.add(id(name))
                     known = found.get(name.id, ())
                     found[name.id] = None if known is None else (*known, sub.iter)
+    for sub in walk(fn):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in targets:
+            found[sub.id] = None
+    return found
+
+
+@per_node
+def _unpacked_sources(fn: ast.AST) -> dict[str, tuple[ast.expr, ...] | None]:
+    """Local names of `fn` -> the values the assignments that bind them unpack (`B, C, H, W =
+    x.shape`), for names only such assignments bind; None for a name something else binds too."""
+    found: dict[str, tuple[ast.expr, ...] | None] = {}
+    targets: set[int] = set()
+    for sub in walk(fn):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], (ast.Tuple, ast.List)):
+            for name in sub.targets[0].elts:
+                if isinstance(name, ast.Name):
+                    targets.add(id(name))
+                    known = found.get(name.id, ())
+                    found[name.id] = None if known is None else (*known, sub.value)
     for sub in walk(fn):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in targets:
             found[sub.id] = None
