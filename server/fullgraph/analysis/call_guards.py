@@ -19,6 +19,7 @@ from collections.abc import Callable
 from fullgraph.analysis.bindings import as_passed, local_bindings
 from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.callers import bind_arguments
+from fullgraph.analysis.never_none import NOT_NONE, never_none, none_helper_test
 from fullgraph.analysis.nodes import names_in, self_attribute, walk
 from fullgraph.analysis.parents import function_parents
 from fullgraph.analysis.per_node import per_node
@@ -95,7 +96,7 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, 
                        caller: ast.AST | None = None, flags: dict[str, object] | None = None) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
     in place, or a parameter of the calling function `caller` that `outer` says holds one, where it
-    still does, or `self.<attr>` where the object's `flags` say it holds one)."""
+    still does, or `self.<attr>` where the object's `flags` say it holds one), or NOT_NONE (a size)."""
     outer, flags = outer or {}, flags or {}
     rebound = local_bindings(caller) if caller is not None else {}
     found = {}
@@ -107,6 +108,8 @@ def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, 
             found[name] = outer[value.id]
         elif self_attribute(value) and value.attr in flags:
             found[name] = flags[value.attr]
+        elif isinstance(value, ast.AST) and caller is not None and never_none(value, caller):
+            found[name] = NOT_NONE  # a size: only its None tests are decided
     return found
 
 
@@ -185,19 +188,20 @@ class CallGuards:
         """The value of ``flag`` / ``flag is None`` / ``flag is not None`` / ``flag == <literal>`` /
         ``flag != <literal>`` for a parameter every compiled call gives one literal; None for any
         other test."""
+        where, test = test, none_helper_test(test, function.module) or test  # `exists(v)`: `v is not None`
         compared = _literal_comparison(test)
         if compared is not None:
             name, value, equal = compared
-            literal = self._literal_at(function, name, test)
-            return None if literal is _NONE else (literal == value) == equal
+            literal = self._literal_at(function, name, where)
+            return None if literal is _NONE or literal is NOT_NONE else (literal == value) == equal
         name, none = test, None
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None:
             name, none = test.left, isinstance(test.ops[0], ast.Is)
         if not isinstance(name, ast.Name):
             return None
-        value = self._literal_at(function, name.id, test)
-        if value is _NONE:
+        value = self._literal_at(function, name.id, where)
+        if value is _NONE or value is NOT_NONE and none is None:
             return None
         return bool(value) if none is None else (value is None) == none
 

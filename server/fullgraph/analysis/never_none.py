@@ -1,0 +1,95 @@
+"""Values never None while Dynamo traces, and helpers that test for None.
+
+A size is an int: `x.shape[1]`, `x.size(0)`, `x.ndim`, `x.numel()`, `len(...)`, an element of a
+shape unpacked (`B, C, H, W = x.shape`), or a name bound once to one of those. A call passing one
+leaves `if max_len is None:` (or `if not exists(max_len):`) decided in the callee. A helper that
+tests for None is a function whose body returns `<its parameter> is (not) None` (einops-style
+`def exists(v): return v is not None`).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.narrowing import none_test
+from fullgraph.analysis.per_node import per_node
+
+NOT_NONE = type("NotNone", (), {"__repr__": lambda self: "<not None>"})()  # a literal known only not to be None
+SIZE_ATTRIBUTES = frozenset(("shape", "ndim"))
+SIZE_METHODS = frozenset(("size", "numel", "dim", "nelement"))
+
+
+def never_none(node: ast.AST, fn: ast.AST, depth: int = 0) -> bool:
+    """Whether `node`, read in function `fn`, is a size (never None)."""
+    if depth > 4:
+        return False
+    if _size(node):
+        return True
+    if isinstance(node, ast.Name):
+        bound = _sizes(fn).get(node.id)
+        if bound is True:
+            return True
+        values = local_bindings(fn).get(node.id)
+        return bool(values) and len(values) == 1 and never_none(values[0], fn, depth + 1)
+    return False
+
+
+def _size(node: ast.AST) -> bool:
+    """`x.shape[i]`, `x.shape`, `x.ndim`, `x.size(...)`, `x.numel()`, `len(...)`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        return True
+    if isinstance(node, ast.Attribute) and node.attr in SIZE_ATTRIBUTES:
+        return True
+    return isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) and node.func.attr in SIZE_METHODS
+                                           or isinstance(node.func, ast.Name) and node.func.id == "len")
+
+
+@per_node
+def _sizes(fn: ast.AST) -> dict[str, bool]:
+    """Names every binding of which in `fn` unpacks a size: `B, C = x.shape`, or the matching element
+    of a tuple of them (`seq, index = x.shape[1], self.ignore_index`)."""
+    found: dict[str, bool] = {}
+    unpacked: set[int] = set()
+    for sub in ast.walk(fn):
+        if not (isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Tuple)):
+            continue
+        target, value = sub.targets[0], sub.value
+        for index, name in enumerate(target.elts):
+            if not isinstance(name, ast.Name):
+                continue
+            unpacked.add(id(name))
+            size = isinstance(value, ast.Attribute) and value.attr == "shape" or isinstance(value, ast.Tuple) \
+                and len(value.elts) == len(target.elts) and _size(value.elts[index])
+            found[name.id] = found.get(name.id, True) and bool(size)
+    for sub in ast.walk(fn):  # bound any other way too: not known
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in unpacked:
+            found[sub.id] = False
+    return found
+
+
+def none_helper_test(call: ast.expr, module) -> ast.Compare | None:
+    """`v is not None` for `exists(v)` where `exists` (a function of `module`'s file, or imported
+    there) returns its parameter's None test; None for any other expression."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and len(call.args) == 1
+            and not call.keywords and module is not None):
+        return None
+    helper = module.functions.get(call.func.id) or module.imported_function(call.func.id)
+    tested = _tests_none(helper.node) if helper is not None else None
+    if tested is None:
+        return None
+    op = ast.Is() if tested else ast.IsNot()
+    return ast.Compare(left=call.args[0], ops=[op], comparators=[ast.Constant(value=None)])
+
+
+@per_node
+def _tests_none(fn: ast.AST) -> bool | None:
+    """For `def f(v): return v is None` True, `... is not None` False; None for any other function."""
+    args = fn.args
+    params = args.posonlyargs + args.args
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(params) != 1 or args.vararg or args.kwarg or args.kwonlyargs or len(body) != 1 \
+            or not isinstance(body[0], ast.Return):
+        return None
+    named = none_test(body[0].value) if body[0].value is not None else None
+    return named[1] if named is not None and named[0] == params[0].arg else None
