@@ -271,3 +271,24 @@ def test_a_flag_stored_as_and_of_a_false_literal_is_false(tmp_path):
     assert _run(tmp_path, "import torch\nfrom fglib import Residual\n\nc = torch.compile(Residual())\n", library) == []
     loud = "import torch\nfrom fglib import Residual\n\nc = torch.compile(Residual(dropout=True))\n"
     assert sorted({code for code, _ in _run(tmp_path, loud, library)}) == ["FG201", "FG301"]
+
+
+def test_a_constant_init_stores_is_not_a_flag_of_the_construction(tmp_path):
+    """`self.checkpointing = False` in `__init__`, which code elsewhere turns on
+    (`model.gradient_checkpointing_enable()` sets it on every submodule): what it guards stays reported."""
+    library = """\
+    import torch
+    from torch import nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.checkpointing = False
+
+        def forward(self, x):
+            if self.checkpointing and self.training:
+                print(x.sum().item())
+            return x * 2
+    """
+    user = "import torch\nfrom fglib import Block\n\nc = torch.compile(Block())\n"
+    assert sorted({code for code, _ in _run(tmp_path, user, library)}) == ["FG201", "FG301"]

@@ -117,11 +117,10 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
 def _folded(value: ast.expr, known: Callable[[ast.Name], object]):
     """The literal a store's value holds where `known` gives its names' (a name, or `and`/`or`/`not`
     of them that known operands settle: `quantize_dropout and num_quantizers > 1` with
-    `quantize_dropout` False is False); _NO otherwise."""
+    `quantize_dropout` False is False); _NO otherwise. A constant stored as such is not a flag of
+    the construction (`self.gradient_checkpointing = False`, which other code turns on)."""
     if isinstance(value, ast.Name):
         return known(value)
-    if isinstance(value, ast.Constant) and isinstance(value.value, (bool, int, float, str, type(None))):
-        return value.value
     if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
         inner = _folded(value.operand, known)
         return _NO if inner is _NO else not inner
