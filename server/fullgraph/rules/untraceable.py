@@ -61,7 +61,8 @@ RULES = [
         "FG406", "requires-grad-mutation", "`requires_grad` changed in compiled code",
         ("GB0206", "GB0125", "GB8985", "GB0225"),
         what="Flags `t.requires_grad = ...` assignments, `t.requires_grad_(...)` calls on tensors (not on "
-             "modules, nor `requires_grad_(False)` on a tensor the function made or on `x.detach()`, which Dynamo "
+             "modules, nor `requires_grad_(False)` on a tensor the function made, an element of one (`abc[0]`) "
+             "or `x.detach()`, which Dynamo "
              "traces; with a parameter for the value, only where a compiled call may pass a true one, and the "
              "message says so; where the call turns it on, the message adds that it breaks only when the tensor "
              "does not already require grad, and a tensor its factory made with `requires_grad=flag`, turned on "
