@@ -86,6 +86,13 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
     kwargs = init.node.args.kwarg.arg if init.node.args.kwarg else None
     rebound = local_bindings(init.node)  # a parameter rebound before the store holds what it was set to
     popped_names: set[str] = set()
+
+    def known(name: ast.Name):
+        """The literal a parameter (or a popped keyword) holds where the store reads it, or _NO."""
+        literal = passed.get(name.id) if name.id in params and (
+            name.id in popped_names or name.id not in rebound or as_passed(name, name.id, init.node)) else None
+        return literal.value if isinstance(literal, ast.Constant) else _NO
+
     for stmt in init.node.body:
         if _runs_base_init(stmt):  # a base's `__init__` sets them again: what it stores, if it is known
             flags, kept = _base_flags(home, init, stmt.value, passed, depth)
@@ -100,11 +107,6 @@ def _init_flags(home: ModuleIndex, init, passed: dict, depth: int) -> tuple[dict
         attr, value = _self_store(stmt)
         if attr is None:
             continue
-        def known(name: ast.Name):
-            literal = passed.get(name.id) if name.id in params and (
-                name.id in popped_names or name.id not in rebound or as_passed(name, name.id, init.node)) else None
-            return literal.value if isinstance(literal, ast.Constant) else _NO
-
         literal = _folded(value, known)
         if literal is not _NO:
             flags[attr] = literal
@@ -157,8 +159,8 @@ def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: in
 def _super_call(call: ast.Call) -> bool:
     """`super().<method>(...)`, as `super().__init__(...)` (a `*`/`**` argument in it leaves the
     parameters it may reach unknown)."""
-    return isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
-        and call.func.value.func.id == "super" and not call.func.value.args
+    made = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "super" and not made.args
 
 
 def contradicted(conditions, flags: dict[str, object]) -> bool:
@@ -289,7 +291,8 @@ class ObjectFlags:
         func = getattr(call, "func", None)
         if isinstance(func, ast.Attribute) and isinstance(call, ast.Call) and _super_call(call) \
                 and caller.cls is not None:
-            return self.flags(caller) if func.attr == function.node.name else {}  # `super().forward(x)`: the same object
+            # `super().forward(x)`: the same object
+            return self.flags(caller) if func.attr == function.node.name else {}
         if isinstance(func, ast.Name) and func.id == "self" and caller.cls is not None:
             return self.flags(caller) if function.node.name in ("forward", "__call__") else {}  # `self(x)`
         if not self_attribute(func) or caller.cls is None:

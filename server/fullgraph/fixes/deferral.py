@@ -124,7 +124,7 @@ def defer_call(ctx: FixContext, call: ast.Call, finding) -> list[Fix]:
     moved = moved_guard(ctx.tree, call, finding)
     split = split_guard(ctx.tree, call, finding) if moved is None else None
     python_test = None
-    if moved is not None:  # the `if` moves too: its test is computed here, as a boolean tensor, and tested at the replay
+    if moved is not None:  # the `if` moves too: its test computed here, as a boolean tensor, tested at the replay
         guard, python = moved
         cond = ctx.names.fresh("cond_for_output")
         tested = _captured_test(ctx, fn, tensor_part(guard.test, python))

@@ -195,6 +195,7 @@ def _step_towards(node: ast.AST, target: ast.stmt) -> tuple[ast.AST, str, int] |
     """(node, field, index) of the statement under ``node`` that is or holds ``target``."""
     for field in ("body", "orelse", "finalbody", "handlers", "cases"):
         for index, child in enumerate(getattr(node, field, None) or ()):
-            if child is target or getattr(child, "lineno", 0) <= target.lineno <= (getattr(child, "end_lineno", 0) or 0):
+            end = getattr(child, "end_lineno", 0) or 0
+            if child is target or getattr(child, "lineno", 0) <= target.lineno <= end:
                 return node, field, index
     return None
