@@ -29,6 +29,26 @@ def stored_names(node: ast.AST) -> frozenset[str]:
 
 
 @per_node
+def unpacked_bindings(fn: ast.AST) -> dict[str, tuple[tuple[ast.expr, int], ...] | None]:
+    """Local names of ``fn`` -> (the value unpacked, the name's place in the target) for each
+    assignment that binds it by unpacking (`B, C, H, W = x.shape`), for names only such
+    assignments bind; None for a name something else binds too."""
+    found: dict[str, tuple[tuple[ast.expr, int], ...] | None] = {}
+    targets: set[int] = set()
+    for sub in walk(fn):
+        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], (ast.Tuple, ast.List)):
+            for index, name in enumerate(sub.targets[0].elts):
+                if isinstance(name, ast.Name):
+                    targets.add(id(name))
+                    known = found.get(name.id, ())
+                    found[name.id] = None if known is None else (*known, (sub.value, index))
+    for sub in walk(fn):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in targets:
+            found[sub.id] = None
+    return found
+
+
+@per_node
 def assignments(fn: ast.AST) -> tuple[ast.Assign, ...]:
     """The `=` statements under ``fn``, in `walk` order."""
     return tuple(sub for sub in statements(fn) if isinstance(sub, ast.Assign))

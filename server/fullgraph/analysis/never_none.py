@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from fullgraph.analysis.bindings import local_bindings
+from fullgraph.analysis.bindings import local_bindings, unpacked_bindings
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.per_node import per_node
 
@@ -27,8 +27,7 @@ def never_none(node: ast.AST, fn: ast.AST, depth: int = 0) -> bool:
     if _size(node):
         return True
     if isinstance(node, ast.Name):
-        bound = _sizes(fn).get(node.id)
-        if bound is True:
+        if _unpacks_size(fn, node.id):
             return True
         values = local_bindings(fn).get(node.id)
         return bool(values) and len(values) == 1 and never_none(values[0], fn, depth + 1)
@@ -45,27 +44,14 @@ def _size(node: ast.AST) -> bool:
                                            or isinstance(node.func, ast.Name) and node.func.id == "len")
 
 
-@per_node
-def _sizes(fn: ast.AST) -> dict[str, bool]:
-    """Names every binding of which in `fn` unpacks a size: `B, C = x.shape`, or the matching element
-    of a tuple of them (`seq, index = x.shape[1], self.ignore_index`)."""
-    found: dict[str, bool] = {}
-    unpacked: set[int] = set()
-    for sub in ast.walk(fn):
-        if not (isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Tuple)):
-            continue
-        target, value = sub.targets[0], sub.value
-        for index, name in enumerate(target.elts):
-            if not isinstance(name, ast.Name):
-                continue
-            unpacked.add(id(name))
-            size = isinstance(value, ast.Attribute) and value.attr == "shape" or isinstance(value, ast.Tuple) \
-                and len(value.elts) == len(target.elts) and _size(value.elts[index])
-            found[name.id] = found.get(name.id, True) and bool(size)
-    for sub in ast.walk(fn):  # bound any other way too: not known
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in unpacked:
-            found[sub.id] = False
-    return found
+def _unpacks_size(fn: ast.AST, name: str) -> bool:
+    """Whether every binding of `name` in `fn` unpacks a size: `B, C = x.shape`, or the matching
+    element of a tuple of them (`seq, index = x.shape[1], self.ignore_index`)."""
+    bound = unpacked_bindings(fn).get(name)
+    return bool(bound) and all(
+        isinstance(value, ast.Attribute) and value.attr == "shape"
+        or isinstance(value, ast.Tuple) and index < len(value.elts) and _size(value.elts[index])
+        for value, index in bound)
 
 
 def none_helper_test(call: ast.expr, module) -> ast.Compare | None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from fullgraph.analysis.bindings import as_passed, local_bindings, parameter_names, stored_names
+from fullgraph.analysis.bindings import (as_passed, local_bindings, parameter_names, stored_names,
+                                         unpacked_bindings)
 from fullgraph.analysis.call_guards import argument_nodes
 from fullgraph.analysis.nodes import names_in, walk
 from fullgraph.analysis.per_node import per_node
@@ -31,7 +32,8 @@ def decided(node: ast.AST, function: FunctionInfo, params: frozenset[str], seen:
         if name in params and (name not in stored or as_passed(node, name, function.node)):
             continue
         values = None if name in seen or name in own else local_bindings(function.node).get(name) \
-            or _loop_sources(function.node).get(name) or _unpacked_sources(function.node).get(name)
+            or _loop_sources(function.node).get(name) \
+            or tuple(value for value, _ in unpacked_bindings(function.node).get(name) or ())
         if not values or not all(passes_on(v) and decided(v, function, params, seen | {name}) for v in values):
             return False
     return True
@@ -68,25 +70,6 @@ def _loop_sources(fn: ast.AST) -> dict[str, tuple[ast.expr, ...] | None]:
                     targets.add(id(name))
                     known = found.get(name.id, ())
                     found[name.id] = None if known is None else (*known, sub.iter)
-    for sub in walk(fn):
-        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in targets:
-            found[sub.id] = None
-    return found
-
-
-@per_node
-def _unpacked_sources(fn: ast.AST) -> dict[str, tuple[ast.expr, ...] | None]:
-    """Local names of `fn` -> the values the assignments that bind them unpack (`B, C, H, W =
-    x.shape`), for names only such assignments bind; None for a name something else binds too."""
-    found: dict[str, tuple[ast.expr, ...] | None] = {}
-    targets: set[int] = set()
-    for sub in walk(fn):
-        if isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], (ast.Tuple, ast.List)):
-            for name in sub.targets[0].elts:
-                if isinstance(name, ast.Name):
-                    targets.add(id(name))
-                    known = found.get(name.id, ())
-                    found[name.id] = None if known is None else (*known, sub.value)
     for sub in walk(fn):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store) and id(sub) not in targets:
             found[sub.id] = None

@@ -11,7 +11,7 @@ import builtins
 from dataclasses import dataclass, field
 
 from fullgraph.analysis.bindings import parameter_names, stored_names
-from fullgraph.analysis.nodes import walk
+from fullgraph.analysis.nodes import names_in, walk
 from fullgraph.fixes.conditions import (
     buffer_names,
     is_shape_only,
@@ -776,9 +776,7 @@ def split_reason(tree: ast.Module, node: ast.If, stmt: ast.stmt, known: set[str]
         return reason
     if split_python(test, flags, attrs)[0]:
         return "the condition has Python operands, which stay a real `if`"
-    read = {n.id for n in walk(stmt) if isinstance(n, ast.Name)}
-    if not first and read & {n.id for s in body[:-1] for n in walk(s) if isinstance(n, ast.Name)
-                             and isinstance(n.ctx, ast.Store)}:
+    if not first and names_in(stmt) & frozenset().union(*(stored_names(s) for s in body[:-1])):
         return "the call reads what the branch computes, which predication would merge with the other side's"
     without = without_statement(tree, node, stmt)
     return if_reason(*without, known, finding, hint=False) if without is not None else "the `if` was not found"
