@@ -1290,3 +1290,90 @@ def test_a_library_finding_names_the_users_conditions_on_the_way_to_it(tmp_path)
         [finding] = analyze_document(script.read_text(), str(script), project=project).findings
         assert finding.data["library"] == f"fglib/__init__.py:{line}"
         assert finding.message.endswith(ending), finding.message
+
+
+def test_keywords_spread_from_a_dict_literal_are_passed_by_name(tmp_path):
+    """`spline(x, **kwargs)` where every binding of `kwargs` is a dict literal that is only spread
+    (normflows' `spline_kwargs = {"tails": self.tails}`, `{}` in the other branch): `tails` is the
+    user's in both (the object's state, or the default), so the break under `tails == "linear"` is
+    reported and names it. A dict the function also changes (`extra["tails"] = ...`) passes nothing
+    known, and the break under its test is left out."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        def spline(x, tails="linear"):
+            if tails == "linear":
+                x = x[x > 0]
+            return x
+
+        def other(x, tails="linear"):
+            if tails == "linear":
+                x = x[x < 0]
+            return x
+
+        class Flow(nn.Module):
+            def __init__(self, tails="linear"):
+                super().__init__()
+                self.tails = tails
+
+            def forward(self, x):
+                if self.tails is None:
+                    kwargs = {}
+                else:
+                    kwargs = {"tails": self.tails}
+                extra = {"tails": self.tails}
+                extra["tails"] = x.sum()
+                return spline(x, **kwargs) + other(x, **extra)
+        """, """\
+        import torch
+        from fglib import Flow
+
+        compiled = torch.compile(Flow())
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    lines = sorted(r.line for f in report.findings for r in f.related if r.message.startswith("breaks here"))
+    assert lines == [6], lines
+
+
+@pytest.mark.parametrize("split", [False, True])
+def test_a_default_a_base_makes_through_a_method_is_made_by_the_subclass_override(tmp_path, split):
+    """`self.distance = self.get_default_distance() if distance is None else distance` in a base's
+    `__init__` (pytorch-metric-learning's `ModuleWithRecordsAndDistance`), the method overridden by
+    the compiled subclass: calling `self.distance(...)` runs the override's class (`Cos`), not the
+    base's default (`Lp`), whether the base sits in the subclass's file or another."""
+    base = """\
+        import torch
+        from torch import nn
+
+        class Lp(nn.Module):
+            def forward(self, x):
+                return x[x > 0]
+
+        class Cos(nn.Module):
+            def forward(self, x):
+                return x.nonzero()
+
+        class Base(nn.Module):
+            def __init__(self, distance=None):
+                super().__init__()
+                self.distance = self.get_default_distance() if distance is None else distance
+
+            def get_default_distance(self):
+                return Lp()
+        """
+    loss = """\
+        class Loss(Base):
+            def get_default_distance(self):
+                return Cos()
+
+            def forward(self, x):
+                return self.distance(x)
+        """
+    library = {"lib/fglib/base.py": base, "lib/fglib/__init__.py": "from .base import Base, Cos\n" + textwrap.dedent(loss)} \
+        if split else {"lib/fglib/__init__.py": textwrap.dedent(base) + "\n\n" + textwrap.dedent(loss)}
+    project = make(tmp_path, {**library, "ws/model.py": "import torch\nfrom fglib import Loss\n\ncompiled = torch.compile(Loss())\n"})
+    report = run(project, tmp_path, "model.py")
+    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    assert any("nonzero" in m for m in named), named
+    assert not any("x[x > 0]" in m for m in named), named

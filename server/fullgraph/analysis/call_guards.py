@@ -28,6 +28,7 @@ from fullgraph.analysis.regions import FunctionInfo
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 Atom = tuple[str, bool]  # (ast.dump of a test on self, whether it holds)
+MAX_SPREAD_BINDINGS = 4  # dict literals a `**kwargs` argument may hold, read key by key
 
 
 def atoms(test: ast.expr, holds: bool) -> list[tuple[ast.expr, bool]]:
@@ -92,15 +93,79 @@ def argument_nodes(function: FunctionInfo, call: ast.Call) -> dict[str, object]:
     return bind_arguments(node, method, call, lambda arg: arg, default=lambda value: value, facts=False)
 
 
+def argument_choices(function: FunctionInfo, call: ast.Call, caller: ast.AST | None) -> list[dict[str, object]]:
+    """:func:`argument_nodes` once per dict literal a `**kwargs` argument of ``call`` may hold: the
+    literal itself, or each binding in ``caller`` of a local name that is only ever spread
+    (`kwargs = {}` in one branch, `kwargs = {"tails": self.tails}` in the other), its keys passed
+    by name. One binding, the call's own, where there is no such argument."""
+    return [argument_nodes(function, spelled) for spelled in spread_keywords(call, caller)]
+
+
+def spread_keywords(call: ast.Call, caller: ast.AST | None) -> list[ast.Call]:
+    """``call`` with its one `**` argument replaced by the keywords of each dict literal it may
+    hold (:func:`argument_choices`); ``[call]`` when it has none, or holds something else."""
+    spread = [k for k in call.keywords if k.arg is None]
+    if len(spread) != 1:
+        return [call]
+    literals = _spread_literals(spread[0].value, caller)
+    if literals is None:
+        return [call]
+    kept = [k for k in call.keywords if k.arg is not None]
+    return [ast.Call(func=call.func, args=call.args,
+                     keywords=kept + [ast.keyword(arg=key.value, value=value) for key, value in zip(d.keys, d.values)])
+            for d in literals]
+
+
+def _spread_literals(value: ast.expr, caller: ast.AST | None) -> list[ast.Dict] | None:
+    """The dict literals a `**` argument holds (MAX_SPREAD_BINDINGS at most), each key a string."""
+    if isinstance(value, ast.Dict):
+        literals = [value]
+    elif isinstance(value, ast.Name) and caller is not None and _only_spread(caller, value.id):
+        literals = local_bindings(caller).get(value.id) or []
+    else:
+        return None
+    if not literals or len(literals) > MAX_SPREAD_BINDINGS or not all(
+            isinstance(d, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in d.keys)
+            for d in literals):
+        return None
+    return literals
+
+
+@per_node
+def _spread_names(fn: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
+    """The names ``fn`` spreads as `**name`, and those it reads anywhere else."""
+    spread = {id(k.value) for k in walk(fn) if isinstance(k, ast.keyword) and k.arg is None
+              and isinstance(k.value, ast.Name)}
+    loads = [n for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Load, ast.Del))]
+    return (frozenset(n.id for n in loads if id(n) in spread),
+            frozenset(n.id for n in loads if id(n) not in spread))
+
+
+def _only_spread(fn: ast.AST, name: str) -> bool:
+    """Whether ``fn`` reads local `name` only as `**name` (nothing can change the dict it holds)."""
+    spread, other = _spread_names(fn)
+    return name in spread and name not in other
+
+
 def _literal_arguments(function: FunctionInfo, call: ast.Call, outer: dict[str, object] | None = None,
                        caller: ast.AST | None = None, flags: dict[str, object] | None = None) -> dict[str, object]:
     """The parameters ``call`` gives a literal (a constant argument, or a constant default it leaves
     in place, or a parameter of the calling function `caller` that `outer` says holds one, where it
-    still does, or `self.<attr>` where the object's `flags` say it holds one), or NOT_NONE (a size)."""
-    outer, flags = outer or {}, flags or {}
+    still does, or `self.<attr>` where the object's `flags` say it holds one), or NOT_NONE (a size);
+    through a `**` argument, the literal every dict it may hold gives."""
+    choices = [_literal_choice(bound, outer or {}, caller, flags or {})
+               for bound in argument_choices(function, call, caller)]
+    first, rest = choices[0], choices[1:]
+    return {name: value for name, value in first.items()
+            if all(name in other and _same_literal(value, other[name]) for other in rest)}
+
+
+def _literal_choice(bound: dict[str, object], outer: dict[str, object], caller: ast.AST | None,
+                    flags: dict[str, object]) -> dict[str, object]:
+    """:func:`_literal_arguments` of one binding of the call's arguments."""
     rebound = local_bindings(caller) if caller is not None else {}
     found = {}
-    for name, value in argument_nodes(function, call).items():
+    for name, value in bound.items():
         if isinstance(value, ast.Constant):
             found[name] = value.value
         elif isinstance(value, ast.Name) and value.id in outer and (value.id not in rebound

@@ -122,6 +122,7 @@ class ClassInfo:
     attrs: dict[str, object] = field(default_factory=dict)  # self.<attr> -> fact
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.<attr> -> spelling of the class it holds
     attr_made: dict[str, ast.Call | None] = field(default_factory=dict)  # self.<attr> -> the one call `__init__` stores there
+    attr_defaults: dict[str, str] = field(default_factory=dict)  # self.<attr> -> `m` of the `self.m()` whose object it holds by default
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -292,6 +293,11 @@ class ModuleIndex:
                         spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
+                            default = _default_method(_default_part(stmt.value))
+                            if default is not None:
+                                info.attr_defaults[target.attr] = default
+                            else:
+                                info.attr_defaults.pop(target.attr, None)
                         once = isinstance(stmt.value, ast.Call) and target.attr not in info.attr_made
                         info.attr_made[target.attr] = stmt.value if once else None  # two stores: no one call
                     elif isinstance(target, ast.Name):
@@ -336,19 +342,22 @@ class ModuleIndex:
         """What a "default unless given" assignment builds (`Default() if p is None else p`,
         `p or Default()`, the default made by a method of the class: `self.get_default_distance()`
         returning `LpDistance()`), the parameter being of the default's kind; else ``value``."""
-        made = value
-        named = none_test(value.test) if isinstance(value, ast.IfExp) else None
-        if named is not None:
-            given, default = (value.orelse, value.body) if named[1] else (value.body, value.orelse)
-            made = default if isinstance(given, ast.Name) and given.id == named[0] else value
-        elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2 \
-                and isinstance(value.values[0], ast.Name):
-            made = value.values[1]
-        if isinstance(made, ast.Call) and self_attribute(made.func) and not made.args and not made.keywords:
-            method = next((c.methods[made.func.attr] for c in self.chain(info) if made.func.attr in c.methods), None)
-            returns = [r for r in walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
-            made = returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else made
-        return made
+        made = _default_part(value)
+        method = _default_method(made)
+        return (self._method_made(self.chain(info), method) if method is not None else None) or made
+
+    @staticmethod
+    def _method_made(classes, name: str) -> ast.Call | None:
+        """The call the method `name` of the first of ``classes`` defining it returns (its one `return`)."""
+        method = next((c.methods[name] for c in classes if name in c.methods), None)
+        returns = [r for r in walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
+        return returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else None
+
+    def _overriding_class(self, classes: list[ClassInfo], method: str | None) -> str | None:
+        """The spelling of the class the override of `method` in the first of ``classes`` (a
+        subclass's own `get_default_distance()`) makes, when one of them defines it."""
+        made = self._method_made(classes, method) if method is not None else None
+        return _class_spelling(made, {}) if made is not None else None
 
     def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
         """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
@@ -535,8 +544,18 @@ class ModuleIndex:
         return next((c.attr_made[name] for c in self.chain(cls) if name in c.attr_made), None)
 
     def attr_class(self, cls: ClassInfo, name: str) -> str | None:
-        """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file bases)."""
-        return next((c.attr_classes[name] for c in self.chain(cls) if name in c.attr_classes), None)
+        """The spelling of the class `self.<name>` holds an instance of, per `__init__` (through in-file
+        bases); a default a base makes by `self.m()` is made by the override of `m` nearer `cls`."""
+        chain = list(self.chain(cls))
+        for i, c in enumerate(chain):
+            if name in c.attr_classes:
+                return self._overriding_class(chain[:i], c.attr_defaults.get(name)) or c.attr_classes[name]
+        return None
+
+    def default_method(self, cls: ClassInfo, name: str) -> str | None:
+        """The method `m` whose `self.m()` makes what `__init__` (through in-file bases) stores in
+        `self.<name>` by default, which a subclass may override."""
+        return next((c.attr_defaults.get(name) for c in self.chain(cls) if name in c.attr_classes), None)
 
     def held_methods(self, cls: ClassInfo, name: str) -> list[FunctionInfo]:
         """The methods (through in-file bases) that `__init__` stores in `self.<name>`."""
@@ -588,7 +607,10 @@ class ModuleIndex:
             return None
         index, info = home
         fact, spelling = index.attr(info, name), index.attr_class(info, name)
-        if isinstance(fact, Module) and fact.local_to(index.classes):
+        override = self._overriding_class(list(self.chain(cls)), index.default_method(info, name))
+        if override is not None:
+            index, spelling = self, override
+        elif isinstance(fact, Module) and fact.local_to(index.classes):
             return index.module_method(fact, "forward")
         if not spelling:
             return None
@@ -608,7 +630,12 @@ class ModuleIndex:
         if spelling is not None:
             return self.class_method(spelling, method)
         home = self.attr_home(cls, name)
-        spelling = home[0].attr_class(home[1], name) if home is not None else None
+        if home is None:
+            return None
+        override = self._overriding_class(list(self.chain(cls)), home[0].default_method(home[1], name))
+        if override is not None:
+            return self.class_method(override, method)
+        spelling = home[0].attr_class(home[1], name)
         return home[0].class_method(spelling, method) if spelling is not None else None
 
     def attr(self, cls: ClassInfo, name: str):
@@ -1282,6 +1309,26 @@ def _portable(fact):
     if isinstance(fact, Module) and fact.path is None:
         return Module("", _portable(fact.element))
     return fact  # a module of another file's class names its file: any file resolves it
+
+
+def _default_part(value: ast.expr) -> ast.expr:
+    """The default of a "default unless given" value (`Default() if p is None else p`, `p or
+    Default()`); else ``value``."""
+    named = none_test(value.test) if isinstance(value, ast.IfExp) else None
+    if named is not None:
+        given, default = (value.orelse, value.body) if named[1] else (value.body, value.orelse)
+        return default if isinstance(given, ast.Name) and given.id == named[0] else value
+    if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and len(value.values) == 2 \
+            and isinstance(value.values[0], ast.Name):
+        return value.values[1]
+    return value
+
+
+def _default_method(made: ast.expr) -> str | None:
+    """`m` of a default made by `self.m()` (no arguments)."""
+    if isinstance(made, ast.Call) and self_attribute(made.func) and not made.args and not made.keywords:
+        return made.func.attr
+    return None
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

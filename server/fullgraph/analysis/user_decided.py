@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from fullgraph.analysis.bindings import (as_passed, local_bindings, parameter_names, stored_names,
                                          unpacked_bindings)
-from fullgraph.analysis.call_guards import argument_nodes
+from fullgraph.analysis.call_guards import argument_choices
 from fullgraph.analysis.nodes import names_in, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import FunctionInfo
@@ -119,6 +119,9 @@ class DecidedParameters:
 
 def _passed_decided(callee: FunctionInfo, call: ast.Call, caller: FunctionInfo,
                     params: frozenset[str]) -> frozenset[str]:
-    """The parameters of `callee` that `call` (made in `caller`) fills with what the user's side decides."""
-    return frozenset(name for name, arg in argument_nodes(callee, call).items()
-                     if isinstance(arg, ast.AST) and passes_on(arg) and decided(arg, caller, params))
+    """The parameters of `callee` that `call` (made in `caller`) fills with what the user's side decides
+    (through a `**` argument: with every dict it may hold)."""
+    choices = [frozenset(name for name, arg in bound.items()
+                         if isinstance(arg, ast.AST) and passes_on(arg) and decided(arg, caller, params))
+               for bound in argument_choices(callee, call, caller.node)]
+    return frozenset.intersection(*choices)
