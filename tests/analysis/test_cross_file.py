@@ -1377,3 +1377,50 @@ def test_a_default_a_base_makes_through_a_method_is_made_by_the_subclass_overrid
     named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
     assert any("nonzero" in m for m in named), named
     assert not any("x[x > 0]" in m for m in named), named
+
+
+def test_a_method_of_a_library_object_compiled_is_its_entry(tmp_path):
+    """`torch.compile(model.sample)` and `torch.compile(Flow(...).inverse)` (normflows' flows,
+    pykeen's `score_hrt`): the method runs as the object's, its own overrides included (`inverse`
+    is the base's, calling the flow's `_step`), and a break in it is reported at the compile call.
+    A method the class does not have compiles nothing known."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def inverse(self, z):
+                return self._step(z)
+
+            def _step(self, z):
+                return z
+
+        class Flow(Base):
+            def __init__(self, clamp=True):
+                super().__init__()
+                self.clamp = clamp
+
+            def forward(self, z):
+                return z * 2
+
+            def sample(self, n):
+                z = torch.randn(n, 4)
+                if self.clamp:
+                    return z.nonzero()
+                return z
+
+            def _step(self, z):
+                return z[z > 0]
+        """, """\
+        import torch
+        from fglib import Flow
+
+        model = Flow()
+        sampled = torch.compile(model.sample)
+        inverted = torch.compile(Flow(clamp=False).inverse)
+        unclamped = torch.compile(Flow(clamp=False).sample)
+        missing = torch.compile(model.missing)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert sorted((f.line, f.code) for f in report.findings) == [(5, "FG451"), (6, "FG453")], \
+        [(f.line, f.code, f.message) for f in report.findings]

@@ -448,17 +448,21 @@ class ModuleIndex:
             self.library_targets.append((library, call))
             if obj is not None and (obj.path, obj.cls) != (library.module.path, library.cls.name):
                 self.library_objects[id(call)] = obj  # its `forward` is a base's: `self` is the object
-            arg = call.args[0]
+            arg = _bound_object(call.args[0], assigned) or call.args[0]
             construction = arg if isinstance(arg, ast.Call) else made.get(arg.id) if isinstance(arg, ast.Name) else None
             if obj is not None and construction is not None:
                 self.library_made[id(call)] = construction
 
     def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> tuple[FunctionInfo | None, Instance | None]:
         """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
-        `forward`, and the object) or an imported library function: outside the workspace, so
-        analysed from here."""
+        `forward`, and the object), a method of one (`model.sample`, `Flow(...).inverse`: that method)
+        or an imported library function: outside the workspace, so analysed from here."""
         if self.project is None:
             return None, None
+        method = "forward"
+        bound = _bound_object(arg, assigned)
+        if bound is not None:
+            method, arg = arg.attr, bound
         if isinstance(arg, ast.Call):
             spelling = dotted(arg.func)
         elif isinstance(arg, ast.Name):
@@ -473,10 +477,12 @@ class ModuleIndex:
         made = None
         if symbol.kind == "class":  # an instance: `torch.compile(Model(...))`, or `m = Model(...)` then `torch.compile(m)`
             instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned
-            info = self.class_method(spelling, "forward") if instance else None
+            info = self.class_method(spelling, method) if instance else None
             made = self.object_of(spelling) if instance else None
-        else:
+        elif bound is None:
             info = self.imported_function(spelling)
+        else:
+            return None, None
         if info is None or info.module is None or self.project.in_workspace(info.module.path):
             return None, None  # a workspace class compiled here is an entry of its own file
         return info, made
@@ -1309,6 +1315,15 @@ def _portable(fact):
     if isinstance(fact, Module) and fact.path is None:
         return Module("", _portable(fact.element))
     return fact  # a module of another file's class names its file: any file resolves it
+
+
+def _bound_object(arg: ast.expr, assigned: dict[str, str]) -> ast.expr | None:
+    """The object of a bound method `torch.compile` is given (`model` of `model.sample`, where
+    `model = Flow(...)`, or `Flow(...)` of `Flow(...).sample`); None for anything else."""
+    if isinstance(arg, ast.Attribute) and (isinstance(arg.value, ast.Call)
+                                           or isinstance(arg.value, ast.Name) and arg.value.id in assigned):
+        return arg.value
+    return None
 
 
 def _default_part(value: ast.expr) -> ast.expr:
