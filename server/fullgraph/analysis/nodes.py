@@ -20,16 +20,16 @@ def code_fields(cls: type) -> tuple[str, ...]:
     return fields
 
 
-def children(node: ast.AST):
+def children(node: ast.AST) -> list[ast.AST]:
     """The direct sub-nodes of `node`, in field order."""
+    found = []
     for name in code_fields(type(node)):
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
-            yield value
+            found.append(value)
         elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, ast.AST):
-                    yield item
+            found.extend([item for item in value if isinstance(item, ast.AST)])
+    return found
 
 
 def decorator_target(dec: ast.expr) -> ast.expr:

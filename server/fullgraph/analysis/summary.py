@@ -559,15 +559,18 @@ class _Bindings:
                 if name not in self.local and not any(f.split(".")[0] in bound for f in found)}
 
 
-def _own_nodes(node: ast.AST):
+def _own_nodes(node: ast.AST) -> list[ast.AST]:
     """Every node of a function body, nested defs' headers but not their bodies (lambdas skipped)."""
+    found: list[ast.AST] = []
     todo = list(reversed(node.body))
     while todo:
         sub = todo.pop()
-        yield sub
-        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        todo.extend(reversed(list(children(sub))))
+        found.append(sub)
+        if not isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            kids = children(sub)
+            kids.reverse()
+            todo.extend(kids)
+    return found
 
 
 def _pure_call(call: ast.Call, spelling: str | None) -> bool:
