@@ -1424,3 +1424,40 @@ def test_a_method_of_a_library_object_compiled_is_its_entry(tmp_path):
     report = analyze_document(model.read_text(), str(model), project=project)
     assert sorted((f.line, f.code) for f in report.findings) == [(5, "FG451"), (6, "FG453")], \
         [(f.line, f.code, f.message) for f in report.findings]
+
+
+def test_an_object_made_through_a_module_alias_is_compiled_and_a_call_s_result_is_not_its_function(tmp_path):
+    """`import fglib as fl`, `model = fl.Flow()`, `torch.compile(model)`: the object's `forward` is
+    the entry (it compiled nothing known when the class was spelled through a module). A function
+    given by its module path (`torch.compile(fl.step)`) is one too; but `built = fl.build()` then
+    `torch.compile(built)` compiles what `build` returned, not `build`, whose own break stays out
+    (nor does `made = build()`, with `build` imported by name)."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        class Flow(nn.Module):
+            def forward(self, z):
+                return z.nonzero()
+
+        def build():
+            print("building")
+            return Flow()
+
+        def step(x):
+            return x[x > 0]
+        """, """\
+        import torch
+        import fglib as fl
+        from fglib import build
+        model = fl.Flow()
+        compiled = torch.compile(model)
+        stepped = torch.compile(fl.step)
+        built = fl.build()
+        again = torch.compile(built)
+        made = build()
+        once_more = torch.compile(made)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert sorted((f.line, f.code) for f in report.findings) == [(5, "FG451"), (6, "FG453")], \
+        [(f.line, f.code, f.message) for f in report.findings]

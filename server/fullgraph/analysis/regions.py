@@ -428,10 +428,10 @@ class ModuleIndex:
         calls = []
         for node in walk(tree):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
-                    and isinstance(node.value.func, ast.Name):
+                    and (spelling := dotted(node.value.func)):  # `Model(...)`, `nf.flows.Spline(...)`
                 for target in node.targets:
                     if isinstance(target, ast.Name):
-                        assigned[target.id] = node.value.func.id
+                        assigned[target.id] = spelling
                         made[target.id] = node.value if target.id not in made else None
             elif isinstance(node, ast.Call) and node.args and self.aliases.resolve(node.func) in COMPILE:
                 calls.append(node)
@@ -467,6 +467,8 @@ class ModuleIndex:
             spelling = dotted(arg.func)
         elif isinstance(arg, ast.Name):
             spelling = assigned.get(arg.id, arg.id)
+        elif isinstance(arg, ast.Attribute) and bound is None:  # a function by its module path: `nf.utils.spline`
+            spelling = dotted(arg)
         else:
             return None, None
         if not spelling or spelling.partition(".")[0] not in self.imports:
@@ -479,8 +481,8 @@ class ModuleIndex:
             instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned
             info = self.class_method(spelling, method) if instance else None
             made = self.object_of(spelling) if instance else None
-        elif bound is None:
-            info = self.imported_function(spelling)
+        elif bound is None and not isinstance(arg, ast.Call) and not (isinstance(arg, ast.Name) and arg.id in assigned):
+            info = self.imported_function(spelling)  # the function itself, not what a call of it made
         else:
             return None, None
         if info is None or info.module is None or self.project.in_workspace(info.module.path):
