@@ -98,10 +98,10 @@ def argument_choices(function: FunctionInfo, call: ast.Call, caller: ast.AST | N
     literal itself, or each binding in ``caller`` of a local name that is only ever spread
     (`kwargs = {}` in one branch, `kwargs = {"tails": self.tails}` in the other), its keys passed
     by name. One binding, the call's own, where there is no such argument."""
-    return [argument_nodes(function, spelled) for spelled in spread_keywords(call, caller)]
+    return [argument_nodes(function, spelled) for spelled in _spread_keywords(call, caller)]
 
 
-def spread_keywords(call: ast.Call, caller: ast.AST | None) -> list[ast.Call]:
+def _spread_keywords(call: ast.Call, caller: ast.AST | None) -> list[ast.Call]:
     """``call`` with its one `**` argument replaced by the keywords of each dict literal it may
     hold (:func:`argument_choices`); ``[call]`` when it has none, or holds something else."""
     spread = [k for k in call.keywords if k.arg is None]
@@ -134,9 +134,12 @@ def _spread_literals(value: ast.expr, caller: ast.AST | None) -> list[ast.Dict] 
 @per_node
 def _spread_names(fn: ast.AST) -> tuple[frozenset[str], frozenset[str]]:
     """The names ``fn`` spreads as `**name`, and those it reads anywhere else."""
-    spread = {id(k.value) for k in walk(fn) if isinstance(k, ast.keyword) and k.arg is None
-              and isinstance(k.value, ast.Name)}
-    loads = [n for n in walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Load, ast.Del))]
+    spread, loads = set(), []
+    for node in walk(fn):
+        if isinstance(node, ast.keyword) and node.arg is None and isinstance(node.value, ast.Name):
+            spread.add(id(node.value))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Load, ast.Del)):
+            loads.append(node)
     return (frozenset(n.id for n in loads if id(n) in spread),
             frozenset(n.id for n in loads if id(n) not in spread))
 

@@ -290,12 +290,14 @@ class ModuleIndex:
                             or self._stored_function(stmt.value, init)
                         if fact is not None or not isinstance(info.attrs.get(target.attr), Function):
                             info.attrs[target.attr] = fact  # a branch storing something unknown may still run it
-                        spelling = _class_spelling(self._default_made(info, stmt.value), annotated)
+                        default = _default_part(stmt.value)
+                        method = _default_method(default)
+                        made = self._method_made(self.chain(info), method) if method is not None else None
+                        spelling = _class_spelling(made or default, annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
-                            default = _default_method(_default_part(stmt.value))
-                            if default is not None:
-                                info.attr_defaults[target.attr] = default
+                            if method is not None:
+                                info.attr_defaults[target.attr] = method
                             else:
                                 info.attr_defaults.pop(target.attr, None)
                         once = isinstance(stmt.value, ast.Call) and target.attr not in info.attr_made
@@ -338,17 +340,10 @@ class ModuleIndex:
         target = self.functions.get(value.id)
         return Function((target,)) if target is not None else None
 
-    def _default_made(self, info: ClassInfo, value: ast.expr) -> ast.expr:
-        """What a "default unless given" assignment builds (`Default() if p is None else p`,
-        `p or Default()`, the default made by a method of the class: `self.get_default_distance()`
-        returning `LpDistance()`), the parameter being of the default's kind; else ``value``."""
-        made = _default_part(value)
-        method = _default_method(made)
-        return (self._method_made(self.chain(info), method) if method is not None else None) or made
-
     @staticmethod
     def _method_made(classes, name: str) -> ast.Call | None:
-        """The call the method `name` of the first of ``classes`` defining it returns (its one `return`)."""
+        """The call the method `name` of the first of ``classes`` defining it returns (its one `return`):
+        what a default made by `self.get_default_distance()` is (`LpDistance()`)."""
         method = next((c.methods[name] for c in classes if name in c.methods), None)
         returns = [r for r in walk(method.node) if isinstance(r, ast.Return)] if method is not None else []
         return returns[0].value if len(returns) == 1 and isinstance(returns[0].value, ast.Call) else None
@@ -358,6 +353,11 @@ class ModuleIndex:
         subclass's own `get_default_distance()`) makes, when one of them defines it."""
         made = self._method_made(classes, method) if method is not None else None
         return _class_spelling(made, {}) if made is not None else None
+
+    def _home_override(self, cls: ClassInfo, home: tuple[ModuleIndex, ClassInfo], name: str) -> str | None:
+        """:meth:`_overriding_class` of the default the base `home` (another file's) stores in `self.<name>`,
+        among `cls` and its bases in this file."""
+        return self._overriding_class(list(self.chain(cls)), home[0].default_method(home[1], name))
 
     def value_fact(self, value: ast.expr, local: dict[str, ast.expr] | None = None):
         """The fact of a value assigned to `self.x` in `__init__` (`local`: what its local names hold)."""
@@ -467,7 +467,7 @@ class ModuleIndex:
             spelling = dotted(arg.func)
         elif isinstance(arg, ast.Name):
             spelling = assigned.get(arg.id, arg.id)
-        elif isinstance(arg, ast.Attribute) and bound is None:  # a function by its module path: `nf.utils.spline`
+        elif isinstance(arg, ast.Attribute):  # a function by its module path: `nf.utils.spline`
             spelling = dotted(arg)
         else:
             return None, None
@@ -477,11 +477,11 @@ class ModuleIndex:
         if symbol is None:
             return None, None
         made = None
+        instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned  # (a bound method's too)
         if symbol.kind == "class":  # an instance: `torch.compile(Model(...))`, or `m = Model(...)` then `torch.compile(m)`
-            instance = isinstance(arg, ast.Call) or isinstance(arg, ast.Name) and arg.id in assigned
             info = self.class_method(spelling, method) if instance else None
             made = self.object_of(spelling) if instance else None
-        elif bound is None and not isinstance(arg, ast.Call) and not (isinstance(arg, ast.Name) and arg.id in assigned):
+        elif not instance:
             info = self.imported_function(spelling)  # the function itself, not what a call of it made
         else:
             return None, None
@@ -615,7 +615,7 @@ class ModuleIndex:
             return None
         index, info = home
         fact, spelling = index.attr(info, name), index.attr_class(info, name)
-        override = self._overriding_class(list(self.chain(cls)), index.default_method(info, name))
+        override = self._home_override(cls, home, name)
         if override is not None:
             index, spelling = self, override
         elif isinstance(fact, Module) and fact.local_to(index.classes):
@@ -640,7 +640,7 @@ class ModuleIndex:
         home = self.attr_home(cls, name)
         if home is None:
             return None
-        override = self._overriding_class(list(self.chain(cls)), home[0].default_method(home[1], name))
+        override = self._home_override(cls, home, name)
         if override is not None:
             return self.class_method(override, method)
         spelling = home[0].attr_class(home[1], name)
