@@ -84,6 +84,7 @@ class IndexUse:
     stamps: dict = field(default_factory=dict)  # path -> (size, mtime) seen by this analysis
     names: set[str] = field(default_factory=set)  # names whose callers across the workspace it asked for
     lacked: int = 0  # times it lacked a file (one file may be lacked by several questions)
+    generation: int = 0  # the index's generation when the analysis began
 
 
 @dataclass
@@ -142,7 +143,7 @@ class ProjectIndex:
         path: it never reads, parses or asks the interpreter. Yields a record whose `missing`
         lists the files it lacked (for a background fill) and `touched` those it used (to
         re-analyse when they change)."""
-        use = self._local.use = IndexUse(readonly=True)
+        use = self._local.use = IndexUse(readonly=True, generation=self.generation)
         try:
             yield use
         finally:

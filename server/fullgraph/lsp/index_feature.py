@@ -64,12 +64,21 @@ class IndexService:
         self.asked[uri] = set(state.names)
         if self.project is None:
             return
+        if self.ready and self._outdated(state):
+            self._reanalyze([uri])
         missing = set(state.missing) - self.lacking.keys()
         for path in state.missing:
             self.lacking.setdefault(path, set()).add(uri)
         if missing:
             self._fills.put(missing)
             self._jobs.put((self._drain_fills, ()))
+
+    def _outdated(self, state) -> bool:
+        """Whether the index changed, while that analysis ran, in a file it used or (when it asked
+        which files call a name) anywhere: the change's own re-analysis missed it, as it had not
+        yet recorded what it used."""
+        changes = self.project.changed_since(state.generation)
+        return changes is None or bool(changes & state.touched) or bool(changes and state.names)
 
     def changed(self, uri: str, text: str | None) -> None:
         """A document changed (text: its buffer) or a watched file changed on disk (None)."""
