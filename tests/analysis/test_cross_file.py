@@ -1461,3 +1461,119 @@ def test_an_object_made_through_a_module_alias_is_compiled_and_a_call_s_result_i
     report = analyze_document(model.read_text(), str(model), project=project)
     assert sorted((f.line, f.code) for f in report.findings) == [(5, "FG451"), (6, "FG453")], \
         [(f.line, f.code, f.message) for f in report.findings]
+
+
+BLOCKS = """\
+    import torch
+    from torch import nn
+
+    class Gelu(nn.Module):
+        def forward(self, x):
+            return x.nonzero()
+
+    class Masked(nn.Module):
+        def forward(self, x):
+            return x[x > 0]
+
+    class Block(nn.Module):
+        def __init__(self, dim=4, act_layer=Gelu):
+            super().__init__()
+            self.act = act_layer()
+
+        def forward(self, x):
+            return self.act(x)
+    """
+SUBCLASSES = """\
+    class Sub(Block):
+        def __init__(self):
+            super().__init__(act_layer=Masked)
+
+    class Mid(Block):
+        def __init__(self, layer=Gelu):
+            super().__init__(8, layer)
+
+    class Leaf(Mid):
+        def __init__(self):
+            super().__init__(layer=Masked)
+
+    class Inherits(Sub):
+        pass
+    """
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["one file", "base in another file"])
+@pytest.mark.parametrize("model, runs", [("Block", "nonzero"), ("Sub", "x[x > 0]"), ("Leaf", "x[x > 0]"),
+                                         ("Inherits", "x[x > 0]"), ("Mid", "nonzero")])
+def test_a_submodule_made_by_calling_a_parameter_is_of_the_class_the_construction_gives_it(tmp_path, split, model, runs):
+    """`self.act = act_layer()` in `__init__` holds an object of the class the parameter is given:
+    its default (`act_layer=Gelu`), or what a subclass's `super().__init__(...)` passes for it, by
+    keyword or position, through a parameter it renames (`Mid`'s `layer`)."""
+    library = {"lib/fglib/blocks.py": BLOCKS, "lib/fglib/__init__.py": "from .blocks import Block, Gelu, Masked\n"
+               + textwrap.dedent(SUBCLASSES)} if split \
+        else {"lib/fglib/__init__.py": textwrap.dedent(BLOCKS) + "\n\n" + textwrap.dedent(SUBCLASSES)}
+    project = make(tmp_path, {**library, "ws/model.py": f"import torch\nfrom fglib import {model}\n\n"
+                                                        f"compiled = torch.compile({model}())\n"})
+    report = run(project, tmp_path, "model.py")
+    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    other = "nonzero" if runs != "nonzero" else "x[x > 0]"
+    assert any(runs in m for m in named), named
+    assert not any(other in m for m in named), named
+
+
+RESOLVER = """\
+    from typing import Generic, TypeVar, Union
+    from typing_extensions import TypeAlias
+
+    X = TypeVar("X")
+    InstOrType: TypeAlias = Union[X, type[X]]
+    Hint = Union[str, None, InstOrType[X]]
+
+    class Resolver(Generic[X]):
+        def make(self, query: Hint[X], kwargs=None) -> X:
+            cls = self.lookup(query)
+            return cls(**(kwargs or {}))
+
+        def same(self, query: X, kwargs=None) -> X:
+            return query
+
+        def untyped(self, query, kwargs=None):
+            return query(**(kwargs or {}))
+    """
+RESOLVED = """\
+    import torch
+    from torch import nn
+    from .resolver import Hint, Resolver
+
+    class Masked(nn.Module):
+        def forward(self, x):
+            return x[x > 0]
+
+    layer_resolver: Resolver[nn.Module] = Resolver()
+
+    class Model(nn.Module):
+        def __init__(self, layer: Hint[nn.Module], layer_kwargs=None):
+            super().__init__()
+            self.layer = layer_resolver.{method}(layer, layer_kwargs)
+
+        def forward(self, x):
+            return self.layer(x)
+
+    class Masky(Model):
+        def __init__(self):
+            super().__init__(layer=Masked, layer_kwargs=None)
+    """
+
+
+@pytest.mark.parametrize("method, follows", [("make", True), ("same", False), ("untyped", False)])
+def test_a_factory_typed_to_make_the_class_it_is_given_is_followed(tmp_path, method, follows):
+    """`self.layer = layer_resolver.make(layer, kwargs)` (class-resolver's `ClassResolver.make`,
+    `make(query: Hint[X]) -> X` with `type[X]` inside the alias) holds an object of the class a
+    subclass passes for `layer`; a function typed `(query: X) -> X` returns what it is given (a
+    class, not an object of it), and an unannotated one says nothing: neither is followed."""
+    project = make(tmp_path, {"lib/rlib/__init__.py": "from .models import Masky\n",
+                              "lib/rlib/resolver.py": RESOLVER,
+                              "lib/rlib/models.py": RESOLVED.replace("{method}", method),
+                              "ws/model.py": "import torch\nfrom rlib import Masky\n\ncompiled = torch.compile(Masky())\n"})
+    report = run(project, tmp_path, "model.py")
+    named = [f.message for f in report.findings]
+    assert any("x[x > 0]" in m for m in named) is follows, named

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.bindings import module_names, parameter_names, stored_names
-from fullgraph.analysis.callers import with_defaults
+from fullgraph.analysis.callers import bind_arguments, with_defaults
 from fullgraph.analysis.decorator_wrappers import decorator_wrappers as wrapper_defs
 from fullgraph.analysis.facts import (
     CONFIG_NAMES,
@@ -57,6 +57,7 @@ from fullgraph.analysis.summary import (
     typed_dict_of,
 )
 from fullgraph.analysis.torchscript import scripting_call
+from fullgraph.analysis.typed_factory import given_parameter
 
 if TYPE_CHECKING:
     from fullgraph.analysis.project import ProjectIndex
@@ -123,6 +124,8 @@ class ClassInfo:
     attr_classes: dict[str, str] = field(default_factory=dict)  # self.<attr> -> spelling of the class it holds
     attr_made: dict[str, ast.Call | None] = field(default_factory=dict)  # self.<attr> -> the one call `__init__` stores there
     attr_defaults: dict[str, str] = field(default_factory=dict)  # self.<attr> -> `m` of the `self.m()` whose object it holds by default
+    attr_params: dict[str, str] = field(default_factory=dict)  # self.<attr> -> the `__init__` parameter it calls (`act_layer()`)
+    attr_factories: dict[str, ast.Call] = field(default_factory=dict)  # self.<attr> -> the call given that parameter (`resolver.make(p)`)
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -141,11 +144,14 @@ class ModuleIndex:
         self.assigned_calls: dict[str, str] = {}  # module variable -> spelling of the call that made it
         self.partials: dict[str, str] = {}  # module variable -> what the `functools.partial` it holds wraps
         self.registries: dict[str, tuple[str, ...]] = {}  # `NAME = {"a": A, "b": B}` -> the spellings of its values
+        self.declared: dict[str, ast.expr] = {}  # module variable -> its annotation (`NAME: Cls[T] = ...`)
+        self.type_aliases: dict[str, ast.expr] = {}  # `Hint: TypeAlias = ...`, `Hint = Union[...]` -> its definition
         self._logger_memo: dict[str, bool] = {}
         self._elsewhere: dict[int, tuple[FunctionInfo, list]] | None = None
         self._imported: dict[str, FunctionInfo | None] = {}
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
+        self._factories: dict[int, str | None] = {}  # id of a call `__init__` stores -> `given_parameter`
         self._imported_classes: dict[str, tuple | None] = {}  # imported class spelling -> (its class, a module?)
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
@@ -185,6 +191,7 @@ class ModuleIndex:
     # -- indexing ---------------------------------------------------------------------
 
     def _top_level(self, stmt: ast.stmt) -> None:
+        self._declare(stmt)
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self.aliases.add_import(stmt)
             self.imports.update((local, ref) for local, ref in import_refs(stmt) if local != "*")
@@ -206,6 +213,17 @@ class ModuleIndex:
                 elif isinstance(child, ast.ExceptHandler):
                     for inner in child.body:
                         self._top_level(inner)
+
+    def _declare(self, stmt: ast.stmt) -> None:
+        """A module-level annotated name, or a type alias."""
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            if (dotted(stmt.annotation) or "").rpartition(".")[2] == "TypeAlias" and stmt.value is not None:
+                self.type_aliases[stmt.target.id] = stmt.value
+            else:
+                self.declared[stmt.target.id] = stmt.annotation
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, (ast.Subscript, ast.BinOp)):
+            self.type_aliases[stmt.targets[0].id] = stmt.value
 
     def _module_assign(self, stmt: ast.Assign) -> None:
         func = stmt.value.func
@@ -293,7 +311,14 @@ class ModuleIndex:
                         default = _default_part(stmt.value)
                         method = _default_method(default)
                         made = self._method_made(self.chain(info), method) if method is not None else None
-                        spelling = _class_spelling(made or default, annotated)
+                        param, factory = _called_parameter(default, init.node)
+                        for found, record in ((param, info.attr_params), (factory, info.attr_factories)):
+                            if found is not None:
+                                record[target.attr] = found
+                            else:
+                                record.pop(target.attr, None)
+                        spelling = _parameter_default(init.node, param) if param is not None \
+                            else _class_spelling(made or default, annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
                             if method is not None:
@@ -556,9 +581,30 @@ class ModuleIndex:
         bases); a default a base makes by `self.m()` is made by the override of `m` nearer `cls`."""
         chain = list(self.chain(cls))
         for i, c in enumerate(chain):
+            if self.called_param(c, name) is not None:
+                given = given_class([(self, k) for k in chain[:i]], c.methods["__init__"], self.called_param(c, name), self)
+                return given[1] if given is not None and given[0] is self else None
             if name in c.attr_classes:
                 return self._overriding_class(chain[:i], c.attr_defaults.get(name)) or c.attr_classes[name]
         return None
+
+    def _home_given(self, cls: ClassInfo, home: tuple[ModuleIndex, ClassInfo], name: str):
+        """For `self.<name>` set by the base `home` (another file's) by calling an `__init__`
+        parameter: (True, the class `cls`'s construction gives it, or None when unknown); (False,
+        None) when the base stores anything else. Only a direct base's: the `__init__` of a class
+        in a file between would go unread."""
+        index, info = home
+        chain = list(index.chain(info))
+        for i, c in enumerate(chain):
+            if index.called_param(c, name) is not None:
+                if not any(self.lookup(b) == Symbol(index.path, info.name, "class") for k in self.chain(cls)
+                           for b in k.base_spellings):
+                    return True, None
+                below = [(self, k) for k in self.chain(cls)] + [(index, k) for k in chain[:i]]
+                return True, given_class(below, c.methods["__init__"], index.called_param(c, name), index)
+            if name in c.attr_classes:
+                break
+        return False, None
 
     def default_method(self, cls: ClassInfo, name: str) -> str | None:
         """The method `m` whose `self.m()` makes what `__init__` (through in-file bases) stores in
@@ -616,7 +662,12 @@ class ModuleIndex:
         index, info = home
         fact, spelling = index.attr(info, name), index.attr_class(info, name)
         override = self._home_override(cls, home, name)
-        if override is not None:
+        held, given = self._home_given(cls, home, name)
+        if held:
+            if given is None:
+                return None
+            index, spelling = given
+        elif override is not None:
             index, spelling = self, override
         elif isinstance(fact, Module) and fact.local_to(index.classes):
             return index.module_method(fact, "forward")
@@ -633,6 +684,37 @@ class ModuleIndex:
             return self._held[key]
         return self._memo(self._held, key, lambda: self._held_method(cls, name, method))
 
+    def given_method(self, instance: Instance, name: str, method: str) -> FunctionInfo | None:
+        """Method `method` (`forward`: the call of the object) of what `self.<name>` holds in an
+        object of `instance`'s class, when `__init__` (its class's or a base's, in any file) stores
+        a call of a parameter there: of the class that object's construction gives it."""
+        index = self if instance.path in (None, self.path) else \
+            shared_index(self.project, instance.path) if self.project is not None else None
+        info = index.classes.get(instance.cls) if index is not None else None
+        if info is None or not index._param_held(info, name):
+            return None
+        found = index.held_method(info, name, method)
+        return found or (index.held_method(info, name, "__call__") if method == "forward" else None)
+
+    def called_param(self, c: ClassInfo, name: str) -> str | None:
+        """The `__init__` parameter whose class `self.<name>` of class `c` holds an object of (`act_layer()`,
+        or a typed factory's call given it)."""
+        factory = c.attr_factories.get(name)
+        if factory is None:
+            return c.attr_params.get(name)
+        if id(factory) not in self._factories:
+            self._factories[id(factory)] = given_parameter(self, factory, _own_parameters(c.methods["__init__"].node))
+        return self._factories[id(factory)]
+
+    def _param_held(self, cls: ClassInfo, name: str) -> bool:
+        for c in self.chain(cls):
+            if self.called_param(c, name) is not None:
+                return True
+            if name in c.attr_classes or name in c.attrs:
+                return False
+        home = self.attr_home(cls, name)
+        return home is not None and self._home_given(cls, home, name)[0]
+
     def _held_method(self, cls: ClassInfo, name: str, method: str) -> FunctionInfo | None:
         spelling = self.attr_class(cls, name)
         if spelling is not None:
@@ -640,6 +722,9 @@ class ModuleIndex:
         home = self.attr_home(cls, name)
         if home is None:
             return None
+        held, given = self._home_given(cls, home, name)
+        if held:
+            return given[0].class_method(given[1], method) if given is not None else None
         override = self._home_override(cls, home, name)
         if override is not None:
             return self.class_method(override, method)
@@ -1345,6 +1430,81 @@ def _default_method(made: ast.expr) -> str | None:
     """`m` of a default made by `self.m()` (no arguments)."""
     if isinstance(made, ast.Call) and self_attribute(made.func) and not made.args and not made.keywords:
         return made.func.attr
+    return None
+
+
+def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, param: str,
+                home: ModuleIndex) -> tuple[ModuleIndex, str] | None:
+    """The class (its file and spelling) parameter `param` of `init`, a base's `__init__` in `home`,
+    receives when the first of `below` (its subclasses with their files, the nearest last) is made
+    with no arguments: the class a subclass's `super().__init__(...)` names for it, through
+    parameters it renames (`super().__init__(act_layer=layer)`), else the default; None when a
+    subclass passes anything else, or runs its `__init__` without its base's."""
+    for index, sub in reversed(below):
+        own = sub.methods.get("__init__")
+        if own is None:
+            continue  # it inherits `__init__`: the parameter passes through
+        call = _base_init_call(own.node)
+        if call is None:
+            return None
+        passed = bind_arguments(init.node, True, call, lambda arg: ("passed", arg), lambda default: ("default", default),
+                                facts=False).get(param)
+        kind = passed[0] if isinstance(passed, tuple) and len(passed) == 2 else None
+        if kind == "default":
+            return _spelled(home, passed[1])
+        if kind != "passed":
+            return None
+        value = passed[1]
+        if isinstance(value, ast.Name) and value.id in parameter_names(own.node) and value.id not in stored_names(own.node):
+            init, param, home = own, value.id, index
+            continue
+        return _spelled(index, value)
+    return _spelled(home, _parameter_default_node(init.node, param))
+
+
+def _called_parameter(value: ast.expr, init: ast.FunctionDef | None) -> tuple[str | None, ast.Call | None]:
+    """(`p`, None) for a store `self.x = p(...)` in `__init__` `init`, `p` a parameter it never
+    rebinds (`act_layer()`): the object is of whatever class the construction gives `p`; (None, the
+    call) for another call given such a parameter (`resolver.make(p, kwargs)`), which may be a
+    factory typed to make an object of the class it is given (`typed_factory`)."""
+    if init is None or not isinstance(value, ast.Call):
+        return None, None
+    own = _own_parameters(init)
+    if isinstance(value.func, ast.Name) and value.func.id in own:
+        return value.func.id, None
+    given = any(isinstance(a, ast.Name) and a.id in own for a in (*value.args, *(k.value for k in value.keywords)))
+    return None, value if given else None
+
+
+def _own_parameters(init: ast.FunctionDef) -> frozenset[str]:
+    """The parameters of `init` it never rebinds."""
+    return parameter_names(init) - stored_names(init)
+
+
+def _parameter_default_node(init: ast.FunctionDef, param: str) -> ast.expr | None:
+    return next((default for arg, default in with_defaults(init) if arg.arg == param), None)
+
+
+def _parameter_default(init: ast.FunctionDef, param: str) -> str | None:
+    """The spelling of the class parameter `param` of `init` defaults to (`act_layer=nn.GELU`)."""
+    default = _parameter_default_node(init, param)
+    return dotted(default) if isinstance(default, (ast.Name, ast.Attribute)) else None
+
+
+def _spelled(index: ModuleIndex, value: ast.expr | None) -> tuple[ModuleIndex, str] | None:
+    """A class named as a value (`Masked`, `layers.Masked`) in `index`'s file, as (file, spelling)."""
+    spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    return (index, spelling) if spelling else None
+
+
+def _base_init_call(init: ast.FunctionDef) -> ast.Call | None:
+    """The `super().__init__(...)` call statement of `__init__` `init` (the first one)."""
+    for stmt in init.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        if call is not None and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" \
+                and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
+                and call.func.value.func.id == "super" and not call.func.value.args:
+            return call
     return None
 
 

@@ -373,6 +373,9 @@ class Walker:
                 or index.method(self.function.cls.name, func.attr)
             if method is not None:  # code a subclass runs calls the base's methods as that subclass
                 return index.run_as(self.function.cls, method) if self.function.inherited_from else method
+            given = index.given_method(receiver, func.attr, "forward") if isinstance(receiver, Instance) else None
+            if given is not None:  # `self.act(x)`, `act_layer()` in `__init__`: the class the object was given
+                return given
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
@@ -401,7 +404,9 @@ class Walker:
                 return index.instance_method(owner, func.attr)
             held = func.value
             if isinstance(held.value, ast.Name) and held.value.id == "self" and self.function.cls is not None:
-                method = index.held_method(self.function.cls, held.attr, func.attr)
+                receiver = self.receiver()
+                method = (index.given_method(receiver, held.attr, func.attr) if isinstance(receiver, Instance) else None) \
+                    or index.held_method(self.function.cls, held.attr, func.attr)
                 if method is not None:
                     return method
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
