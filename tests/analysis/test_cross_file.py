@@ -1577,3 +1577,17 @@ def test_a_factory_typed_to_make_the_class_it_is_given_is_followed(tmp_path, met
     report = run(project, tmp_path, "model.py")
     named = [f.message for f in report.findings]
     assert any("x[x > 0]" in m for m in named) is follows, named
+
+
+def test_a_helper_s_parameter_is_not_taken_for_init_s_of_the_same_name(tmp_path):
+    """`self._build(act_layer=Masked)` from `__init__`, the helper storing `self.act = act_layer()`:
+    the helper's parameter is what the call gives it, not `__init__`'s `act_layer` (default `Gelu`)
+    of the same name, so `Gelu`'s break is not named."""
+    blocks = BLOCKS.replace("            self.act = act_layer()\n",
+                            "            self._build(act_layer=Masked)\n\n"
+                            "        def _build(self, act_layer):\n            self.act = act_layer()\n")
+    project = make(tmp_path, {"lib/fglib/__init__.py": textwrap.dedent(blocks),
+                              "ws/model.py": "import torch\nfrom fglib import Block\n\ncompiled = torch.compile(Block())\n"})
+    report = run(project, tmp_path, "model.py")
+    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    assert not any("nonzero" in m for m in named), named

@@ -297,6 +297,7 @@ class ModuleIndex:
         declared = {a.arg: fact for a, default in with_defaults(init.node) if a.arg not in stored_names(init.node)
                     and (fact := declared_fact(a, default, self.aliases.resolve)) is not None} if init is not None else {}
         followed: set[int] = set()  # helper methods `__init__` calls on `self`, read once each
+        own = {id(stmt) for stmt in statements(init.node)} if init is not None else set()  # not a helper's
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -311,7 +312,7 @@ class ModuleIndex:
                         default = _default_part(stmt.value)
                         method = _default_method(default)
                         made = self._method_made(self.chain(info), method) if method is not None else None
-                        param, factory = _called_parameter(default, init.node)
+                        param, factory = _called_parameter(default, init.node) if id(stmt) in own else (None, None)
                         for found, record in ((param, info.attr_params), (factory, info.attr_factories)):
                             if found is not None:
                                 record[target.attr] = found
