@@ -1591,3 +1591,20 @@ def test_a_helper_s_parameter_is_not_taken_for_init_s_of_the_same_name(tmp_path)
     report = run(project, tmp_path, "model.py")
     named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
     assert not any("nonzero" in m for m in named), named
+
+
+@pytest.mark.parametrize("made, runs", [
+    ("Block(act_layer=Masked)", "x[x > 0]"), ("Block(4, Masked)", "x[x > 0]"), ("Mid(layer=Masked)", "x[x > 0]"),
+    ("Block(dim=8)", "nonzero"), ("Block(act_layer=pick())", None), ("Block(**options)", None)])
+def test_the_users_construction_gives_the_class_a_parameter_is_called_as(tmp_path, made, runs):
+    """The user's `Block(act_layer=Masked)` (by keyword or position, or through `Mid`'s renamed
+    `layer`) runs `Masked`, not the default; literals only leave the default; a value that names no
+    class, or a `**` argument that may hold one, leaves it unknown: nothing is named."""
+    library = {"lib/fglib/__init__.py": textwrap.dedent(BLOCKS) + "\n\n" + textwrap.dedent(SUBCLASSES)}
+    user = ("import torch\nfrom fglib import Block, Masked, Mid\n\ndef pick():\n    return Masked\n\n"
+            f"options = {{}}\ncompiled = torch.compile({made})\n")
+    project = make(tmp_path, {**library, "ws/model.py": user})
+    report = run(project, tmp_path, "model.py")
+    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    for shape in ("x[x > 0]", "nonzero"):
+        assert any(shape in m for m in named) is (shape == runs), named

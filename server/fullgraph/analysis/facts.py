@@ -63,6 +63,24 @@ class Instance:
 
 
 @dataclass(frozen=True)
+class Constructed(Instance):
+    """An object whose construction the analysed file shows (`Block(act_layer=Mine)`): for each
+    parameter of its `__init__` given a class, (parameter, the class's file, its name there); a
+    parameter given anything else has no class (None, None). `opaque`: a `*`/`**` argument may
+    give any parameter."""
+
+    given: tuple[tuple[str, str | None, str | None], ...] = ()
+    opaque: bool = False
+
+    def passed(self, param: str) -> tuple[bool, Instance | None]:
+        """Whether the construction gives `param` a value, and the class it names, if one."""
+        for name, path, cls in self.given:
+            if name == param:
+                return True, Instance(path, cls) if cls is not None else None
+        return self.opaque, None
+
+
+@dataclass(frozen=True)
 class Choice:
     """An object of one of several plain classes, which only the run decides: a registry's
     `SOLVERS[method](...)`. Calling a method runs the one of whichever class the object is of."""

@@ -24,6 +24,7 @@ from fullgraph.analysis.facts import (
     TENSOR,
     VALUE,
     Choice,
+    Constructed,
     Function,
     Instance,
     Module,
@@ -183,7 +184,7 @@ class ModuleIndex:
         self.scripts = scripting_call(tree, source, self.aliases.resolve)  # a `torch.jit.script(...)` call
         self.compiled_targets: list[FunctionInfo] = []
         self.library_targets: list[tuple[FunctionInfo, ast.Call]] = []  # library code this file compiles, and where
-        self.library_objects: dict[int, Instance] = {}  # id of such a call -> the object whose inherited `forward` it compiles
+        self.library_objects: dict[int, Instance] = {}  # id of such a call -> the object it compiles, where that matters
         self.library_made: dict[int, ast.Call] = {}  # id of such a call -> the class call that made what it compiles
         if may_compile(source):
             self._compile_calls(tree)
@@ -472,12 +473,39 @@ class ModuleIndex:
             if library is None:
                 continue
             self.library_targets.append((library, call))
-            if obj is not None and (obj.path, obj.cls) != (library.module.path, library.cls.name):
-                self.library_objects[id(call)] = obj  # its `forward` is a base's: `self` is the object
             arg = _bound_object(call.args[0], assigned) or call.args[0]
             construction = arg if isinstance(arg, ast.Call) else made.get(arg.id) if isinstance(arg, ast.Name) else None
             if obj is not None and construction is not None:
                 self.library_made[id(call)] = construction
+                obj = self._constructed(obj, construction)
+            if obj is not None and (isinstance(obj, Constructed) or (obj.path, obj.cls) != (library.module.path, library.cls.name)):
+                self.library_objects[id(call)] = obj  # `self` is the object: its `forward` is a base's, or it was given classes
+
+    def _constructed(self, obj: Instance, call: ast.Call) -> Instance:
+        """`obj` as made by `call`, a class call of this file: with the classes it passes its
+        `__init__` (`Block(act_layer=Mine)`), when it passes any argument at all."""
+        init = self.class_method(dotted(call.func) or "", "__init__")
+        opaque = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+        values = [*call.args, *(k.value for k in call.keywords)]
+        if init is None or not opaque and all(isinstance(v, ast.Constant) for v in values):
+            return obj  # literals give no class: the object is as plain as its class's
+        passed = bind_arguments(init.node, True, call, lambda arg: ("passed", arg), lambda default: None, facts=False)
+        given = []
+        for param, value in passed.items():
+            if isinstance(value, tuple) and len(value) == 2 and value[0] == "passed":
+                found = self._class_symbol(value[1])
+                given.append((param, *found) if found is not None else (param, None, None))
+        return Constructed(obj.path, obj.cls, tuple(given), opaque)
+
+    def _class_symbol(self, value: ast.expr) -> tuple[str, str] | None:
+        """(file, name there) of the class a value names (`Mine`, `layers.Mine`): of this file or imported."""
+        spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+        if not spelling:
+            return None
+        if spelling in self.classes:
+            return self.path, spelling
+        symbol = self.lookup(spelling)
+        return (symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" and symbol.path else None
 
     def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> tuple[FunctionInfo | None, Instance | None]:
         """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
@@ -589,7 +617,8 @@ class ModuleIndex:
                 return self._overriding_class(chain[:i], c.attr_defaults.get(name)) or c.attr_classes[name]
         return None
 
-    def _home_given(self, cls: ClassInfo, home: tuple[ModuleIndex, ClassInfo], name: str):
+    def _home_given(self, cls: ClassInfo, home: tuple[ModuleIndex, ClassInfo], name: str,
+                    made: Constructed | None = None):
         """For `self.<name>` set by the base `home` (another file's) by calling an `__init__`
         parameter: (True, the class `cls`'s construction gives it, or None when unknown); (False,
         None) when the base stores anything else. Only a direct base's: the `__init__` of a class
@@ -602,7 +631,7 @@ class ModuleIndex:
                            for b in k.base_spellings):
                     return True, None
                 below = [(self, k) for k in self.chain(cls)] + [(index, k) for k in chain[:i]]
-                return True, given_class(below, c.methods["__init__"], index.called_param(c, name), index)
+                return True, given_class(below, c.methods["__init__"], index.called_param(c, name), index, made)
             if name in c.attr_classes:
                 break
         return False, None
@@ -685,17 +714,43 @@ class ModuleIndex:
             return self._held[key]
         return self._memo(self._held, key, lambda: self._held_method(cls, name, method))
 
-    def given_method(self, instance: Instance, name: str, method: str) -> FunctionInfo | None:
-        """Method `method` (`forward`: the call of the object) of what `self.<name>` holds in an
-        object of `instance`'s class, when `__init__` (its class's or a base's, in any file) stores
-        a call of a parameter there: of the class that object's construction gives it."""
+    def holds_given(self, instance: Instance, name: str) -> bool:
+        """Whether `__init__` (of `instance`'s class or a base, in any file) stores in `self.<name>`
+        a call of a parameter: the object is of the class the construction gives it (`given_method`)."""
+        found = self._class_info(instance)
+        return found is not None and found[0]._param_held(found[1], name)
+
+    def _class_info(self, instance: Instance) -> tuple[ModuleIndex, ClassInfo] | None:
         index = self if instance.path in (None, self.path) else \
             shared_index(self.project, instance.path) if self.project is not None else None
         info = index.classes.get(instance.cls) if index is not None else None
-        if info is None or not index._param_held(info, name):
+        return (index, info) if info is not None else None
+
+    def given_method(self, instance: Instance, name: str, method: str) -> FunctionInfo | None:
+        """Method `method` (`forward`: the call of the object) of what `self.<name>` holds in an
+        object of `instance`'s class (`holds_given`): of the class that object's construction gives
+        it (None when that is unknown)."""
+        found = self._class_info(instance)
+        if found is None:
             return None
-        found = index.held_method(info, name, method)
-        return found or (index.held_method(info, name, "__call__") if method == "forward" else None)
+        index, info = found
+        given = index._given_held(info, name, instance if isinstance(instance, Constructed) else None)
+        if given is None:
+            return None
+        home, spelling = given
+        found = home.class_method(spelling, method)
+        return found or (home.class_method(spelling, "__call__") if method == "forward" else None)
+
+    def _given_held(self, cls: ClassInfo, name: str, made: Constructed | None) -> tuple[ModuleIndex, str] | None:
+        """The class (file, spelling) of the object `self.<name>` holds, stored by calling a
+        parameter (`_param_held`), for an object of `cls` made as `made` shows (None: unknown)."""
+        chain = list(self.chain(cls))
+        for i, c in enumerate(chain):
+            param = self.called_param(c, name)
+            if param is not None:
+                return given_class([(self, k) for k in chain[:i]], c.methods["__init__"], param, self, made)
+        home = self.attr_home(cls, name)
+        return self._home_given(cls, home, name, made)[1] if home is not None else None
 
     def called_param(self, c: ClassInfo, name: str) -> str | None:
         """The `__init__` parameter whose class `self.<name>` of class `c` holds an object of (`act_layer()`,
@@ -1435,12 +1490,13 @@ def _default_method(made: ast.expr) -> str | None:
 
 
 def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, param: str,
-                home: ModuleIndex) -> tuple[ModuleIndex, str] | None:
+                home: ModuleIndex, made: Constructed | None = None) -> tuple[ModuleIndex, str] | None:
     """The class (its file and spelling) parameter `param` of `init`, a base's `__init__` in `home`,
     receives when the first of `below` (its subclasses with their files, the nearest last) is made
     with no arguments: the class a subclass's `super().__init__(...)` names for it, through
     parameters it renames (`super().__init__(act_layer=layer)`), else the default; None when a
-    subclass passes anything else, or runs its `__init__` without its base's."""
+    subclass passes anything else, or runs its `__init__` without its base's. With `made` (the
+    object's construction, as the analysed file shows it), what it passes comes before the default."""
     for index, sub in reversed(below):
         own = sub.methods.get("__init__")
         if own is None:
@@ -1460,6 +1516,11 @@ def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, 
             init, param, home = own, value.id, index
             continue
         return _spelled(index, value)
+    passed, cls = made.passed(param) if made is not None else (False, None)
+    if passed:
+        index = home if cls is None or cls.path == home.path else \
+            shared_index(home.project, cls.path) if home.project is not None else None
+        return (index, cls.cls) if cls is not None and index is not None else None
     return _spelled(home, _parameter_default_node(init.node, param))
 
 

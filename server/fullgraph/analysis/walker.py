@@ -16,6 +16,7 @@ from fullgraph.analysis.facts import (
     TENSORISH,
     VALUE,
     Choice,
+    Constructed,
     Context,
     Facts,
     Function,
@@ -170,7 +171,7 @@ class Walker:
             fact = runs[0] if len(runs) == 1 else Choice(runs) if runs else None
         home = (method.module or self.index).path
         if not isinstance(fact, (Instance, Choice)) or isinstance(fact, Instance) and \
-                (fact.path, fact.cls) == (home, method.cls.name):
+                (fact.path, fact.cls) == (home, method.cls.name) and not isinstance(fact, Constructed):
             return passed
         return {**passed, "self": (fact, ())}
 
@@ -373,9 +374,8 @@ class Walker:
                 or index.method(self.function.cls.name, func.attr)
             if method is not None:  # code a subclass runs calls the base's methods as that subclass
                 return index.run_as(self.function.cls, method) if self.function.inherited_from else method
-            given = index.given_method(receiver, func.attr, "forward") if isinstance(receiver, Instance) else None
-            if given is not None:  # `self.act(x)`, `act_layer()` in `__init__`: the class the object was given
-                return given
+            if isinstance(receiver, Instance) and index.holds_given(receiver, func.attr):
+                return index.given_method(receiver, func.attr, "forward")  # `self.act = act_layer()`: as given
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
@@ -405,8 +405,8 @@ class Walker:
             held = func.value
             if isinstance(held.value, ast.Name) and held.value.id == "self" and self.function.cls is not None:
                 receiver = self.receiver()
-                method = (index.given_method(receiver, held.attr, func.attr) if isinstance(receiver, Instance) else None) \
-                    or index.held_method(self.function.cls, held.attr, func.attr)
+                method = index.given_method(receiver, held.attr, func.attr) if isinstance(receiver, Instance) \
+                    and index.holds_given(receiver, held.attr) else index.held_method(self.function.cls, held.attr, func.attr)
                 if method is not None:
                     return method
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
