@@ -610,8 +610,9 @@ class ModuleIndex:
         bases); a default a base makes by `self.m()` is made by the override of `m` nearer `cls`."""
         chain = list(self.chain(cls))
         for i, c in enumerate(chain):
-            if self.called_param(c, name) is not None:
-                given = given_class([(self, k) for k in chain[:i]], c.methods["__init__"], self.called_param(c, name), self)
+            param = self.called_param(c, name)
+            if param is not None:
+                given = given_class([(self, k) for k in chain[:i]], c.methods["__init__"], param, self)
                 return given[1] if given is not None and given[0] is self else None
             if name in c.attr_classes:
                 return self._overriding_class(chain[:i], c.attr_defaults.get(name)) or c.attr_classes[name]
@@ -626,12 +627,13 @@ class ModuleIndex:
         index, info = home
         chain = list(index.chain(info))
         for i, c in enumerate(chain):
-            if index.called_param(c, name) is not None:
+            param = index.called_param(c, name)
+            if param is not None:
                 if not any(self.lookup(b) == Symbol(index.path, info.name, "class") for k in self.chain(cls)
                            for b in k.base_spellings):
                     return True, None
                 below = [(self, k) for k in self.chain(cls)] + [(index, k) for k in chain[:i]]
-                return True, given_class(below, c.methods["__init__"], index.called_param(c, name), index, made)
+                return True, given_class(below, c.methods["__init__"], param, index, made)
             if name in c.attr_classes:
                 break
         return False, None
@@ -1492,11 +1494,11 @@ def _default_method(made: ast.expr) -> str | None:
 def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, param: str,
                 home: ModuleIndex, made: Constructed | None = None) -> tuple[ModuleIndex, str] | None:
     """The class (its file and spelling) parameter `param` of `init`, a base's `__init__` in `home`,
-    receives when the first of `below` (its subclasses with their files, the nearest last) is made
-    with no arguments: the class a subclass's `super().__init__(...)` names for it, through
-    parameters it renames (`super().__init__(act_layer=layer)`), else the default; None when a
-    subclass passes anything else, or runs its `__init__` without its base's. With `made` (the
-    object's construction, as the analysed file shows it), what it passes comes before the default."""
+    receives in an object of the first of `below` (its subclasses with their files, the nearest
+    last): the class a subclass's `super().__init__(...)` names for it, through parameters it
+    renames (`super().__init__(act_layer=layer)`); else what `made` (the object's construction, as
+    the analysed file shows it) passes; else the default. None when a subclass or the construction
+    passes anything else, or a subclass runs its `__init__` without its base's."""
     for index, sub in reversed(below):
         own = sub.methods.get("__init__")
         if own is None:
