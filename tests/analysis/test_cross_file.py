@@ -1608,3 +1608,23 @@ def test_the_users_construction_gives_the_class_a_parameter_is_called_as(tmp_pat
     named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
     for shape in ("x[x > 0]", "nonzero"):
         assert any(shape in m for m in named) is (shape == runs), named
+
+
+def test_a_submodule_made_with_a_class_runs_that_class(tmp_path):
+    """`self.block = Block(act_layer=Masked)` in a library module's `__init__`: its `self.act(x)`
+    runs `Masked`, not `Block`'s default."""
+    outer = """\
+
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block(act_layer=Masked)
+
+            def forward(self, x):
+                return self.block(x)
+        """
+    project = make(tmp_path, {"lib/fglib/__init__.py": textwrap.dedent(BLOCKS) + textwrap.dedent(outer),
+                              "ws/model.py": "import torch\nfrom fglib import Outer\n\ncompiled = torch.compile(Outer())\n"})
+    report = run(project, tmp_path, "model.py")
+    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    assert any("x[x > 0]" in m for m in named) and not any("nonzero" in m for m in named), named

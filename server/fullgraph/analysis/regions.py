@@ -477,11 +477,11 @@ class ModuleIndex:
             construction = arg if isinstance(arg, ast.Call) else made.get(arg.id) if isinstance(arg, ast.Name) else None
             if obj is not None and construction is not None:
                 self.library_made[id(call)] = construction
-                obj = self._constructed(obj, construction)
+                obj = self.constructed(obj, construction)
             if obj is not None and (isinstance(obj, Constructed) or (obj.path, obj.cls) != (library.module.path, library.cls.name)):
                 self.library_objects[id(call)] = obj  # `self` is the object: its `forward` is a base's, or it was given classes
 
-    def _constructed(self, obj: Instance, call: ast.Call) -> Instance:
+    def constructed(self, obj: Instance, call: ast.Call) -> Instance:
         """`obj` as made by `call`, a class call of this file: with the classes it passes its
         `__init__` (`Block(act_layer=Mine)`), when it passes any argument at all."""
         init = self.class_method(dotted(call.func) or "", "__init__")

@@ -195,7 +195,12 @@ class Walker:
             made = self.index.object_of(spelling) if spelling else None
         else:
             return None
-        if made is None or (made.path, made.cls) == ((method.module or self.index).path, method.cls.name):
+        built = self.index.attr_made(self.function.cls, func.attr) \
+            if self_attribute(func) and self.function.cls is not None and made is not None else None
+        if built is not None:  # `self.block = Block(act_layer=Masked)`: the classes it was given
+            made = self.index.constructed(made, built)
+        if made is None or (made.path, made.cls) == ((method.module or self.index).path, method.cls.name) \
+                and not isinstance(made, Constructed):
             return None
         return made
 
