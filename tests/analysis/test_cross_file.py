@@ -60,6 +60,11 @@ def codes(report):
     return [(f.line, f.code) for f in report.findings]
 
 
+def named_in(report):
+    """What a report's findings say, and the library lines their related locations name."""
+    return sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+
+
 MODEL = """
     import torch
     from biglib import PreTrained, logging, scale_if_positive, wrap_forward, is_tracing
@@ -1374,7 +1379,7 @@ def test_a_default_a_base_makes_through_a_method_is_made_by_the_subclass_overrid
         if split else {"lib/fglib/__init__.py": textwrap.dedent(base) + "\n\n" + textwrap.dedent(loss)}
     project = make(tmp_path, {**library, "ws/model.py": "import torch\nfrom fglib import Loss\n\ncompiled = torch.compile(Loss())\n"})
     report = run(project, tmp_path, "model.py")
-    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    named = named_in(report)
     assert any("nonzero" in m for m in named), named
     assert not any("x[x > 0]" in m for m in named), named
 
@@ -1514,7 +1519,7 @@ def test_a_submodule_made_by_calling_a_parameter_is_of_the_class_the_constructio
     project = make(tmp_path, {**library, "ws/model.py": f"import torch\nfrom fglib import {model}\n\n"
                                                         f"compiled = torch.compile({model}())\n"})
     report = run(project, tmp_path, "model.py")
-    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    named = named_in(report)
     other = "nonzero" if runs != "nonzero" else "x[x > 0]"
     assert any(runs in m for m in named), named
     assert not any(other in m for m in named), named
@@ -1589,7 +1594,7 @@ def test_a_helper_s_parameter_is_not_taken_for_init_s_of_the_same_name(tmp_path)
     project = make(tmp_path, {"lib/fglib/__init__.py": textwrap.dedent(blocks),
                               "ws/model.py": "import torch\nfrom fglib import Block\n\ncompiled = torch.compile(Block())\n"})
     report = run(project, tmp_path, "model.py")
-    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    named = named_in(report)
     assert not any("nonzero" in m for m in named), named
 
 
@@ -1605,7 +1610,7 @@ def test_the_users_construction_gives_the_class_a_parameter_is_called_as(tmp_pat
             f"options = {{}}\ncompiled = torch.compile({made})\n")
     project = make(tmp_path, {**library, "ws/model.py": user})
     report = run(project, tmp_path, "model.py")
-    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    named = named_in(report)
     for shape in ("x[x > 0]", "nonzero"):
         assert any(shape in m for m in named) is (shape == runs), named
 
@@ -1626,5 +1631,5 @@ def test_a_submodule_made_with_a_class_runs_that_class(tmp_path):
     project = make(tmp_path, {"lib/fglib/__init__.py": textwrap.dedent(BLOCKS) + textwrap.dedent(outer),
                               "ws/model.py": "import torch\nfrom fglib import Outer\n\ncompiled = torch.compile(Outer())\n"})
     report = run(project, tmp_path, "model.py")
-    named = sorted({r.message.split("(")[0] for f in report.findings for r in f.related} | {f.message for f in report.findings})
+    named = named_in(report)
     assert any("x[x > 0]" in m for m in named) and not any("nonzero" in m for m in named), named
