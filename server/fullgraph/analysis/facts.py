@@ -64,20 +64,16 @@ class Instance:
 
 @dataclass(frozen=True)
 class Constructed(Instance):
-    """An object whose construction the analysed file shows (`Block(act_layer=Mine)`): for each
-    parameter of its `__init__` given a class, (parameter, the class's file, its name there); a
-    parameter given anything else has no class (None, None). `opaque`: a `*`/`**` argument may
-    give any parameter."""
+    """An object whose construction the analysed file shows (`Block(act_layer=Mine)`): each
+    parameter of its `__init__` the construction gives a value, with (an object of) the class it
+    names, or None when it names none. `opaque`: a `*`/`**` argument may give any parameter."""
 
-    given: tuple[tuple[str, str | None, str | None], ...] = ()
+    given: tuple[tuple[str, Instance | None], ...] = ()
     opaque: bool = False
 
     def passed(self, param: str) -> tuple[bool, Instance | None]:
         """Whether the construction gives `param` a value, and the class it names, if one."""
-        for name, path, cls in self.given:
-            if name == param:
-                return True, Instance(path, cls) if cls is not None else None
-        return self.opaque, None
+        return next(((True, cls) for name, cls in self.given if name == param), (self.opaque, None))
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,12 @@ def same_code(a, b) -> bool:
     return True
 
 
+def super_call(call: ast.Call) -> bool:
+    """`super().<method>(...)`, as `super().__init__(...)` (`super` given no arguments)."""
+    made = call.func.value if isinstance(call.func, ast.Attribute) else None
+    return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "super" and not made.args
+
+
 def self_attribute(node: ast.AST | None) -> bool:
     """`self.<name>` (an attribute of a method's own object, or a method of it in a call)."""
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"

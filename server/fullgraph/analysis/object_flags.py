@@ -17,7 +17,7 @@ from fullgraph.analysis.call_reach import incoming
 from fullgraph.analysis.bindings import as_passed, local_bindings, parameter_names
 from fullgraph.analysis.callers import bind_arguments
 from fullgraph.analysis.imports import dotted
-from fullgraph.analysis.nodes import self_attribute, walk
+from fullgraph.analysis.nodes import self_attribute, super_call, walk
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex, shared_index
 from fullgraph.analysis.summary import self_stores
 
@@ -141,7 +141,7 @@ def _folded(value: ast.expr, known: Callable[[ast.Name], object]):
 def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: int) -> tuple[dict[str, object], set[int]]:
     """What a base's `__init__`, called as `super().__init__(...)` from `init`, stores as literals."""
     bases = init.cls.base_names or init.cls.base_spellings
-    if depth >= MAX_BASE_INITS or len(bases) != 1 or not _super_call(call):
+    if depth >= MAX_BASE_INITS or len(bases) != 1 or not super_call(call):
         return {}, set()
     base = home.class_method(bases[0], "__init__")
     if base is None or base.cls is None:
@@ -154,13 +154,6 @@ def _base_flags(home: ModuleIndex, init, call: ast.Call, passed: dict, depth: in
                                       for k in call.keywords) else None
     given[EXTRA] = _extra_keywords(base.node, call, spread)
     return _init_flags(base.module or home, base, given, depth + 1)
-
-
-def _super_call(call: ast.Call) -> bool:
-    """`super().<method>(...)`, as `super().__init__(...)` (a `*`/`**` argument in it leaves the
-    parameters it may reach unknown)."""
-    made = call.func.value if isinstance(call.func, ast.Attribute) else None
-    return isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "super" and not made.args
 
 
 def contradicted(conditions, flags: dict[str, object]) -> bool:
@@ -289,7 +282,7 @@ class ObjectFlags:
         """The flags one call gives: a submodule's construction (`self.block(x)`), or its caller's
         object (`self.m(x)`); none for a call on anything else."""
         func = getattr(call, "func", None)
-        if isinstance(func, ast.Attribute) and isinstance(call, ast.Call) and _super_call(call) \
+        if isinstance(func, ast.Attribute) and isinstance(call, ast.Call) and super_call(call) \
                 and caller.cls is not None:
             # `super().forward(x)`: the same object
             return self.flags(caller) if func.attr == function.node.name else {}

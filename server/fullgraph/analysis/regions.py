@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.bindings import module_names, parameter_names, stored_names
@@ -38,7 +38,7 @@ from fullgraph.analysis.facts import (
 from fullgraph.analysis.imports import Aliases, dotted, imports_torch
 from fullgraph.analysis.narrowing import none_test
 from fullgraph.analysis.project import Symbol
-from fullgraph.analysis.nodes import children, class_bases, decorator_target, self_attribute, statements, walk
+from fullgraph.analysis.nodes import children, class_bases, decorator_target, self_attribute, statements, super_call, walk
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.summary import (
     class_of_calls,
@@ -153,6 +153,7 @@ class ModuleIndex:
         self._inherited: dict[tuple[str, str], FunctionInfo | None] = {}
         self._held: dict[tuple[str, str, str], FunctionInfo | None] = {}  # (class, attribute, method)
         self._factories: dict[int, str | None] = {}  # id of a call `__init__` stores -> `given_parameter`
+        self._constructed: dict[tuple[int, Instance], Instance] = {}  # (id of a class call, its object) -> `constructed`
         self._imported_classes: dict[str, tuple | None] = {}  # imported class spelling -> (its class, a module?)
         self._instance_methods: dict[tuple[Instance, str], FunctionInfo | None] = {}
         self._attr_homes: dict[tuple[str, str], tuple[ModuleIndex, ClassInfo] | None] = {}
@@ -319,7 +320,7 @@ class ModuleIndex:
                                 record[target.attr] = found
                             else:
                                 record.pop(target.attr, None)
-                        spelling = _parameter_default(init.node, param) if param is not None \
+                        spelling = dotted(_parameter_default_node(init.node, param)) if param is not None \
                             else _class_spelling(made or default, annotated)
                         if spelling:
                             info.attr_classes[target.attr] = spelling
@@ -478,34 +479,25 @@ class ModuleIndex:
             if obj is not None and construction is not None:
                 self.library_made[id(call)] = construction
                 obj = self.constructed(obj, construction)
-            if obj is not None and (isinstance(obj, Constructed) or (obj.path, obj.cls) != (library.module.path, library.cls.name)):
-                self.library_objects[id(call)] = obj  # `self` is the object: its `forward` is a base's, or it was given classes
+            if isinstance(obj, Constructed) or obj is not None and (obj.path, obj.cls) != (library.module.path, library.cls.name):
+                self.library_objects[id(call)] = obj  # `self` is the object: it was given classes, or `forward` is a base's
 
     def constructed(self, obj: Instance, call: ast.Call) -> Instance:
-        """`obj` as made by `call`, a class call of this file: with the classes it passes its
-        `__init__` (`Block(act_layer=Mine)`), when it passes any argument at all."""
+        """`obj` as made by `call`, a class call of this file: `Constructed`, with the classes it
+        passes its `__init__` (`Block(act_layer=Mine)`), unless it passes literals only."""
+        key = (id(call), obj)
+        if key not in self._constructed:
+            self._constructed[key] = self._construct(obj, call)
+        return self._constructed[key]
+
+    def _construct(self, obj: Instance, call: ast.Call) -> Instance:
         init = self.class_method(dotted(call.func) or "", "__init__")
         opaque = any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
-        values = [*call.args, *(k.value for k in call.keywords)]
-        if init is None or not opaque and all(isinstance(v, ast.Constant) for v in values):
+        if init is None or not opaque and all(isinstance(v, ast.Constant) for v in (*call.args, *(k.value for k in call.keywords))):
             return obj  # literals give no class: the object is as plain as its class's
-        passed = bind_arguments(init.node, True, call, lambda arg: ("passed", arg), lambda default: None, facts=False)
-        given = []
-        for param, value in passed.items():
-            if isinstance(value, tuple) and len(value) == 2 and value[0] == "passed":
-                found = self._class_symbol(value[1])
-                given.append((param, *found) if found is not None else (param, None, None))
-        return Constructed(obj.path, obj.cls, tuple(given), opaque)
-
-    def _class_symbol(self, value: ast.expr) -> tuple[str, str] | None:
-        """(file, name there) of the class a value names (`Mine`, `layers.Mine`): of this file or imported."""
-        spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
-        if not spelling:
-            return None
-        if spelling in self.classes:
-            return self.path, spelling
-        symbol = self.lookup(spelling)
-        return (symbol.path, symbol.qualname) if symbol is not None and symbol.kind == "class" and symbol.path else None
+        passed = bind_arguments(init.node, True, call, lambda arg: arg, lambda default: None, facts=False)
+        return Constructed(obj.path, obj.cls, tuple((param, self.object_of(spelling) if (spelling := dotted(value)) else None)
+                                                    for param, value in passed.items() if isinstance(value, ast.expr)), opaque)
 
     def _library_target(self, arg: ast.expr, assigned: dict[str, str]) -> tuple[FunctionInfo | None, Instance | None]:
         """What `torch.compile(x)` compiles when `x` is an imported library class's instance (its
@@ -716,43 +708,54 @@ class ModuleIndex:
             return self._held[key]
         return self._memo(self._held, key, lambda: self._held_method(cls, name, method))
 
-    def holds_given(self, instance: Instance, name: str) -> bool:
-        """Whether `__init__` (of `instance`'s class or a base, in any file) stores in `self.<name>`
-        a call of a parameter: the object is of the class the construction gives it (`given_method`)."""
-        found = self._class_info(instance)
-        return found is not None and found[0]._param_held(found[1], name)
+    def bound_in(self, name: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:
+        """The file (its index) and the name there that an imported name is a module-level
+        declaration or type alias of, through re-exports (`from .utils import HintOrType` in a
+        package's `__init__.py`)."""
+        ref = self.imports.get(name)
+        if ref is None or ref.name is None or self.project is None or depth > MAX_BASE_FILES:
+            return None
+        module = self.project.imported(self.path, replace(ref, name=None))
+        other = shared_index(self.project, module.path) if module is not None and module.path else None
+        if other is None or other.path == self.path:
+            return None
+        if ref.name in other.declared or ref.name in other.type_aliases:
+            return other, ref.name
+        return other.bound_in(ref.name, depth + 1)
 
-    def _class_info(self, instance: Instance) -> tuple[ModuleIndex, ClassInfo] | None:
+    def class_home(self, instance: Instance) -> tuple[ModuleIndex, ClassInfo] | None:
+        """The file (its index) and class an object's class is defined in."""
         index = self if instance.path in (None, self.path) else \
             shared_index(self.project, instance.path) if self.project is not None else None
         info = index.classes.get(instance.cls) if index is not None else None
         return (index, info) if info is not None else None
 
-    def given_method(self, instance: Instance, name: str, method: str) -> FunctionInfo | None:
-        """Method `method` (`forward`: the call of the object) of what `self.<name>` holds in an
-        object of `instance`'s class (`holds_given`): of the class that object's construction gives
-        it (None when that is unknown)."""
-        found = self._class_info(instance)
+    def given_method(self, instance: Instance, name: str, method: str) -> tuple[bool, FunctionInfo | None]:
+        """Whether `__init__` (of `instance`'s class or a base, in any file) stores in `self.<name>` a
+        call of a parameter (`self.act = act_layer()`); if so, method `method` (`forward`: the call
+        of the object) of the class that object's construction gives it, None when that is unknown."""
+        found = self.class_home(instance)
         if found is None:
-            return None
+            return False, None
         index, info = found
-        given = index._given_held(info, name, instance if isinstance(instance, Constructed) else None)
+        held, given = index._given_held(info, name, instance if isinstance(instance, Constructed) else None)
         if given is None:
-            return None
+            return held, None
         home, spelling = given
-        found = home.class_method(spelling, method)
-        return found or (home.class_method(spelling, "__call__") if method == "forward" else None)
+        return True, home.class_method(spelling, method) or (home.class_method(spelling, "__call__") if method == "forward" else None)
 
-    def _given_held(self, cls: ClassInfo, name: str, made: Constructed | None) -> tuple[ModuleIndex, str] | None:
-        """The class (file, spelling) of the object `self.<name>` holds, stored by calling a
-        parameter (`_param_held`), for an object of `cls` made as `made` shows (None: unknown)."""
+    def _given_held(self, cls: ClassInfo, name: str, made: Constructed | None) -> tuple[bool, tuple[ModuleIndex, str] | None]:
+        """Whether `self.<name>` of `cls` is stored by calling a parameter (the nearest store, in any
+        file), and the class (file, spelling) an object of `cls` made as `made` shows gives it."""
         chain = list(self.chain(cls))
         for i, c in enumerate(chain):
             param = self.called_param(c, name)
             if param is not None:
-                return given_class([(self, k) for k in chain[:i]], c.methods["__init__"], param, self, made)
+                return True, given_class([(self, k) for k in chain[:i]], c.methods["__init__"], param, self, made)
+            if name in c.attr_classes or name in c.attrs:
+                return False, None
         home = self.attr_home(cls, name)
-        return self._home_given(cls, home, name, made)[1] if home is not None else None
+        return self._home_given(cls, home, name, made) if home is not None else (False, None)
 
     def called_param(self, c: ClassInfo, name: str) -> str | None:
         """The `__init__` parameter whose class `self.<name>` of class `c` holds an object of (`act_layer()`,
@@ -763,15 +766,6 @@ class ModuleIndex:
         if id(factory) not in self._factories:
             self._factories[id(factory)] = given_parameter(self, factory, _own_parameters(c.methods["__init__"].node))
         return self._factories[id(factory)]
-
-    def _param_held(self, cls: ClassInfo, name: str) -> bool:
-        for c in self.chain(cls):
-            if self.called_param(c, name) is not None:
-                return True
-            if name in c.attr_classes or name in c.attrs:
-                return False
-        home = self.attr_home(cls, name)
-        return home is not None and self._home_given(cls, home, name)[0]
 
     def _held_method(self, cls: ClassInfo, name: str, method: str) -> FunctionInfo | None:
         spelling = self.attr_class(cls, name)
@@ -1520,9 +1514,8 @@ def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, 
         return _spelled(index, value)
     passed, cls = made.passed(param) if made is not None else (False, None)
     if passed:
-        index = home if cls is None or cls.path == home.path else \
-            shared_index(home.project, cls.path) if home.project is not None else None
-        return (index, cls.cls) if cls is not None and index is not None else None
+        found = home.class_home(cls) if cls is not None else None
+        return (found[0], found[1].name) if found is not None else None
     return _spelled(home, _parameter_default_node(init.node, param))
 
 
@@ -1549,27 +1542,17 @@ def _parameter_default_node(init: ast.FunctionDef, param: str) -> ast.expr | Non
     return next((default for arg, default in with_defaults(init) if arg.arg == param), None)
 
 
-def _parameter_default(init: ast.FunctionDef, param: str) -> str | None:
-    """The spelling of the class parameter `param` of `init` defaults to (`act_layer=nn.GELU`)."""
-    default = _parameter_default_node(init, param)
-    return dotted(default) if isinstance(default, (ast.Name, ast.Attribute)) else None
-
-
 def _spelled(index: ModuleIndex, value: ast.expr | None) -> tuple[ModuleIndex, str] | None:
     """A class named as a value (`Masked`, `layers.Masked`) in `index`'s file, as (file, spelling)."""
-    spelling = dotted(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    spelling = dotted(value)
     return (index, spelling) if spelling else None
 
 
 def _base_init_call(init: ast.FunctionDef) -> ast.Call | None:
     """The `super().__init__(...)` call statement of `__init__` `init` (the first one)."""
-    for stmt in init.body:
-        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
-        if call is not None and isinstance(call.func, ast.Attribute) and call.func.attr == "__init__" \
-                and isinstance(call.func.value, ast.Call) and isinstance(call.func.value.func, ast.Name) \
-                and call.func.value.func.id == "super" and not call.func.value.args:
-            return call
-    return None
+    return next((stmt.value for stmt in init.body if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                 and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "__init__"
+                 and super_call(stmt.value)), None)
 
 
 def _class_spelling(value: ast.expr, annotated: dict[str, ast.expr]) -> str | None:

@@ -7,7 +7,6 @@ only, as a type checker reads them: nothing runs."""
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from fullgraph.analysis.callers import bind_arguments, with_defaults
@@ -52,7 +51,7 @@ def _callee(index: ModuleIndex, call: ast.Call) -> FunctionInfo | None:
         return index.functions.get(func.id) or index.imported_function(func.id)
     if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return None
-    declared = _declared(index, func.value.id)
+    declared = _definition(index, func.value.id, "declared")
     if declared is None:
         return None
     home, annotation = declared
@@ -60,29 +59,14 @@ def _callee(index: ModuleIndex, call: ast.Call) -> FunctionInfo | None:
     return home.class_method(spelling, func.attr) if spelling else None
 
 
-def _declared(index: ModuleIndex, name: str) -> tuple[ModuleIndex, ast.expr] | None:
-    """The annotation a module-level name is declared with (`name: Cls[...] = ...`), and its file."""
-    if name in index.declared:
-        return index, index.declared[name]
-    other = _home_of(index, name)
-    return (other[0], other[0].declared[other[1]]) if other is not None and other[1] in other[0].declared else None
-
-
-def _home_of(index: ModuleIndex, name: str, depth: int = 0) -> tuple[ModuleIndex, str] | None:
-    """The file (index) and name there that an imported module-level name is bound in, through
-    re-exports (`from .utils import HintOrType` in a package's `__init__.py`)."""
-    from fullgraph.analysis.regions import shared_index
-
-    ref = index.imports.get(name)
-    if ref is None or ref.name is None or index.project is None or depth > MAX_ALIASES:
-        return None
-    module = index.project.imported(index.path, replace(ref, name=None))
-    other = shared_index(index.project, module.path) if module is not None and module.path else None
-    if other is None or other.path == index.path:
-        return None
-    if ref.name in other.declared or ref.name in other.type_aliases:
-        return other, ref.name
-    return _home_of(other, ref.name, depth + 1)
+def _definition(index: ModuleIndex, name: str, table: str) -> tuple[ModuleIndex, ast.expr] | None:
+    """What a module-level name is in `table` (`declared`: its annotation, `name: Cls[...] = ...`;
+    `type_aliases`: its definition), in this file or the one it is imported from, and that file."""
+    if name in getattr(index, table):
+        return index, getattr(index, table)[name]
+    other = index.bound_in(name)
+    found = getattr(other[0], table).get(other[1]) if other is not None else None
+    return (other[0], found) if found is not None else None
 
 
 def _typevar(index: ModuleIndex, name: str) -> bool:
@@ -101,7 +85,7 @@ def _binds_class(index: ModuleIndex, annotation: ast.expr, var: str, depth: int)
                 return True
             continue
         if head and depth < MAX_ALIASES and any(isinstance(n, ast.Name) and n.id == var for n in walk(node.slice)):
-            alias = _alias(index, head)
+            alias = _definition(index, head, "type_aliases")
             if alias is not None and _holds_type_of_typevar(alias[0], alias[1], depth + 1):
                 return True
     return False
@@ -116,11 +100,3 @@ def _holds_type_of_typevar(index: ModuleIndex, value: ast.expr, depth: int) -> b
             if head in TYPE_OF or head and _binds_class(index, node, node.slice.id, depth):
                 return True
     return False
-
-
-def _alias(index: ModuleIndex, spelling: str) -> tuple[ModuleIndex, ast.expr] | None:
-    """The definition of a type alias (`Hint: TypeAlias = ...`, `Hint = Union[...]`) and its file."""
-    if spelling in index.type_aliases:
-        return index, index.type_aliases[spelling]
-    other = _home_of(index, spelling)
-    return (other[0], other[0].type_aliases[other[1]]) if other is not None and other[1] in other[0].type_aliases else None

@@ -379,8 +379,10 @@ class Walker:
                 or index.method(self.function.cls.name, func.attr)
             if method is not None:  # code a subclass runs calls the base's methods as that subclass
                 return index.run_as(self.function.cls, method) if self.function.inherited_from else method
-            if isinstance(receiver, Instance) and index.holds_given(receiver, func.attr):
-                return index.given_method(receiver, func.attr, "forward")  # `self.act = act_layer()`: as given
+            given, method = index.given_method(receiver, func.attr, "forward") if isinstance(receiver, Instance) \
+                else (False, None)
+            if given:  # `self.act = act_layer()`: of the class the object was given
+                return method
             fact = index.attr(self.function.cls, func.attr)
             return self._forward_of(fact) or self._instance_call(fact, index.attr_class(self.function.cls, func.attr)) \
                 or (index.inherited(self.function.cls, func.attr) if fact is None else None) \
@@ -410,8 +412,10 @@ class Walker:
             held = func.value
             if isinstance(held.value, ast.Name) and held.value.id == "self" and self.function.cls is not None:
                 receiver = self.receiver()
-                method = index.given_method(receiver, held.attr, func.attr) if isinstance(receiver, Instance) \
-                    and index.holds_given(receiver, held.attr) else index.held_method(self.function.cls, held.attr, func.attr)
+                given, method = index.given_method(receiver, held.attr, func.attr) if isinstance(receiver, Instance) \
+                    else (False, None)
+                if not given:
+                    method = index.held_method(self.function.cls, held.attr, func.attr)
                 if method is not None:
                     return method
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and self.function.cls is not None \
