@@ -299,7 +299,8 @@ class ModuleIndex:
         declared = {a.arg: fact for a, default in with_defaults(init.node) if a.arg not in stored_names(init.node)
                     and (fact := declared_fact(a, default, self.aliases.resolve)) is not None} if init is not None else {}
         followed: set[int] = set()  # helper methods `__init__` calls on `self`, read once each
-        own = {id(stmt) for stmt in statements(init.node)} if init is not None else set()  # not a helper's
+        helpers: set[int] = set()  # the statements of those helpers: their parameters are not `__init__`'s
+        params = _own_parameters(init.node) if init is not None else frozenset()
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -314,7 +315,7 @@ class ModuleIndex:
                         default = _default_part(stmt.value)
                         method = _default_method(default)
                         made = self._method_made(self.chain(info), method) if method is not None else None
-                        param, factory = _called_parameter(default, init.node) if id(stmt) in own else (None, None)
+                        param, factory = _called_parameter(default, params) if id(stmt) not in helpers else (None, None)
                         for found, record in ((param, info.attr_params), (factory, info.attr_factories)):
                             if found is not None:
                                 record[target.attr] = found
@@ -339,6 +340,7 @@ class ModuleIndex:
                 helper = self._init_helper(info, call, followed) if named is None else None
                 if helper is not None:  # `self._build(lr_schedule)`: what it stores, as if `__init__` did
                     followed.add(id(helper.node))
+                    helpers.update(id(sub) for sub in statements(helper.node))
                     todo.extend(reversed(helper.node.body))
                 if named is None or not self_attribute(call.func):
                     continue
@@ -1519,17 +1521,16 @@ def given_class(below: list[tuple[ModuleIndex, ClassInfo]], init: FunctionInfo, 
     return _spelled(home, _parameter_default_node(init.node, param))
 
 
-def _called_parameter(value: ast.expr, init: ast.FunctionDef | None) -> tuple[str | None, ast.Call | None]:
-    """(`p`, None) for a store `self.x = p(...)` in `__init__` `init`, `p` a parameter it never
-    rebinds (`act_layer()`): the object is of whatever class the construction gives `p`; (None, the
-    call) for another call given such a parameter (`resolver.make(p, kwargs)`), which may be a
-    factory typed to make an object of the class it is given (`typed_factory`)."""
-    if init is None or not isinstance(value, ast.Call):
+def _called_parameter(value: ast.expr, params: frozenset[str]) -> tuple[str | None, ast.Call | None]:
+    """(`p`, None) for a store `self.x = p(...)` in `__init__`, `p` one of its parameters `params`
+    it never rebinds (`act_layer()`): the object is of whatever class the construction gives `p`;
+    (None, the call) for another call given such a parameter (`resolver.make(p, kwargs)`), which
+    may be a factory typed to make an object of the class it is given (`typed_factory`)."""
+    if not isinstance(value, ast.Call):
         return None, None
-    own = _own_parameters(init)
-    if isinstance(value.func, ast.Name) and value.func.id in own:
+    if isinstance(value.func, ast.Name) and value.func.id in params:
         return value.func.id, None
-    given = any(isinstance(a, ast.Name) and a.id in own for a in (*value.args, *(k.value for k in value.keywords)))
+    given = any(isinstance(a, ast.Name) and a.id in params for a in (*value.args, *(k.value for k in value.keywords)))
     return None, value if given else None
 
 
