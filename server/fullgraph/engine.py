@@ -667,11 +667,12 @@ def _library_rank(raw: Raw, visit: Visit) -> tuple[bool, int, bool, bool]:
             raw.confidence != "certain", bool(raw.guess))
 
 
-def _library_path(visit: Visit, path: str) -> tuple[Location, ...]:
-    """The library calls through which the user's call reaches the break, outermost first."""
+def _library_path(visit: Visit, here: str) -> tuple[Location, ...]:
+    """The library calls through which the user's call reaches the break, outermost first (not
+    those of the analysed file, known to the index as `here`: another call of it may be the first)."""
     return tuple(Location(file, call.lineno, call.col_offset, call.lineno, call.col_offset + 1,
                           f"through here: `{caller}` calls `{snippet(call.func)}`")
-                 for caller, call, file in visit.path if file != path and isinstance(call, ast.Call))
+                 for caller, call, file in visit.path if file != here and isinstance(call, ast.Call))
 
 
 def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: Config,
@@ -701,7 +702,7 @@ def _library_finding(raw: Raw, visit: Visit, path: str, lines: _Lines, config: C
                    severity=config.severity_for(raw.code, rule.severity), confidence=raw.confidence, gb_ids=gb_ids,
                    related=(Location(home.path, raw.node.lineno, raw.node.col_offset, raw.node.lineno,
                                      raw.node.col_offset + 1, f"breaks here: {raw.message}"),
-                            *_library_path(visit, path)),
+                            *_library_path(visit, _index_path(path, project))),
                    data={"entry": visit.entry.qualname, "function": visit.function.qualname, "in_loop": raw.in_loop,
                          "library": where})
 

@@ -725,6 +725,37 @@ def test_a_call_reaching_several_library_breaks_of_a_rule_names_the_surest_and_c
     assert finding.data["library_lines"] == ["fglib/__init__.py:11", "fglib/__init__.py:6", "fglib/__init__.py:16"]
 
 
+def test_a_library_break_reached_from_two_user_functions_names_only_library_calls_on_the_way(tmp_path, monkeypatch):
+    """Two compiled functions of the user's file call the same library helper, the file named by a
+    relative path (as `fullgraph check model.py` does): each finding's "through here" locations are
+    the library's calls only, never the other function's call of the user's file."""
+    model, project = _library_and_model(tmp_path, """\
+        def helper(x):
+            return inner(x)
+
+        def inner(x):
+            return x[x > 0]
+        """, """\
+        import torch
+        import fglib
+
+        @torch.compile
+        def f(x):
+            return fglib.helper(x)
+
+        @torch.compile
+        def g(x):
+            return fglib.helper(x + 1)
+        """)
+    monkeypatch.chdir(model.parent)
+    report = analyze_document(model.read_text(), "model.py", project=project)
+    assert codes(report) == [(6, "FG453"), (10, "FG453")]
+    for finding in report.findings:
+        assert [(r.path.endswith("__init__.py"), r.line, r.message) for r in finding.related] == [
+            (True, 5, "breaks here: `x[x > 0]` indexes with a boolean mask"),
+            (True, 2, "through here: `helper` calls `inner`")]
+
+
 def test_a_library_module_runs_its_inherited_forward_with_its_own_overrides(tmp_path):
     """A library class whose `forward` is its base's (torchmetrics' `Metric.forward` calling
     `self.update`, kornia's augmentation base calling `self.apply_transform`): compiled, or called

@@ -95,6 +95,58 @@ def test_a_failed_not_isinstance_that_returns_makes_the_name_a_tensor_after_it()
 """)) == [(8, "FG453")]
 
 
+def test_a_parameter_only_guessed_a_tensor_decides_no_type_test():
+    """`g`'s unannotated `tails` is only guessed a tensor: passed on, it must not rule out
+    `isinstance(tails, list)` in the helper (a list of strings takes that branch)."""
+    src = """
+import torch
+
+def helper(inputs, d, tails="linear"):
+    if tails == "linear":
+        d_ = d + 1
+    elif isinstance(tails, list):
+        d_ = d.clone()
+        ind = [t == "circular" for t in tails]
+        d_[..., ind, -1] = d_[..., ind, 0]
+    return d_[inputs > 0]
+
+@torch.compile
+def g(x, d, tails):
+    return helper(x, d, tails=tails)
+"""
+    assert lines(src) == [(10, "FG453"), (11, "FG453")]
+    known = lines(src.replace("g(x, d, tails)", "g(x, d, tails: torch.Tensor)"))
+    assert (10, "FG453") not in known  # a tensor it is said to be still decides the test
+
+
+def test_a_python_type_test_makes_the_name_no_tensor_where_it_holds():
+    """`isinstance(n, int)` holding: `n` is no tensor there, whatever it was guessed; after
+    `if not isinstance(n, (int, float)): return`, from there on; outside the branch, as before."""
+    src = """
+import torch
+
+@torch.compile
+def f(x, n):
+    if isinstance(n, int):
+        if n > 0:
+            x = x * n
+    if not isinstance(n, (int, float)):
+        return x
+    if n > 1:
+        return x * 2
+    return x
+
+@torch.compile
+def g(x, n):
+    if isinstance(n, int):
+        x = x + 1
+    if n > 0:
+        return x
+    return x + 1
+"""
+    assert lines(src) == [(19, "FG101")]
+
+
 def test_a_branch_that_rebinds_the_name_keeps_its_binding():
     assert lines(ISINSTANCE.format(body="""\
     if isinstance(edges, torch.Tensor):

@@ -716,14 +716,13 @@ class Walker:
 
     def _isinstance_value(self, value: ast.expr, types: ast.expr) -> bool | None:
         """`isinstance(value, types)` for a value known to be a tensor or not: tensor types against
-        Python ones (`isinstance(x, numbers.Number)` is False for a tensor `x`)."""
+        Python ones (`isinstance(x, numbers.Number)` is False for a tensor `x`); None for a value
+        only guessed a tensor (an unannotated parameter: a guess never decides a branch)."""
         fact = self.kind(value)
-        if fact not in (TENSOR, VALUE):
+        if fact not in (TENSOR, VALUE) or fact == TENSOR and self.facts.guess(value):
             return None
-        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
-        names = [self.resolve(t) or (t.id if isinstance(t, ast.Name) and self.is_builtin(t.id) else None)
-                 for t in spelled]
-        if None in names:
+        names = self._type_names(types)
+        if names is None:
             return None
         if fact == TENSOR and any(n in TENSOR_TYPES for n in names):
             return True
@@ -811,10 +810,10 @@ class Walker:
             self.facts.settle_sparse(skipped, skipped, self.facts.env)
         if statement and value is None and not node.orelse and exits(node.body):
             narrow(node.test, False, self._value_under_compile, self.facts.nones)  # the code after runs only then
-            name = self._isinstance_tensor(node.test, False)
-            if name is not None:  # `if not isinstance(x, Tensor): return ...`: a tensor from here on
-                self.facts.env[name] = TENSOR
-                self.facts.guessed.pop(name, None)
+            found = self._narrowed(node.test, False)
+            if found is not None:  # `if not isinstance(x, Tensor): return ...`: a tensor from here on
+                self.facts.env[found[0]] = found[1]  # (`if not isinstance(n, int): return`: no tensor)
+                self.facts.guessed.pop(found[0], None)
         if statement and traced and not node.orelse and skips_rest(node.body):
             self.conditions.append((node.test, False))  # `if not self.training: return x`: the rest runs in training
             self.guards.add(id(node.test))  # (a `raise` guard checks inputs, not a configuration: not named)
@@ -827,29 +826,53 @@ class Walker:
             return (found[0], not found[1]) if found is not None else None
         if not (isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name) and not test.keywords):
             return None
-        if isinstance(test.func, ast.Name) and test.func.id == "isinstance" and len(test.args) == 2 \
-                and self.is_builtin("isinstance"):
+        if self._isinstance_call(test):
             types = test.args[1]
             spelled = types.elts if isinstance(types, ast.Tuple) else [types]
             return (test.args[0].id, True) if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
         return (test.args[0].id, True) if len(test.args) == 1 and self.resolve(test.func) == "torch.is_tensor" else None
 
-    def _isinstance_tensor(self, test: ast.AST, holds: bool) -> str | None:
-        """The name a test proves a tensor where it ``holds``."""
+    def _isinstance_call(self, test: ast.AST) -> bool:
+        """`isinstance(x, types)` of the builtin, on a plain name."""
+        return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and not test.keywords \
+            and self.is_builtin("isinstance")
+
+    def _type_names(self, types: ast.expr) -> list[str] | None:
+        """The qualified names of the types an `isinstance` test spells (`int`, `numbers.Number`), or
+        None when one is not known."""
+        spelled = types.elts if isinstance(types, ast.Tuple) else [types]
+        names = [self.resolve(t) or (t.id if isinstance(t, ast.Name) and self.is_builtin(t.id) else None)
+                 for t in spelled]
+        return None if not names or None in names else names
+
+    def _narrowed(self, test: ast.AST, holds: bool) -> tuple[str, object] | None:
+        """(x, fact) for a type test that says what `x` is where it ``holds``: a tensor or not for
+        a tensor type test (:meth:`_type_test`), and not a tensor where an `isinstance` against
+        Python types holds (`isinstance(n, int)`: whatever `n` was guessed, it is no tensor there)."""
         found = self._type_test(test)
-        return found[0] if found is not None and found[1] == holds else None
+        if found is not None:
+            return found[0], TENSOR if found[1] == holds else VALUE
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, holds = test.operand, not holds
+        if holds and self._isinstance_call(test):
+            names = self._type_names(test.args[1])
+            if names is not None and all(n in PYTHON_TYPES for n in names):
+                return test.args[0].id, VALUE
+        return None
 
     @contextmanager
     def _tensor_narrowed(self, test: ast.AST, holds: bool, branch):
         """Inside a branch a type test decides, `x` is a known tensor (`isinstance(x, Tensor)` holds)
-        or not a tensor (it fails); as before after it, unless the branch rebinds it."""
-        found = self._type_test(test)
+        or not a tensor (it fails, or `isinstance(x, int)` holds); as before after it, unless the
+        branch rebinds it."""
+        found = self._narrowed(test, holds)
         if found is None:
             yield
             return
         name = found[0]
         before, guess = self.facts.env.get(name), self.facts.guessed.pop(name, None)
-        self.facts.env[name] = TENSOR if found[1] == holds else VALUE
+        self.facts.env[name] = found[1]
         yield
         nodes = branch if isinstance(branch, list) else [branch]
         if not any(name in stored_names(node) for node in nodes):
