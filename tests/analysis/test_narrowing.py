@@ -147,6 +147,22 @@ def g(x, n):
     assert lines(src) == [(19, "FG101")]
 
 
+def test_a_python_type_test_keeps_what_is_known_of_a_list_s_elements():
+    """`isinstance(xs, list)` holding says nothing against the tensors the list holds."""
+    assert lines("""
+import torch
+
+@torch.compile
+def f(a: torch.Tensor, b: torch.Tensor):
+    xs = [a, b]
+    if isinstance(xs, list):
+        for t in xs:
+            if t.sum() > 0:
+                a = a + 1
+    return a
+""") == [(9, "FG101")]
+
+
 def test_a_branch_that_rebinds_the_name_keeps_its_binding():
     assert lines(ISINSTANCE.format(body="""\
     if isinstance(edges, torch.Tensor):

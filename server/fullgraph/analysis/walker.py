@@ -849,13 +849,14 @@ class Walker:
     def _narrowed(self, test: ast.AST, holds: bool) -> tuple[str, object] | None:
         """(x, fact) for a type test that says what `x` is where it ``holds``: a tensor or not for
         a tensor type test (:meth:`_type_test`), and not a tensor where an `isinstance` against
-        Python types holds (`isinstance(n, int)`: whatever `n` was guessed, it is no tensor there)."""
+        Python types holds on a name held as one (`isinstance(n, int)`: whatever `n` was guessed,
+        it is no tensor there; a list of tensors keeps what is known of its elements)."""
         found = self._type_test(test)
         if found is not None:
             return found[0], TENSOR if found[1] == holds else VALUE
         while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             test, holds = test.operand, not holds
-        if holds and self._isinstance_call(test):
+        if holds and self._isinstance_call(test) and self.facts.env.get(test.args[0].id) in TENSORISH:
             names = self._type_names(test.args[1])
             if names is not None and all(n in PYTHON_TYPES for n in names):
                 return test.args[0].id, VALUE
