@@ -10,7 +10,7 @@ import sys
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
-from fullgraph.analysis.call_guards import CallGuards, mode_of_test, moded, passes_mode
+from fullgraph.analysis.call_guards import CallGuards, atoms, mode_of_test, moded, passes_mode
 from fullgraph.analysis.call_reach import CallReach
 from fullgraph.analysis.callers import CallSite, CallSites, Passed, bind_arguments
 from fullgraph.analysis.facts import Function
@@ -643,9 +643,17 @@ def _conditions(raw: Raw, config: Config, library: bool = False, visit: Visit | 
     found = [c for test, holds in tests for c in conditions(test, holds)]
     if config.assume and any(impossible(c, config.assume) for c in found) or contradictory(found):
         return None
-    if library and not all(_outside(test, holds) or id(test) in users for test, holds in tests):
+    if library and not all(_outside(test, holds) or id(test) in users or _holding_tensors(test, holds, raw)
+                           for test, holds in tests):
         return None
     return describe(found)
+
+
+def _holding_tensors(test: ast.expr, holds: bool, raw: Raw) -> bool:
+    """A check of tensors for emptiness on the side where they hold elements (past `if len(a1) == 0:
+    return`, inside `if len(angles) > 0:`): the common path, which the user's inputs decide."""
+    emptied = dict(raw.emptied)
+    return all(emptied.get(id(part)) is (not part_holds) for part, part_holds in atoms(test, holds))
 
 
 def _outside(test: ast.expr, holds: bool) -> bool:

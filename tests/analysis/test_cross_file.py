@@ -839,6 +839,62 @@ def test_a_library_break_after_an_early_return_on_the_library_s_own_values_is_le
     assert report.findings[0].message.endswith("(in training mode only)")
 
 
+def test_a_library_break_where_its_tensors_hold_elements_is_reported_naming_the_check(tmp_path):
+    """Past `if y.numel() == 0: return y` (or `len(a) == 0`, `continue` in a loop), and inside
+    `if not _is_empty(b):` (a helper returning `t.numel() == 0`), the library runs whenever its
+    tensors hold anything, the common path: the break is the user's, named "unless ...". Inside
+    `if len(extra) > 0:` on a Python list (leftover names, empty on the common path) it stays left
+    out."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+
+        OPTIONS = {}
+
+        def _part(x):
+            return x.flatten()
+
+        def _is_empty(t):
+            'Whether t holds nothing.'
+            return t.numel() == 0
+
+        def pick(x):
+            y = _part(x)
+            if y.numel() == 0:
+                return y
+            return y[y > 0]
+
+        def each(xs):
+            for x in xs:
+                a = _part(x)
+                if len(a) == 0:
+                    continue
+                a.nonzero()
+            b = _part(xs[0])
+            if not _is_empty(b):
+                b.tolist()
+            extra = [name for name in OPTIONS if name.startswith("_")]
+            if len(extra) > 0:
+                print("extra", extra)
+            return xs
+        """, """\
+        import torch
+        import fglib
+
+        @torch.compile
+        def f(x):
+            return fglib.pick(x)
+
+        @torch.compile
+        def g(xs):
+            return fglib.each(xs)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert codes(report) == [(6, "FG453"), (10, "FG202"), (10, "FG451")]
+    assert report.findings[0].message.endswith("(unless `y.numel() == 0`)")
+    assert "(unless `_is_empty(b)`)" in report.findings[1].message
+    assert "(unless `len(a) == 0`)" in report.findings[2].message
+
+
 def test_a_library_parameter_every_call_fills_with_the_users_values_decides_its_tests(tmp_path):
     """`is_image(space)` reached as `preprocess(obs, self.space)` from the compiled `forward`
     (stable-baselines3's `is_image_space`): `space` is the object's own state, which the user's side

@@ -32,7 +32,8 @@ from fullgraph.analysis.facts import (
     tensor_parameter,
     unquoted,
 )
-from fullgraph.analysis.call_guards import mode_of_test, moded
+from fullgraph.analysis.call_guards import atoms, mode_of_test, moded
+from fullgraph.analysis.emptiness import emptiness
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
 from fullgraph.analysis.nodes import code_fields, names_in, self_attribute, statements
@@ -98,6 +99,8 @@ class Raw:
     tensors: tuple[str, ...] = ()  # source of what is known a tensor around the node (for fixes)
     guards: frozenset[int] = frozenset()  # ids of the tests in `conditions` that an early `return` passed
     facts: tuple[tuple[str, object], ...] = ()  # what the rule knows that its fix needs (in the finding's data)
+    emptied: frozenset[tuple[int, bool]] = frozenset()  # parts of `conditions` that check a tensor for
+    # emptiness: (id, True when it holds exactly when the tensor is empty, False when exactly when not)
 
 
 def declared_params(node: ast.FunctionDef | ast.AsyncFunctionDef, resolve) -> set[str]:
@@ -134,6 +137,7 @@ class Walker:
             else [(TRAINING, visit.training)]  # trace-time tests around the current node (its calls' mode)
         self.call_tests: dict[int, CallTests] = {}  # id of a call made under trace-time tests -> those tests
         self.guards: set[int] = set()  # ids of the tests among them that an early `return` passed
+        self.emptied: dict[int, bool] = {}  # id of a test's part checking a tensor for emptiness -> Raw.emptied's
         # Names bound once to a literal that a trace-time test chose (`checks = (1, 3) if can_stop(x)
         # else ()` where `can_stop` returns False under compile): the literal Dynamo sees.
         self.traced_literals: dict[str, ast.expr] = {}
@@ -250,8 +254,10 @@ class Walker:
         if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert, ast.BoolOp)) and isinstance(test, ast.BoolOp):
             conditions += self._prefix(test, len(test.values))
         guards = frozenset(id(test) for test, _ in conditions if id(test) in self.guards)
+        emptied = frozenset((id(part), self.emptied[id(part)]) for test, holds in conditions
+                            for part, _ in atoms(test, holds) if id(part) in self.emptied)
         self.raws.append(Raw(code, node, message, confidence, self.in_loop, gb_ids, self._in_epilogue_call(),
-                             conditions, guess, tensors, guards, facts))
+                             conditions, guess, tensors, guards, facts, emptied))
         holder = self.parent(1)
         if code in ("FG201", "FG204") and isinstance(holder, ast.Assign) and holder.value is node \
                 and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name):
@@ -772,6 +778,8 @@ class Walker:
             self._flag_if(node)
         dependent = value is None and bool(self.facts.data_dependent(node.test))
         traced = value is None and not dependent  # decided while tracing
+        if traced:
+            self._note_emptiness(node.test)
         both = statement and value is None and node.orelse
         before = self.facts.names_state() if both else None
         held = self.facts.callables(stored_names(node)) if statement and value is None else {}
@@ -817,6 +825,38 @@ class Walker:
         if statement and traced and not node.orelse and skips_rest(node.body):
             self.conditions.append((node.test, False))  # `if not self.training: return x`: the rest runs in training
             self.guards.add(id(node.test))  # (a `raise` guard checks inputs, not a configuration: not named)
+
+    def _note_emptiness(self, test: ast.expr) -> None:
+        """Record the parts of `test` (through `and`/`or`/`not`) that check a tensor for emptiness,
+        and which way (`len(a1) == 0`; `is_empty(x)` of a helper returning `t.numel() == 0`)."""
+        parts = [test]
+        while parts:
+            part = parts.pop()
+            if isinstance(part, ast.BoolOp):
+                parts.extend(part.values)
+            elif isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+                parts.append(part.operand)
+            else:
+                found = emptiness(part) or self._helper_emptiness(part)
+                if found is not None and self.is_tensor(found[0]):
+                    self.emptied[id(part)] = found[1]
+
+    def _helper_emptiness(self, part: ast.expr) -> tuple[ast.expr, bool] | None:
+        """(its argument, which way) for a call of a helper whose body returns an emptiness check of
+        its one parameter (`def is_empty(t): return t.numel() == 0`)."""
+        if not (isinstance(part, ast.Call) and len(part.args) == 1 and not part.keywords):
+            return None
+        target = self.callee(part)
+        if target is None or not isinstance(target.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        body = target.node.body[ast.get_docstring(target.node, clean=False) is not None:]
+        params = target.node.args.args
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or len(params) != 1:
+            return None
+        found = emptiness(body[0].value)
+        if found is None or not (isinstance(found[0], ast.Name) and found[0].id == params[0].arg):
+            return None
+        return part.args[0], found[1]
 
     def _type_test(self, test: ast.AST) -> tuple[str, bool] | None:
         """(x, True) for a test that holds exactly when `x` is a tensor (`isinstance(x, Tensor)`, every
