@@ -95,3 +95,77 @@ def test_the_summary_records_calls_on_container_elements_only():
     assert methods["sample"].element_calls == (("draw", line_of(MODEL, "flow.draw")),)
     assert methods["unmerge"].element_calls == ()  # `self.extra` is a dict
     assert methods["forward"].element_calls == ()
+
+
+def test_a_container_filled_by_appends_holds_the_class_appended(tmp_path):
+    """`self.convs = nn.ModuleList()` then `self.convs.append(Conv())` in a loop of `__init__`:
+    each element is a `Conv`, so `for conv in self.convs: conv(x)` runs its `forward`; a base whose
+    `__init__` appends `self.make()` holds what the subclass's override of `make` returns.
+    Appends of two classes leave the element unknown (neither is claimed). Only compiled code is
+    checked here, so each `forward` is reported only where it is reached."""
+    source = """
+        import torch
+        from torch import nn
+
+        class Conv(nn.Module):
+            def forward(self, x):
+                return x[x > 0]
+
+        class Made(nn.Module):
+            def forward(self, x):
+                return x.nonzero()
+
+        class Odd(nn.Module):
+            def forward(self, x):
+                return x.sum().item()
+
+        class Stack(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.convs = nn.ModuleList()
+                for _ in range(n):
+                    self.convs.append(Conv())
+
+            def forward(self, x):
+                for conv in self.convs:
+                    x = conv(x)
+                return x
+
+        class Base(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.convs = nn.ModuleList()
+                for _ in range(n):
+                    self.convs.append(self.make())
+
+            def make(self):
+                raise NotImplementedError
+
+            def forward(self, x):
+                for i, conv in enumerate(self.convs):
+                    x = conv(x)
+                return x
+
+        class Mine(Base):
+            def make(self):
+                return Made()
+
+        class Mixed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.convs = nn.ModuleList()
+                self.convs.append(Odd())
+                self.convs.append(nn.Linear(2, 2))
+
+            def forward(self, x):
+                for conv in self.convs:
+                    x = conv(x)
+                return x
+
+        stack = torch.compile(Stack(2))
+        mine = torch.compile(Mine(2))
+        mixed = torch.compile(Mixed())
+        """
+    found = findings(tmp_path, {"model.py": source}, "model.py", Config(assume_compiled="decorated"))
+    assert [(f.line, f.code) for f in found] == [(line_of(source, "x[x > 0]"), "FG453"),
+                                                 (line_of(source, "x.nonzero()"), "FG451")]

@@ -895,6 +895,49 @@ def test_a_library_break_where_its_tensors_hold_elements_is_reported_naming_the_
     assert "(unless `len(a) == 0`)" in report.findings[2].message
 
 
+def test_a_compiled_library_object_s_inherited_forward_sees_the_elements_its_override_makes(tmp_path):
+    """torch-geometric's `GCN`: its base's `__init__` fills `self.convs = ModuleList()` with
+    `self.init_conv(...)`, which `GCN` overrides to make a `GCNConv`; the base's `forward` loops over
+    the convs. Compiling a `GCN` runs that `forward` on the `GCN` object, so its elements are
+    `GCNConv`s and their breaks are the user's."""
+    model, project = _library_and_model(tmp_path, """\
+        import torch
+        from torch import nn
+
+        class Conv(nn.Module):
+            def forward(self, x):
+                return x[x > 0]
+
+        class Basic(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                self.convs = nn.ModuleList()
+                for _ in range(layers):
+                    self.convs.append(self.init_conv())
+
+            def init_conv(self):
+                raise NotImplementedError
+
+            def forward(self, x):
+                for conv in self.convs:
+                    x = conv(x)
+                return x
+
+        class Net(Basic):
+            def init_conv(self):
+                return Conv()
+        """, """\
+        import torch
+        from fglib import Net
+
+        model = Net(layers=2)
+        compiled = torch.compile(model)
+        """)
+    report = analyze_document(model.read_text(), str(model), project=project)
+    assert codes(report) == [(5, "FG453")]
+    assert "breaks in library code at fglib/__init__.py:6 (`Conv.forward`)" in report.findings[0].message
+
+
 def test_a_library_parameter_every_call_fills_with_the_users_values_decides_its_tests(tmp_path):
     """`is_image(space)` reached as `preprocess(obs, self.space)` from the compiled `forward`
     (stable-baselines3's `is_image_space`): `space` is the object's own state, which the user's side

@@ -8,6 +8,7 @@ Wall-clock figures come from `bench/function_length.py`.
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from fullgraph.engine import analyze
@@ -25,11 +26,14 @@ def calls(source: str) -> int:
             count += 1
 
     analyze(source)  # imports and caches out of the count
+    gc.collect()  # no earlier test's garbage collected inside the count (its weak-reference callbacks are calls)
+    gc.disable()
     sys.setprofile(profile)
     try:
         analyze(source)
     finally:
         sys.setprofile(None)
+        gc.enable()
     return count
 
 

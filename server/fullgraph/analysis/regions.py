@@ -127,6 +127,7 @@ class ClassInfo:
     attr_defaults: dict[str, str] = field(default_factory=dict)  # self.<attr> -> `m` of the `self.m()` whose object it holds by default
     attr_params: dict[str, str] = field(default_factory=dict)  # self.<attr> -> the `__init__` parameter it calls (`act_layer()`)
     attr_factories: dict[str, ast.Call] = field(default_factory=dict)  # self.<attr> -> the call given that parameter (`resolver.make(p)`)
+    element_methods: dict[str, str] = field(default_factory=dict)  # self.<attr> -> `m` of `self.<attr>.append(self.m(...))`
     base_names: list[str] = field(default_factory=list)  # in-file bases
     base_qualnames: list[str] = field(default_factory=list)  # imported bases
     base_spellings: list[str] = field(default_factory=list)  # imported bases as written ("nn.Module")
@@ -301,6 +302,7 @@ class ModuleIndex:
         followed: set[int] = set()  # helper methods `__init__` calls on `self`, read once each
         helpers: set[int] = set()  # the statements of those helpers: their parameters are not `__init__`'s
         params = _own_parameters(init.node) if init is not None else frozenset()
+        appended: dict[str, set] = {}  # self.<container> -> the element facts and methods appended to it
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -335,6 +337,8 @@ class ModuleIndex:
                         local[target.id] = stmt.value
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 call = stmt.value
+                if self._appended(info, call, local, appended):
+                    continue
                 named = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) \
                     and isinstance(call.args[0].value, str) else None
                 helper = self._init_helper(info, call, followed) if named is None else None
@@ -352,6 +356,36 @@ class ModuleIndex:
             else:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
+
+    def _appended(self, info: ClassInfo, call: ast.Call, local: dict[str, ast.expr], appended: dict[str, set]) -> bool:
+        """Read `self.<c>.append(Block(...))` of `__init__` on a module container `__init__` made
+        (`self.convs = ModuleList()`): the element class it holds when every append adds one of the
+        same class, or the method `m` of `self.c.append(self.m(...))` makes (which a subclass may
+        override: torch-geometric's `BasicGNN` appending `self.init_conv(...)`, `GCN` overriding it).
+        False for any other call."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1
+                and not call.keywords and self_attribute(func.value)):
+            return False
+        name = func.value.attr
+        held = info.attrs.get(name)
+        if not (isinstance(held, Module) and held.cls in MODULE_CONTAINERS):
+            return False
+        value = call.args[0]
+        method = value.func.attr if isinstance(value, ast.Call) and self_attribute(value.func) else None
+        made = self._method_made(self.chain(info), method) if method is not None else value
+        seen = appended.setdefault(name, {held.element} if held.element is not None else set())
+        seen.add(self.value_fact(made, local) if made is not None else None)
+        seen.add(("method", method))
+        methods = {m for kind, m in (x for x in seen if isinstance(x, tuple))}
+        elements = {x for x in seen if not isinstance(x, tuple)}
+        one = next(iter(elements)) if len(elements) == 1 else None
+        info.attrs[name] = Module(held.cls, one if isinstance(one, Module) else None, path=held.path)
+        if len(methods) == 1 and None not in methods:
+            info.element_methods[name] = method
+        else:
+            info.element_methods.pop(name, None)
+        return True
 
     def _init_helper(self, info: ClassInfo, call: ast.Call, followed: set[int]) -> FunctionInfo | None:
         """The method of the class (through in-file bases) a statement `self.<m>(...)` of `__init__`
@@ -538,15 +572,21 @@ class ModuleIndex:
         return info, made
 
     def _target(self, arg: ast.expr, assigned: dict[str, str]) -> FunctionInfo | None:
+        """What `torch.compile(arg)` compiles in this file: a function, or a method of an object of
+        one of its classes, run as that class (an inherited `forward` sees its overrides)."""
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name):  # torch.compile(Model())
-            return self.method(arg.func.id, "forward")
+            return self._method_of_object(arg.func.id, "forward")
         if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name):  # model.forward
-            return self.method(assigned.get(arg.value.id, arg.value.id), arg.attr)
+            return self._method_of_object(assigned.get(arg.value.id, arg.value.id), arg.attr)
         if isinstance(arg, ast.Name):
             if arg.id in self.functions:
                 return self.functions[arg.id]
-            return self.method(assigned.get(arg.id, arg.id), "forward")
+            return self._method_of_object(assigned.get(arg.id, arg.id), "forward")
         return None
+
+    def _method_of_object(self, cls: str, name: str) -> FunctionInfo | None:
+        method = self.method(cls, name)
+        return self.run_as(self.classes[cls], method) if method is not None else None
 
     # -- queries ----------------------------------------------------------------------
 
@@ -788,9 +828,10 @@ class ModuleIndex:
     def attr(self, cls: ClassInfo, name: str):
         """The fact of `self.<name>` in methods of `cls` (through in-file bases), or of the value a
         setter method (`setattr(self, name, value)` in its body) was given for it in `__init__`."""
-        for c in self.chain(cls):
+        chain = list(self.chain(cls))
+        for i, c in enumerate(chain):
             if name in c.attrs:
-                return c.attrs[name]
+                return self._overriding_element(chain[:i], c.attrs[name], c.element_methods.get(name))
         calls = [(c, call) for c in self.chain(cls) for call in c.named_calls.get(name, ())]
         if not calls:
             home = self.attr_home(cls, name)
@@ -799,6 +840,15 @@ class ModuleIndex:
         if key in self._set_attrs:
             return self._set_attrs[key]
         return self._memo(self._set_attrs, key, lambda: self._set_fact(cls, calls))
+
+    def _overriding_element(self, below: list[ClassInfo], fact, method: str | None):
+        """A module container whose elements `self.m(...)` made, with the element class the override
+        of `m` nearest the object's class makes (`fact` as it is when none below overrides `m`)."""
+        if method is None or not below or not isinstance(fact, Module):
+            return fact
+        made = self._method_made(below, method)
+        element = self.value_fact(made) if made is not None else None
+        return Module(fact.cls, element, path=fact.path) if isinstance(element, Module) else fact
 
     def _set_fact(self, cls: ClassInfo, calls: list[tuple[ClassInfo, ast.Call]]):
         """The fact of the value the first of ``calls`` whose method is a setter passes for its name."""

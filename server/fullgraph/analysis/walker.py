@@ -551,8 +551,18 @@ class Walker:
         return Function((target,)) if target is not None else None
 
     def _self_attr(self, name: str):
+        """`self.<name>`: what the object the method runs on holds there, when a call or compile
+        passed one of a subclass (a base's inherited `forward` sees the subclass's attributes and
+        the elements its overrides make); else what the method's own class sets."""
         cls: ClassInfo | None = self.function.cls
-        return self.index.attr(cls, name) if cls is not None else None
+        if cls is None:
+            return None
+        held = self.receiver()
+        if isinstance(held, Instance) and (held.path, held.cls) != (self.index.path, cls.name):
+            found = self.index.instance_attr(held, name)
+            if found is not None:
+                return found
+        return self.index.attr(cls, name)
 
     def _global_fact(self, name: str):
         """The object a module-level name holds (`WINDOW = Window(4)`), for a name the function
