@@ -412,3 +412,39 @@ def test_a_subclass_method_reached_through_the_inherited_code_offers_no_deferral
     assert [f.line for f in found] == [25]
     assert "inherited_by" not in found[0].data  # `Loud`'s own code
     assert found[0].fix_blocked.startswith("it runs inside `Base.forward` as the subclass `Loud` runs it")
+
+
+def test_a_compiled_object_of_a_subclass_that_defines_nothing_runs_its_base_s_forward_as_is():
+    """`torch.compile(Mine())` where `Mine(Base)` only inherits: `Base.forward` is compiled as it is
+    (its own finding, whose rewrite is checked); a subclass overriding a method runs it as itself."""
+    source = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def forward(self, x: torch.Tensor):
+                if x.sum() > 0:
+                    x = x * 2
+                else:
+                    x = x - 1
+                return self.scale(x)
+
+            def scale(self, x):
+                return x
+
+        class Mine(Base):
+            pass
+
+        class Loud(Base):
+            def scale(self, x):
+                print(x.shape)
+                return x
+
+        model = torch.compile(Mine())
+        loud = torch.compile(Loud())
+        """)
+    found = {(f.line, f.code): f for f in analyze(source, "m.py", Config(assume_compiled="decorated"))}
+    branch = found[7, "FG101"]
+    assert branch.data["entry"] == "Base.forward" and "inherited_by" not in branch.data
+    assert branch.fix_blocked is None
+    assert found[21, "FG301"].data["entry"] == "Loud.forward"

@@ -585,8 +585,17 @@ class ModuleIndex:
         return None
 
     def _method_of_object(self, cls: str, name: str) -> FunctionInfo | None:
+        """Method `name` of an object of `cls`, run as `cls` when a class below the one defining it
+        defines methods or attributes of its own (else the method itself, whose fixes are checked)."""
         method = self.method(cls, name)
-        return self.run_as(self.classes[cls], method) if method is not None else None
+        if method is None or method.cls is None:
+            return method
+        below = []
+        for c in self.chain(self.classes[cls]):
+            if c is method.cls:
+                break
+            below.append(c)
+        return self.run_as(self.classes[cls], method) if any(c.methods or c.attrs for c in below) else method
 
     # -- queries ----------------------------------------------------------------------
 
