@@ -302,7 +302,7 @@ class ModuleIndex:
         followed: set[int] = set()  # helper methods `__init__` calls on `self`, read once each
         helpers: set[int] = set()  # the statements of those helpers: their parameters are not `__init__`'s
         params = _own_parameters(init.node) if init is not None else frozenset()
-        appended: dict[str, set] = {}  # self.<container> -> the element facts and methods appended to it
+        appended: dict[str, tuple[set, set]] = {}  # self.<container> -> the element facts and `self.m` appended
         while todo:
             stmt = todo.pop()
             if isinstance(stmt, ast.Assign):
@@ -357,7 +357,8 @@ class ModuleIndex:
                 for name in ("finalbody", "handlers", "orelse", "body"):
                     todo.extend(reversed(getattr(stmt, name, ())))
 
-    def _appended(self, info: ClassInfo, call: ast.Call, local: dict[str, ast.expr], appended: dict[str, set]) -> bool:
+    def _appended(self, info: ClassInfo, call: ast.Call, local: dict[str, ast.expr],
+                  appended: dict[str, tuple[set, set]]) -> bool:
         """Read `self.<c>.append(Block(...))` of `__init__` on a module container `__init__` made
         (`self.convs = ModuleList()`): the element class it holds when every append adds one of the
         same class, or the method `m` of `self.c.append(self.m(...))` makes (which a subclass may
@@ -374,14 +375,12 @@ class ModuleIndex:
         value = call.args[0]
         method = value.func.attr if isinstance(value, ast.Call) and self_attribute(value.func) else None
         made = self._method_made(self.chain(info), method) if method is not None else value
-        seen = appended.setdefault(name, {held.element} if held.element is not None else set())
-        seen.add(self.value_fact(made, local) if made is not None else None)
-        seen.add(("method", method))
-        methods = {m for kind, m in (x for x in seen if isinstance(x, tuple))}
-        elements = {x for x in seen if not isinstance(x, tuple)}
+        elements, methods = appended.setdefault(name, ({held.element} if held.element is not None else set(), set()))
+        elements.add(self.value_fact(made, local) if made is not None else None)
+        methods.add(method)
         one = next(iter(elements)) if len(elements) == 1 else None
         info.attrs[name] = Module(held.cls, one if isinstance(one, Module) else None, path=held.path)
-        if len(methods) == 1 and None not in methods:
+        if len(methods) == 1 and method is not None:
             info.element_methods[name] = method
         else:
             info.element_methods.pop(name, None)
