@@ -69,13 +69,20 @@ def none_helper_test(call: ast.expr, module) -> ast.Compare | None:
 
 
 @per_node
-def _tests_none(fn: ast.AST) -> bool | None:
-    """For `def f(v): return v is None` True, `... is not None` False; None for any other function."""
+def single_return(fn: ast.AST) -> tuple[str, ast.expr] | None:
+    """(its parameter, what it returns) for a one-parameter function whose body is one `return`
+    (a docstring aside): `def exists(v): return v is not None`, `def is_empty(t): return t.numel() == 0`."""
     args = fn.args
     params = args.posonlyargs + args.args
     body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
     if len(params) != 1 or args.vararg or args.kwarg or args.kwonlyargs or len(body) != 1 \
-            or not isinstance(body[0], ast.Return):
+            or not isinstance(body[0], ast.Return) or body[0].value is None:
         return None
-    named = none_test(body[0].value) if body[0].value is not None else None
-    return named[1] if named is not None and named[0] == params[0].arg else None
+    return params[0].arg, body[0].value
+
+
+def _tests_none(fn: ast.AST) -> bool | None:
+    """For `def f(v): return v is None` True, `... is not None` False; None for any other function."""
+    found = single_return(fn)
+    named = none_test(found[1]) if found is not None else None
+    return named[1] if named is not None and named[0] == found[0] else None

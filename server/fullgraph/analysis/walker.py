@@ -36,6 +36,7 @@ from fullgraph.analysis.call_guards import atoms, mode_of_test, moded
 from fullgraph.analysis.emptiness import emptiness
 from fullgraph.analysis.imports import dotted
 from fullgraph.analysis.narrowing import exits, kept, narrow, none_test, returns, skips_rest
+from fullgraph.analysis.never_none import single_return
 from fullgraph.analysis.nodes import code_fields, names_in, self_attribute, statements
 from fullgraph.analysis.per_node import per_node
 from fullgraph.analysis.regions import ClassInfo, FunctionInfo, ModuleIndex
@@ -857,14 +858,10 @@ class Walker:
         if not (isinstance(part, ast.Call) and len(part.args) == 1 and not part.keywords):
             return None
         target = self.callee(part)
-        if target is None or not isinstance(target.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return None
-        body = target.node.body[ast.get_docstring(target.node, clean=False) is not None:]
-        params = target.node.args.args
-        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or len(params) != 1:
-            return None
-        found = emptiness(body[0].value)
-        if found is None or not (isinstance(found[0], ast.Name) and found[0].id == params[0].arg):
+        returned = single_return(target.node) if target is not None and isinstance(
+            target.node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        found = emptiness(returned[1]) if returned is not None else None
+        if found is None or not (isinstance(found[0], ast.Name) and found[0].id == returned[0]):
             return None
         return part.args[0], found[1]
 
@@ -877,9 +874,8 @@ class Walker:
         if not (isinstance(test, ast.Call) and test.args and isinstance(test.args[0], ast.Name) and not test.keywords):
             return None
         if self._isinstance_call(test):
-            types = test.args[1]
-            spelled = types.elts if isinstance(types, ast.Tuple) else [types]
-            return (test.args[0].id, True) if spelled and all(self.resolve(t) in TENSOR_TYPES for t in spelled) else None
+            names = self._type_names(test.args[1])
+            return (test.args[0].id, True) if names and all(n in TENSOR_TYPES for n in names) else None
         return (test.args[0].id, True) if len(test.args) == 1 and self.resolve(test.func) == "torch.is_tensor" else None
 
     def _isinstance_call(self, test: ast.AST) -> bool:
